@@ -1,0 +1,58 @@
+"""The feed schema: one PageItem per scheduled URL."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+STATUS_OK = "ok"
+STATUS_SKIPPED = "skipped"
+STATUS_ERROR = "error"
+
+
+@dataclass
+class PageCapture:
+    """What one browser visit produced; travels on the item until the store pipeline
+    has written it, and is never exported."""
+
+    html: str
+    screenshot_png: bytes
+    boxes: list[dict[str, Any]]
+    viewport_width: int
+    page_height: int
+    screenshot_height: int
+
+
+@dataclass
+class PageItem:
+    """One feed line. Later pipelines fill the fields that start empty."""
+
+    url: str
+    site: str
+    status: str = STATUS_OK
+    error: str | None = None
+    fetched_at: str | None = None
+    http_status: int | None = None
+    content_type: str | None = None
+    depth: int = 0
+    title: str | None = None
+    page_type: str | None = None
+    page_type_score: float | None = None
+    text: str | None = None
+    markdown: str | None = None
+    items: list[dict[str, Any]] | None = None
+    extractor: str | None = None
+    author: str | None = None
+    published: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+    screenshot: dict[str, Any] | None = None
+    html: dict[str, Any] | None = None
+    boxes: dict[str, Any] | None = None
+    scores: dict[str, Any] | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    capture: PageCapture | None = None
+
+
+#: Fields written to the feed, in order; ``capture`` (raw bytes) is never exported.
+FEED_FIELDS: list[str] = [f.name for f in fields(PageItem) if f.name != "capture"]
