@@ -4,6 +4,8 @@ Every setting of ours starts with ``PAGESIGHT_`` and is documented here, in one 
 Override any of them per run with ``-s NAME=VALUE`` or in a spider's ``custom_settings``.
 """
 
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+
 from crawler.items import FEED_FIELDS
 
 BOT_NAME = "pagesight"
@@ -36,8 +38,9 @@ DOWNLOAD_HANDLERS = {
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 PLAYWRIGHT_MAX_CONTEXTS = 1
-# PLAYWRIGHT_LAUNCH_OPTIONS is filled in by the capture middleware's browser detection
-# (PAGESIGHT_BROWSER_PATH, PAGESIGHT_BROWSER_ARGS) unless you set it yourself.
+# PLAYWRIGHT_LAUNCH_OPTIONS and PLAYWRIGHT_CONTEXTS are filled in by this add-on from
+# PAGESIGHT_BROWSER_PATH, PAGESIGHT_BROWSER_ARGS and the viewport, unless you set them.
+ADDONS = {"crawler.browser.BrowserAddon": 0}
 
 # Path to a Chromium binary. Empty: detect (Playwright's own browser if installed, else
 # /usr/bin/chromium and friends).
@@ -73,6 +76,9 @@ PAGESIGHT_SCROLL_STEPS = 6
 PAGESIGHT_MAX_BOXES = 4000
 # Largest rendered HTML accepted, bytes; larger pages end as an error line.
 PAGESIGHT_MAX_HTML_BYTES = 20_000_000
+# Links with these extensions are not followed (Scrapy's list: images, PDFs, archives…).
+# Non-HTML pages that are fetched anyway end as `skipped` feed lines.
+PAGESIGHT_DENY_EXTENSIONS = IGNORED_EXTENSIONS
 
 # --- Storage (pipelines.store.StorePipeline) -------------------------------------------
 # Where screenshots, rendered HTML and element boxes go: a folder, file://, s3:// or gs://
@@ -94,5 +100,7 @@ FEED_EXPORT_ENCODING = "utf-8"
 PAGESIGHT_DEMO_SEED = 2026
 # Articles per demo site.
 PAGESIGHT_DEMO_ARTICLES_PER_SITE = 12
+# Where the demo crawl writes the demo web's gold JSONL.
+PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 # Fault knobs of the served demo web, e.g. "latency_ms=50,error_rate=0.1,hang,huge,non_html".
 PAGESIGHT_DEMO_FAULTS = "non_html"

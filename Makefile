@@ -1,0 +1,33 @@
+# Two commands do all set-up: `make crawl` and `make test` (both idempotent).
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
+# torch wheel it cannot load with (see README, "CPU-only install").
+
+.PHONY: crawl test setup browser clean
+
+crawl: setup
+	$(VENV)/bin/scrapy crawl news
+
+test: setup
+	$(PY) -m pytest -q
+
+setup: $(STAMP) browser
+
+$(STAMP): requirements.txt requirements-bench.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt -r requirements-bench.txt
+	touch $(STAMP)
+
+# Chromium (and CJK fonts for Chinese/Japanese pages): installed when missing and root.
+browser: $(STAMP)
+	@$(PY) -c "from crawler.browser import find_chromium; find_chromium()" 2>/dev/null \
+	  && (command -v fc-list >/dev/null && fc-list | grep -q "CJK") \
+	  || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	       else echo "PageSight needs Chromium and CJK fonts: sudo apt-get install chromium fonts-noto-cjk (or set PAGESIGHT_BROWSER_PATH)"; exit 1; fi; }
+
+clean:
+	rm -rf output .pytest_cache

@@ -1,0 +1,69 @@
+"""Why a request failed, in words a feed reader can group by."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from scrapy.exceptions import IgnoreRequest
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet import error as net_error
+from twisted.python.failure import Failure
+
+from crawler.middlewares import PageTooLarge
+
+
+@dataclass(frozen=True)
+class FailureOutcome:
+    """What a failed request becomes in the feed."""
+
+    kind: str  # timeout, dns, http, renderer-crash, connection, too-large, robots, ignored, other
+    reason: str
+    skipped: bool = False
+    http_status: int | None = None
+
+
+_CRASH_MARKERS = ("Target crashed", "Page crashed", "crashed", "Target page, context or browser has been closed")
+_DNS_MARKERS = ("ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED")
+_CONNECTION_MARKERS = ("ERR_CONNECTION", "ERR_ADDRESS_UNREACHABLE", "ERR_EMPTY_RESPONSE")
+_TIMEOUT_MARKERS = ("ERR_TIMED_OUT", "Timeout")
+
+
+def describe_failure(failure: Failure) -> FailureOutcome:
+    """Classify a request failure into a feed outcome with a one-line reason."""
+    exc = failure.value
+    message = _first_line(str(exc)) or type(exc).__name__
+    if isinstance(exc, HttpError):
+        status = exc.response.status
+        return FailureOutcome("http", f"http: HTTP {status}", http_status=status)
+    if isinstance(exc, PageTooLarge):
+        return FailureOutcome("too-large", f"too-large: {message}")
+    if isinstance(exc, IgnoreRequest):
+        if "robots.txt" in message:
+            return FailureOutcome("robots", "robots: forbidden by robots.txt", skipped=True)
+        return FailureOutcome("ignored", f"ignored: {message}", skipped=True)
+    if isinstance(exc, PlaywrightTimeout) or isinstance(
+        exc, (net_error.TimeoutError, net_error.TCPTimedOutError)
+    ):
+        return FailureOutcome("timeout", f"timeout: {message}")
+    if isinstance(exc, net_error.DNSLookupError) or any(m in message for m in _DNS_MARKERS):
+        return FailureOutcome("dns", f"dns: {message}")
+    if isinstance(exc, PlaywrightError):
+        if any(m in message for m in _CRASH_MARKERS):
+            return FailureOutcome("renderer-crash", f"renderer-crash: {message}")
+        if any(m in message for m in _CONNECTION_MARKERS):
+            return FailureOutcome("connection", f"connection: {message}")
+        if any(m in message for m in _TIMEOUT_MARKERS):
+            return FailureOutcome("timeout", f"timeout: {message}")
+        return FailureOutcome("browser", f"browser: {message}")
+    if isinstance(exc, (net_error.ConnectError, net_error.ConnectionLost)):
+        return FailureOutcome("connection", f"connection: {message}")
+    return FailureOutcome("other", f"other: {type(exc).__name__}: {message}")
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:300]
+    return ""

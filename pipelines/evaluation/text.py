@@ -1,0 +1,47 @@
+"""Text normalization and tokenization shared by every metric, applied the same way to
+the extraction and to the gold.
+
+Tokens are runs of word characters (``\\w+``), lowercased, except that Chinese and
+Japanese characters (CJK ideographs, hiragana, katakana) are one token each: those
+scripts do not separate words with spaces, so a ``\\w+`` run would be a whole sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
+_SPACES = re.compile(r"[^\S\n]+")
+_BLANK_LINES = re.compile(r"\n{2,}")
+
+SHINGLE_SIZE = 4
+
+
+def normalize_text(text: str | None) -> str:
+    """NFKC, lowercase, spaces collapsed, lines stripped, runs of blank lines made one.
+
+    Line and paragraph breaks are kept (they do not change any score, but keep diffs
+    readable); ``None`` becomes ``""``.
+    """
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFKC", text).lower().replace("\r\n", "\n").replace("\r", "\n")
+    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip("\n")
+
+
+def tokens(text: str | None) -> list[str]:
+    """Word tokens of the normalized text (CJK characters one token each)."""
+    return _TOKEN.findall(normalize_text(text))
+
+
+def shingles(words: list[str], size: int = SHINGLE_SIZE) -> list[tuple[str, ...]]:
+    """Overlapping ``size``-token shingles; a text shorter than ``size`` is one shingle
+    (none when empty), as in the ScrapingHub article-extraction benchmark."""
+    return [
+        tuple(words[i : i + size])
+        for i in range(max(1, len(words) - size + 1))
+        if words[i : i + size]
+    ]

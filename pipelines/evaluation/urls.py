@@ -1,0 +1,46 @@
+"""URL matching key used to pair feed lines with gold pages.
+
+Rules (two URLs match when their keys are equal):
+
+- the scheme is dropped: ``http://`` and ``https://`` are the same page;
+- the host is lowercased and IDNA-encoded; a trailing dot is removed; ``www.`` is kept;
+- default ports (80, 443) are dropped, others kept;
+- user info and the fragment are dropped;
+- the path is percent-decoded and re-encoded consistently (``%7E`` and ``~`` match),
+  empty becomes ``/``, and a trailing slash is removed (``/a/`` matches ``/a``);
+- query parameters are sorted by name, then value (blank values kept); their order
+  never distinguishes two pages.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
+
+_DEFAULT_PORTS = {80, 443}
+
+
+def url_key(url: str) -> str:
+    """The matching key of ``url`` (see the module docstring for the rules)."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").rstrip(".")
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        host = host.lower()
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host if port is None or port in _DEFAULT_PORTS else f"{host}:{port}"
+    path = quote(unquote(parts.path), safe="/:@!$&'()*+,;=-._~")
+    path = path.rstrip("/") or "/"
+    query = sorted(parse_qsl(parts.query, keep_blank_values=True))
+    return f"{netloc}{path}" + (f"?{urlencode(query)}" if query else "")
+
+
+def site_of(url: str) -> str:
+    """The host of ``url`` without ``www.``: the site when nothing better is known."""
+    host = (urlsplit(url).hostname or "").rstrip(".")
+    return host.removeprefix("www.")

@@ -1,0 +1,101 @@
+"""The store pipeline: screenshot (PNG), rendered HTML (gzip) and element boxes (JSON)
+go to a Scrapy files store; the item keeps their URIs, paths and checksums."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from scrapy import Spider
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.pipelines.files import FilesPipeline
+from scrapy.utils.defer import maybe_deferred_to_future
+
+from crawler.items import PageItem
+
+logger = logging.getLogger(__name__)
+
+
+class ArtifactStore:
+    """A files store (local folder, file://, s3://, gs://) as Scrapy's FilesPipeline has."""
+
+    def __init__(self, uri: str):
+        scheme = "file" if Path(uri).is_absolute() or "://" not in uri else urlparse(uri).scheme
+        if scheme not in FilesPipeline.STORE_SCHEMES:
+            raise NotConfigured(f"PAGESIGHT_STORE_URI: unsupported scheme {scheme!r}")
+        if scheme == "file":
+            base = Path(uri.split("://", 1)[-1]).resolve()
+            uri = str(base)
+            self.base_uri = base.as_uri()
+        else:
+            self.base_uri = uri.rstrip("/")
+        self.store = FilesPipeline.STORE_SCHEMES[scheme](uri)
+
+    async def put(self, path: str, data: bytes, content_type: str) -> dict[str, Any]:
+        """Persist ``data`` under ``path``; return its reference for the item."""
+        result = self.store.persist_file(
+            path, BytesIO(data), info=None, headers={"Content-Type": content_type}
+        )
+        if result is not None:
+            await maybe_deferred_to_future(result)
+        return {
+            "uri": f"{self.base_uri}/{path}",
+            "path": path,
+            "checksum": hashlib.md5(data).hexdigest(),
+            "bytes": len(data),
+        }
+
+
+def artifact_stem(url: str) -> str:
+    """Stable file stem for a page: sha1 of its URL, fanned out by the first two digits."""
+    digest = hashlib.sha1(url.encode("utf-8")).hexdigest()
+    return f"{digest[:2]}/{digest}"
+
+
+class StorePipeline:
+    """Writes each captured page's artifacts; items without a capture pass through."""
+
+    def __init__(self, crawler: Crawler, store: ArtifactStore):
+        self.crawler = crawler
+        self.store = store
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StorePipeline:
+        uri = crawler.settings.get("PAGESIGHT_STORE_URI")
+        if not uri:
+            raise NotConfigured("PAGESIGHT_STORE_URI is empty")
+        # S3/GCS/FTP credentials come from the same settings FilesPipeline reads.
+        FilesPipeline._update_stores(crawler.settings)
+        return cls(crawler, ArtifactStore(uri))
+
+    async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
+        capture = item.capture
+        if capture is None:
+            return item
+        stem = artifact_stem(item.url)
+        html_gz = gzip.compress(capture.html.encode("utf-8"), compresslevel=6, mtime=0)
+        boxes_json = json.dumps(capture.boxes, ensure_ascii=False, separators=(",", ":"))
+        try:
+            item.screenshot = await self.store.put(
+                f"screenshots/{stem}.png", capture.screenshot_png, "image/png"
+            )
+            item.screenshot.update(width=capture.viewport_width, height=capture.screenshot_height)
+            item.html = await self.store.put(f"html/{stem}.html.gz", html_gz, "application/gzip")
+            item.boxes = await self.store.put(
+                f"boxes/{stem}.json", boxes_json.encode("utf-8"), "application/json"
+            )
+            item.boxes["count"] = len(capture.boxes)
+        except Exception as exc:  # a store outage must not lose the line
+            logger.error("Could not store artifacts of %s: %s", item.url, exc)
+            self.crawler.stats.inc_value("pagesight/store/failed")
+            item.error = f"store: {exc}"
+            return item
+        self.crawler.stats.inc_value("pagesight/store/ok")
+        return item
