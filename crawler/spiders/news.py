@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
@@ -88,7 +88,7 @@ class NewsSpider(Spider):
         self.gold_path: str | None = gold
         self.demo = None
         self.allowed_sites: set[str] = set()
-        self.link_extractor: LinkExtractor | None = None
+        self.link_extractor = LinkExtractor()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
@@ -161,10 +161,12 @@ class NewsSpider(Spider):
 
     def follow_links(self, response: Response) -> Iterator[Request]:
         """Requests for links that stay within the seeds' sites."""
-        assert self.link_extractor is not None
+        seen: set[str] = set()
         for link in self.link_extractor.extract_links(response):
-            if site_of(link.url) in self.allowed_sites:
-                yield self.page_request(link.url)
+            url = urldefrag(link.url).url
+            if url not in seen and site_of(url) in self.allowed_sites:
+                seen.add(url)
+                yield self.page_request(url)
 
     def on_error(self, failure: Failure) -> PageItem:
         request = failure.request  # type: ignore[attr-defined]

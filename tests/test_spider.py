@@ -1,0 +1,121 @@
+"""The news spider's arguments, seeds, follow rules and error lines."""
+
+import pickle
+
+import pytest
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from scrapy.http import HtmlResponse, Request
+from scrapy.utils.test import get_crawler
+from twisted.python.failure import Failure
+
+from crawler.items import PageCapture
+from crawler.middlewares import CAPTURE_META_KEY, CAPTURE_RESULT_KEY, CAPTURE_SKIP_KEY
+from crawler.spiders.news import NewsSpider, parse_bool, read_urls_file, site_of
+
+
+def make_spider(**kwargs):
+    crawler = get_crawler(NewsSpider, settings_dict={"PAGESIGHT_DENY_EXTENSIONS": ["pdf"]})
+    return NewsSpider.from_crawler(crawler, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("url", "site"),
+    [
+        ("https://www.Example.com/a?b=1", "example.com"),
+        ("http://news.example.com:80/", "news.example.com"),
+        ("http://127.0.0.1:8801/x", "127.0.0.1:8801"),
+        ("https://example.org:8443/", "example.org:8443"),
+    ],
+)
+def test_site_of(url, site):
+    assert site_of(url) == site
+
+
+@pytest.mark.parametrize(("text", "value"), [("false", False), ("0", False), ("yes", True), (True, True)])
+def test_parse_bool(text, value):
+    assert parse_bool(text) is value
+
+
+def test_parse_bool_rejects_garbage():
+    with pytest.raises(ValueError, match="not a boolean"):
+        parse_bool("maybe")
+
+
+def test_start_urls_and_urls_file(tmp_path):
+    urls = tmp_path / "urls.txt"
+    urls.write_text("# seeds\nhttp://c.example/\n\n  http://d.example/x  \n", encoding="utf-8")
+    spider = make_spider(start_urls="http://a.example/, http://b.example/", urls_file=str(urls))
+    assert spider.seed_urls == [
+        "http://a.example/",
+        "http://b.example/",
+        "http://c.example/",
+        "http://d.example/x",
+    ]
+    assert spider.allowed_sites == {"a.example", "b.example", "c.example", "d.example"}
+    assert read_urls_file(urls) == ["http://c.example/", "http://d.example/x"]
+
+
+def test_bad_start_url_is_a_clear_error():
+    with pytest.raises(ValueError, match="not an http"):
+        make_spider(start_urls="ftp://x.example/")
+
+
+def test_follow_false_and_gold_arguments():
+    spider = make_spider(start_urls="http://a.example/", follow="false", gold="gold.jsonl")
+    assert spider.follow is False
+    assert spider.gold_path == "gold.jsonl"
+
+
+def captured_response(url, body, capture=True):
+    request = Request(url, meta={CAPTURE_META_KEY: True, "depth": 1})
+    response = HtmlResponse(url, body=body, encoding="utf-8", request=request)
+    if capture:
+        response.meta[CAPTURE_RESULT_KEY] = PageCapture(
+            html=body.decode(), screenshot_png=b"png", boxes=[], viewport_width=1366,
+            page_height=900, screenshot_height=900,
+        )
+    else:
+        response.meta[CAPTURE_SKIP_KEY] = "not HTML (application/pdf)"
+    return response
+
+
+def test_parse_yields_item_then_same_site_links_only():
+    spider = make_spider(start_urls="http://a.example/")
+    body = (
+        b"<html><body><a href='/one'>1</a><a href='http://other.example/'>x</a>"
+        b"<a href='/file.pdf'>pdf</a><a href='/one#top'>again</a></body></html>"
+    )
+    out = list(spider.parse(captured_response("http://a.example/", body)))
+    item, *requests = out
+    assert item.status == "ok" and item.capture is not None and item.depth == 1
+    assert [r.url for r in requests] == ["http://a.example/one"]
+    assert all(r.meta[CAPTURE_META_KEY] for r in requests)
+    # Scheduled requests must survive pickling (a Redis scheduler stores them).
+    pickle.dumps(requests[0].meta)
+
+
+def test_parse_without_follow_yields_only_the_item():
+    spider = make_spider(start_urls="http://a.example/", follow="false")
+    out = list(spider.parse(captured_response("http://a.example/", b"<a href='/one'>1</a>")))
+    assert len(out) == 1
+
+
+def test_non_html_response_is_a_skipped_line():
+    spider = make_spider(start_urls="http://a.example/")
+    (item,) = spider.parse(captured_response("http://a.example/x", b"%PDF", capture=False))
+    assert item.status == "skipped"
+    assert "application/pdf" in item.error
+
+
+def test_errback_turns_a_failure_into_an_error_line():
+    spider = make_spider(start_urls="http://a.example/")
+    request = Request("http://a.example/slow")
+    try:
+        raise PlaywrightTimeout("page.goto: Timeout 3000ms exceeded.")
+    except PlaywrightTimeout:
+        failure = Failure()
+    failure.request = request
+    item = spider.on_error(failure)
+    assert item.status == "error"
+    assert item.error == "timeout: page.goto: Timeout 3000ms exceeded."
+    assert item.url == "http://a.example/slow"
