@@ -79,7 +79,7 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
       path: pathFor(el),
       x: x0, y: y0, w: w, h: h,
       visible: styleVisible && w * h > 0,
-      text_len: (el.innerText || el.textContent || '').trim().length,
+      text_len: (el.textContent || '').trim().length,
     });
   }
   return boxes;

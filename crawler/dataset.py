@@ -1,0 +1,169 @@
+"""Screenshot datasets for the page-type classifier, captured through the crawler itself.
+
+A set of labelled pages (a WCXB-style folder, a gold JSONL, the demo web) is crawled by
+the `news` spider with capture and storage only; the screenshots and their labels are
+then written as a manifest (``manifest.jsonl``) that ``scrapy train-classifier`` reads.
+Labels are the sources' own page types (WCXB's seven, or article/list); the training
+label mapping turns them into classes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+logger = logging.getLogger(__name__)
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass(frozen=True)
+class LabeledPage:
+    """A page to capture, with its label and the site it belongs to (for splits)."""
+
+    url: str
+    label: str
+    site: str
+    source: str
+
+
+def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
+    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by type."""
+    metadata = json.loads((root / "metadata.json").read_text(encoding="utf-8"))
+    pages = []
+    for file_id, meta in sorted(metadata["files"].items()):
+        if (root / "html" / f"{file_id}.html.gz").exists():
+            pages.append(
+                LabeledPage(
+                    url=f"{base_url}/{file_id}.html",
+                    label=meta["page_type"],
+                    site=meta["domain"],
+                    source=f"wcxb:{file_id}",
+                )
+            )
+    return pages
+
+
+def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
+    """Pages of a gold JSONL that carry a page type (``site`` defaults to the URL's host)."""
+    pages = []
+    with gold_path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                url = record["url"]
+            except (json.JSONDecodeError, KeyError) as exc:
+                raise ValueError(f"{gold_path}:{number}: not a gold line ({exc})") from exc
+            if record.get("page_type"):
+                site = record.get("site") or urlsplit(url).netloc
+                pages.append(LabeledPage(url, record["page_type"], site, f"{source}:{url}"))
+    return pages
+
+
+def abort_external_requests(request) -> bool:
+    """PLAYWRIGHT_ABORT_REQUEST predicate: abort every request that leaves this machine.
+
+    Archived pages reference CSS, scripts and trackers on hosts that cannot be reached
+    offline; waiting for them would only delay the load event.
+    """
+    return urlsplit(request.url).hostname not in LOOPBACK_HOSTS and not request.url.startswith(
+        ("data:", "blob:", "about:")
+    )
+
+
+class _ArchiveHandler(SimpleHTTPRequestHandler):
+    """Serves ``NNNN.html`` from ``NNNN.html.gz`` (or plain files) of a folder, as HTML."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        name = Path(urlsplit(self.path).path).name
+        folder = Path(self.directory)
+        candidates = [folder / f"{name}.gz", folder / name]
+        found = next((p for p in candidates if name and p.is_file()), None)
+        if found is None:
+            self.send_error(404)
+            return
+        body = found.read_bytes()
+        if found.suffix == ".gz":
+            body = gzip.decompress(body)
+        self.send_response(200)
+        self.send_header("Content-Type", f"text/html{_charset_param(body)}")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002
+        logger.debug("archive server: " + format, *args)
+
+
+def _charset_param(body: bytes) -> str:
+    """``; charset=utf-8`` when the bytes are UTF-8; else let the browser sniff <meta>."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    return "; charset=utf-8"
+
+
+@contextmanager
+def serve_html_folder(folder: Path) -> Iterator[str]:
+    """Serve a folder of (gzipped) HTML files on 127.0.0.1; yields the base URL."""
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), lambda *a, **kw: _ArchiveHandler(*a, directory=str(folder), **kw)
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def write_manifest(pages: list[LabeledPage], feed_path: Path, out_dir: Path) -> Counter:
+    """Join crawl feed lines with their labels into ``out_dir/manifest.jsonl``.
+
+    Returns counts of feed outcomes (ok, skipped, error, missing).
+    """
+    by_url = {page.url: page for page in pages}
+    outcomes: Counter = Counter()
+    seen = set()
+    lines = []
+    with feed_path.open(encoding="utf-8") as feed:
+        for line in feed:
+            record = json.loads(line)
+            page = by_url.get(record["url"])
+            if page is None:
+                continue
+            seen.add(page.url)
+            outcomes[record["status"]] += 1
+            shot = record.get("screenshot")
+            if record["status"] != "ok" or not shot:
+                logger.warning("Not in the dataset: %s (%s)", page.url, record.get("error"))
+                continue
+            image = Path(urlsplit(shot["uri"]).path).resolve()
+            lines.append(
+                {
+                    "image": str(image.relative_to(out_dir.resolve())),
+                    "label": page.label,
+                    "site": page.site,
+                    "url": page.url,
+                    "source": page.source,
+                }
+            )
+    outcomes["missing"] = len(by_url) - len(seen)
+    with (out_dir / "manifest.jsonl").open("w", encoding="utf-8") as manifest:
+        for entry in lines:
+            manifest.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    return outcomes
