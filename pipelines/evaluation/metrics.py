@@ -1,0 +1,164 @@
+"""Pure extraction metrics: bag-of-words and shingle precision/recall/F1, gold snippets,
+list-page items, and the I-AWCE paper's Hamming-distance precision and recall.
+
+Convention everywhere: an empty side scores 0, unless both sides are empty (then 1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pipelines.evaluation.text import shingles, tokens
+from pipelines.evaluation.urls import url_key
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and their harmonic mean."""
+
+    precision: float
+    recall: float
+    f1: float
+
+    @classmethod
+    def from_counts(cls, matched: float, predicted: float, expected: float) -> PRF:
+        """From the matched amount and the predicted and expected totals."""
+        if predicted == 0 and expected == 0:
+            return cls(1.0, 1.0, 1.0)
+        precision = matched / predicted if predicted else 0.0
+        recall = matched / expected if expected else 0.0
+        total = precision + recall
+        return cls(precision, recall, 2 * precision * recall / total if total else 0.0)
+
+
+@dataclass(frozen=True)
+class ShingleCounts:
+    """One page's shingle true/false positives and false negatives, scaled to sum to 1
+    so that long pages do not weigh more (ScrapingHub's method); all 0 when both texts
+    are empty."""
+
+    tp: float
+    fp: float
+    fn: float
+
+    def prf(self) -> PRF:
+        return PRF.from_counts(self.tp, self.tp + self.fp, self.tp + self.fn)
+
+
+def word_prf(extracted: str | None, gold: str | None) -> PRF:
+    """Bag-of-words precision/recall/F1 of one page (tokens: see ``text.tokens``)."""
+    predicted, expected = Counter(tokens(extracted)), Counter(tokens(gold))
+    matched = sum((predicted & expected).values())
+    return PRF.from_counts(matched, predicted.total(), expected.total())
+
+
+def shingle_counts(extracted: str | None, gold: str | None) -> ShingleCounts:
+    """4-token shingle counts of one page, normalized to sum to 1."""
+    predicted = Counter(shingles(tokens(extracted)))
+    expected = Counter(shingles(tokens(gold)))
+    tp = sum((predicted & expected).values())
+    fp = sum((predicted - expected).values())
+    fn = sum((expected - predicted).values())
+    total = tp + fp + fn
+    if total == 0:
+        return ShingleCounts(0.0, 0.0, 0.0)
+    return ShingleCounts(tp / total, fp / total, fn / total)
+
+
+def pooled_shingle_prf(pages: Iterable[ShingleCounts]) -> PRF:
+    """Precision/recall/F1 over pages from the sums of their normalized counts."""
+    tp = fp = fn = 0.0
+    for counts in pages:
+        tp, fp, fn = tp + counts.tp, fp + counts.fp, fn + counts.fn
+    return PRF.from_counts(tp, tp + fp, tp + fn)
+
+
+def contains_snippet(text_tokens: Sequence[str], snippet: str) -> bool:
+    """Whether the snippet's tokens occur contiguously in the text's tokens."""
+    wanted = tokens(snippet)
+    if not wanted:
+        return False
+    return f" {' '.join(wanted)} " in f" {' '.join(text_tokens)} "
+
+
+def snippet_scores(
+    extracted: str | None, with_snippets: Sequence[str], without_snippets: Sequence[str]
+) -> tuple[float | None, float | None]:
+    """``(recall, precision)``: the share of ``with`` snippets found in the extraction,
+    and the share of ``without`` (boilerplate) snippets kept out of it (0 for an empty
+    extraction); ``None`` where the gold has no such snippets. Matching compares token
+    sequences, so punctuation and spacing do not matter."""
+    text_tokens = tokens(extracted)
+    recall = precision = None
+    usable_with = [s for s in with_snippets if tokens(s)]
+    usable_without = [s for s in without_snippets if tokens(s)]
+    if usable_with:
+        found = sum(contains_snippet(text_tokens, s) for s in usable_with)
+        recall = found / len(usable_with)
+    if usable_without and text_tokens:
+        kept_out = sum(not contains_snippet(text_tokens, s) for s in usable_without)
+        precision = kept_out / len(usable_without)
+    elif usable_without:
+        precision = 0.0
+    return recall, precision
+
+
+def match_items(
+    predicted: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]], min_text_f1: float
+) -> int:
+    """How many gold list items the predicted items match, one to one: first by URL key,
+    then, for the rest, by the best word F1 of their titles (their text when untitled)
+    of at least ``min_text_f1``."""
+    unmatched = list(range(len(predicted)))
+    by_url: dict[str, list[int]] = {}
+    for index in unmatched:
+        if url := predicted[index].get("url"):
+            by_url.setdefault(url_key(url), []).append(index)
+    matched = 0
+    remaining_gold = []
+    for item in gold:
+        candidates = by_url.get(url_key(item["url"])) if item.get("url") else None
+        if candidates:
+            unmatched.remove(candidates.pop(0))
+            matched += 1
+        else:
+            remaining_gold.append(item)
+    for item in remaining_gold:
+        best, best_f1 = None, min_text_f1
+        for index in unmatched:
+            f1 = word_prf(_item_label(predicted[index]), _item_label(item)).f1
+            if f1 >= best_f1:
+                best, best_f1 = index, f1
+        if best is not None:
+            unmatched.remove(best)
+            matched += 1
+    return matched
+
+
+def _item_label(item: dict[str, Any]) -> str:
+    return item.get("title") or item.get("text") or ""
+
+
+def item_prf(
+    predicted: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]], min_text_f1: float
+) -> PRF:
+    """Item-level precision/recall/F1 of a list page."""
+    matched = match_items(predicted, gold, min_text_f1)
+    return PRF.from_counts(matched, len(predicted), len(gold))
+
+
+def paper_precision_recall(
+    distances: Sequence[int], correct_below: int, complete_below: int
+) -> tuple[float | None, float | None]:
+    """The I-AWCE paper's ``P = C2/C1`` and ``R = C3/C2``: C1 all pages, C2 pages with
+    distance below ``correct_below`` (correctly extracted), C3 below ``complete_below``
+    (completely extracted). ``None`` where a denominator is 0."""
+    all_pages = len(distances)
+    correct = sum(d < correct_below for d in distances)
+    complete = sum(d < complete_below for d in distances)
+    precision = correct / all_pages if all_pages else None
+    recall = complete / correct if correct else None
+    return precision, recall
