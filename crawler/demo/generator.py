@@ -1,0 +1,396 @@
+"""Build the demo web's site models: content, structure, rendered bytes and gold (no sockets).
+
+Every site has a home index (page 1 is "/", every further page is linked from it),
+category indexes (page 1 linked from every page's navigation, further pages from page
+1) and articles. Each article is on a home index page, so it is at link depth 2 from
+home; fault pages are linked from the home page (depth 1).
+
+Gold text (the text format of the feed): article text is the body blocks in page order
+(standfirst, paragraphs, subheadings, figure caption) without the <h1> title and byline,
+one block per paragraph separated by a blank line; list text is one paragraph per item,
+"TITLE\\nSUMMARY" (just TITLE on sites whose lists show no summary). The huge fault page
+has no gold (its size is the point); error pages and fault pages have none either.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from crawler.demo.content import (
+    CHINESE,
+    ENGLISH,
+    GBK,
+    JAPANESE,
+    RUSSIAN,
+    SHIFT_JIS,
+    UTF_8,
+    WINDOWS_1251,
+    TextWriter,
+    utc_offset,
+)
+from crawler.demo.faults import Faults
+from crawler.demo.files import bar_chart_png, minimal_pdf
+from crawler.demo.model import (
+    Article,
+    Block,
+    Category,
+    Comment,
+    Link,
+    Listing,
+    Page,
+    SiteModel,
+    SiteSpec,
+)
+from crawler.demo.themes import THEMES
+from crawler.demo.themes.base import SiteView, Theme
+
+#: Paths of the pages behind each fault knob (and the robots-blocked page).
+HANG_PATH = "/live/updates.html"
+HUGE_PATH = "/longread/complete-archive.html"
+PDF_PATH = "/files/annual-report-2025.pdf"
+PNG_PATH = "/files/infographic.png"
+PRIVATE_PATH = "/private/drafts.html"
+
+#: Bytes of body text the huge page carries at least.
+HUGE_PAGE_BYTES = 4_000_000
+
+#: Newest article date; older ones step back from here (fixed so output never depends on today).
+NEWEST = datetime(2025, 11, 28, 9, 30)
+
+ROBOTS_TXT = b"User-agent: *\nDisallow: /private/\n"
+
+SITES: tuple[SiteSpec, ...] = (
+    SiteSpec(
+        name="portal",
+        title="Daily Meridian",
+        theme="portal",
+        language=ENGLISH,
+        charset=UTF_8,
+        categories=(("world", "World"), ("business", "Business"), ("technology", "Technology")),
+        home_page_size=6,
+        category_page_size=3,
+        has_lead=True,
+        has_figure=True,
+        hosts=frozenset({"hang", "png", "private"}),
+    ),
+    SiteSpec(
+        name="blog",
+        title="さくら日和",
+        theme="blog",
+        language=JAPANESE,
+        charset=SHIFT_JIS,
+        categories=(("travel", "旅行"), ("cooking", "料理"), ("daily", "日々のこと")),
+        home_page_size=5,
+        category_page_size=3,
+        has_lead=False,
+        has_figure=True,
+    ),
+    SiteSpec(
+        name="gov",
+        title="云溪市人民政府",
+        theme="gov",
+        language=CHINESE,
+        charset=GBK,
+        categories=(("tzgg", "通知公告"), ("zcwj", "政策文件"), ("gzdt", "工作动态")),
+        home_page_size=8,
+        category_page_size=3,
+        has_lead=False,
+        has_figure=False,
+        hosts=frozenset({"pdf"}),
+    ),
+    SiteSpec(
+        name="magazine",
+        title="Горизонт",
+        theme="magazine",
+        language=RUSSIAN,
+        charset=WINDOWS_1251,
+        categories=(
+            ("kultura", "Культура"),
+            ("nauka", "Наука"),
+            ("gorod", "Город"),
+            ("puteshestviya", "Путешествия"),
+        ),
+        home_page_size=6,
+        category_page_size=2,
+        has_lead=True,
+        has_figure=True,
+        hosts=frozenset({"huge"}),
+    ),
+)
+
+_MESSAGES = {
+    500: ("500 Internal Server Error", "Something went wrong on our side."),
+    503: ("503 Service Unavailable", "The service is temporarily overloaded."),
+    404: ("404 Not Found", "There is no page at this address."),
+}
+
+
+def site_names() -> list[str]:
+    """Short names of the demo sites, in serving order."""
+    return [spec.name for spec in SITES]
+
+
+def build_web(seed: int = 2026, articles_per_site: int = 12, faults: Faults | None = None) -> list[SiteModel]:
+    """Every demo site, generated for ``seed``."""
+    return [build_site(spec, seed, articles_per_site, faults or Faults()) for spec in SITES]
+
+
+@dataclass
+class _Draft:
+    """What the generator knows about a site before it renders it."""
+
+    spec: SiteSpec
+    theme: type[Theme]
+    categories: list[Category]
+    articles: list[Article]
+
+
+def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults) -> SiteModel:
+    """One site: every page rendered and encoded, gold attached to content pages."""
+    if articles_per_site < 1:
+        raise ValueError(f"articles_per_site must be at least 1, got {articles_per_site}")
+    theme_class = THEMES[spec.theme]
+    structure = random.Random(f"{seed}/{spec.name}/structure")
+    writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}")
+    categories = [
+        Category(slug, name, theme_class.category_path(slug, 1)) for slug, name in spec.categories
+    ]
+    authors = [writer.person() for _ in range(4)]
+    published = NEWEST.replace(tzinfo=utc_offset(spec.language))
+    articles = []
+    for number in range(1, articles_per_site + 1):
+        category = categories[(number - 1) % len(categories)]
+        path = theme_class.article_path(number, category, published)
+        articles.append(
+            _write_article(writer, structure, spec, theme_class, number, path, category, published, authors)
+        )
+        published -= timedelta(minutes=structure.randint(3 * 60, 30 * 60))
+    draft = _Draft(spec, theme_class, categories, articles)
+
+    extras = _extra_articles(draft, writer, structure, faults)
+    home_links = [Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)]
+    footer_links = (
+        [Link(theme_class.link_labels["private"], PRIVATE_PATH)] if "private" in spec.hosts else []
+    )
+    popular = structure.sample(articles, min(5, len(articles)))
+    theme = theme_class(SiteView(spec, categories, popular, home_links, footer_links))
+
+    model = SiteModel(spec, not_found=_notice(theme, spec, 404))
+    model.add(Page("/robots.txt", ROBOTS_TXT, "text/plain; charset=utf-8"))
+    for page in theme.assets(articles + list(extras.values())):
+        model.add(page)
+    for listing in _listings(draft):
+        model.add(
+            Page(listing.path, _encode(theme.list_page(listing), spec), _html_type(spec), gold=_list_gold(spec, listing))
+        )
+    for article in articles:
+        related = [a for a in articles if a.category == article.category and a is not article][:4]
+        model.add(
+            Page(
+                article.path,
+                _encode(theme.article_page(article, related), spec),
+                _html_type(spec),
+                gold=_article_gold(spec, article),
+            )
+        )
+    _add_faults(model, theme, extras, faults, seed)
+    return model
+
+
+def _write_article(
+    writer: TextWriter,
+    structure: random.Random,
+    spec: SiteSpec,
+    theme: type[Theme],
+    number: int,
+    path: str,
+    category: Category,
+    published: datetime,
+    authors: list[str],
+) -> Article:
+    title = writer.headline()
+    blocks = []
+    if spec.has_lead:
+        blocks.append(Block("lead", writer.paragraph(1, 2)))
+        if spec.has_figure:
+            blocks.append(Block("figure", writer.sentence(5, 10)))
+    paragraphs = structure.randint(4, 7)
+    heading_before = {3, 5} if paragraphs >= 6 else {3}
+    for index in range(1, paragraphs + 1):
+        if index in heading_before:
+            heading_number = sum(block.kind == "h2" for block in blocks) + 1
+            blocks.append(Block("h2", theme.subheading(heading_number, writer.headline())))
+        blocks.append(Block("p", writer.paragraph()))
+        if index == 1 and spec.has_figure and not spec.has_lead:
+            blocks.append(Block("figure", writer.sentence(5, 10)))
+    comments = [
+        Comment(writer.person(), writer.sentence(5, 16), published + timedelta(hours=hours + 1))
+        for hours in range(structure.randint(0, 4))
+    ]
+    return Article(
+        key=f"{spec.name}-{number:05d}",
+        path=path,
+        title=title,
+        author=structure.choice(authors),
+        published=published,
+        category=category,
+        summary=writer.paragraph(1, 2),
+        blocks=blocks,
+        comments=comments,
+    )
+
+
+def _listings(draft: _Draft) -> list[Listing]:
+    """Home index pages, then each category's index pages."""
+    spec, theme = draft.spec, draft.theme
+    listings = _paginate(
+        draft.articles, spec.home_page_size, theme.home_path, theme.home_heading, category=None
+    )
+    for category in draft.categories:
+        members = [a for a in draft.articles if a.category == category]
+        listings += _paginate(
+            members,
+            spec.category_page_size,
+            lambda page, slug=category.slug: theme.category_path(slug, page),
+            lambda page, category=category: theme.category_heading(category, page),
+            category=category,
+        )
+    return listings
+
+
+def _paginate(
+    articles: list[Article],
+    size: int,
+    path_of: Callable[[int], str],
+    heading_of: Callable[[int], str],
+    category: Category | None,
+) -> list[Listing]:
+    chunks = [articles[start : start + size] for start in range(0, len(articles), size)] or [[]]
+    paths = [path_of(page) for page in range(1, len(chunks) + 1)]
+    return [
+        Listing(paths[page - 1], heading_of(page), chunk, page, paths, category)
+        for page, chunk in enumerate(chunks, start=1)
+    ]
+
+
+def _home_link_paths(spec: SiteSpec, faults: Faults) -> list[tuple[str, str]]:
+    """(kind, path) of the fault pages this site links from its home page."""
+    wanted = {
+        "hang": faults.hang,
+        "huge": faults.huge,
+        "pdf": faults.non_html,
+        "png": faults.non_html,
+    }
+    paths = {"hang": HANG_PATH, "huge": HUGE_PATH, "pdf": PDF_PATH, "png": PNG_PATH}
+    return [(kind, paths[kind]) for kind in ("hang", "huge", "pdf", "png") if wanted[kind] and kind in spec.hosts]
+
+
+def _extra_articles(
+    draft: _Draft, writer: TextWriter, structure: random.Random, faults: Faults
+) -> dict[str, Article]:
+    """Article-shaped fault pages (live ticker, huge longread) this site needs, by kind."""
+    spec, extras = draft.spec, {}
+    category, newest = draft.categories[0], draft.articles[0]
+    if faults.hang and "hang" in spec.hosts:
+        blocks = [Block("p", writer.paragraph()) for _ in range(6)]
+        extras["hang"] = Article(
+            f"{spec.name}-live", HANG_PATH, writer.headline(), newest.author, newest.published,
+            category, writer.sentence(), blocks,
+        )
+    if faults.huge and "huge" in spec.hosts:
+        pool = [writer.paragraph(4, 8) for _ in range(60)]
+        blocks, size = [], 0
+        while size < HUGE_PAGE_BYTES:
+            if len(blocks) % 40 == 0:
+                blocks.append(Block("h2", writer.headline()))
+            text = structure.choice(pool)
+            blocks.append(Block("p", text))
+            size += len(text.encode(spec.charset.codec))
+        extras["huge"] = Article(
+            f"{spec.name}-longread", HUGE_PATH, writer.headline(), newest.author, newest.published,
+            category, writer.sentence(), blocks,
+        )
+    return extras
+
+
+def _add_faults(model: SiteModel, theme: Theme, extras: dict[str, Article], faults: Faults, seed: int) -> None:
+    """Error pages, hanging/huge/non-HTML pages and the robots-blocked page."""
+    spec = model.spec
+    chooser = random.Random(f"{seed}/{spec.name}/faults")
+    articles = sorted(path for path, page in model.pages.items() if page.gold and page.gold["page_type"] == "article")
+    for path in sorted(chooser.sample(articles, round(faults.error_rate * len(articles)))):
+        status = chooser.choice((500, 503))
+        error = _notice(theme, spec, status)
+        model.pages[path] = Page(path, error.body, error.content_type, status=status)
+        model.error_paths.append(path)
+    if "hang" in extras:
+        whole = _encode(theme.article_page(extras["hang"], []), spec)
+        model.add(Page(HANG_PATH, whole[: len(whole) // 2], _html_type(spec), hang=True))
+        model.hang_paths.append(HANG_PATH)
+    if "huge" in extras:
+        model.add(Page(HUGE_PATH, _encode(theme.article_page(extras["huge"], []), spec), _html_type(spec)))
+        model.huge_paths.append(HUGE_PATH)
+    kinds = dict(_home_link_paths(spec, faults))
+    if "pdf" in kinds:
+        lines = [f"{spec.name}: annual report 2025", f"Generated for seed {seed}.", "Page 1 of 1"]
+        model.add(Page(PDF_PATH, minimal_pdf(lines), "application/pdf"))
+        model.non_html_paths.append(PDF_PATH)
+    if "png" in kinds:
+        values = [chooser.randint(10, 100) for _ in range(6)]
+        model.add(Page(PNG_PATH, bar_chart_png(values), "image/png"))
+        model.non_html_paths.append(PNG_PATH)
+    if "private" in spec.hosts:
+        body = _encode(theme.notice_page("Drafts", "Unpublished drafts for editors only."), spec)
+        model.add(Page(PRIVATE_PATH, body, _html_type(spec)))
+        model.robots_blocked_paths.append(PRIVATE_PATH)
+
+
+def _notice(theme: Theme, spec: SiteSpec, status: int) -> Page:
+    title, message = _MESSAGES[status]
+    return Page("", _encode(theme.notice_page(title, message), spec), _html_type(spec), status=status)
+
+
+def _html_type(spec: SiteSpec) -> str:
+    return f"text/html; charset={spec.charset.label}"
+
+
+def _encode(html: str, spec: SiteSpec) -> bytes:
+    """``html`` in the site's charset; refuses text the browser would read differently."""
+    body = html.encode(spec.charset.codec)
+    if body.decode(spec.charset.browser_codec) != html:
+        raise ValueError(f"{spec.name}: page text does not survive {spec.charset.label} unchanged")
+    return body
+
+
+def _article_gold(spec: SiteSpec, article: Article) -> dict[str, Any]:
+    return {
+        "url": article.path,
+        "site": spec.name,
+        "page_type": "article",
+        "title": article.title,
+        "text": "\n\n".join(block.text for block in article.blocks),
+        "author": article.author,
+        "published": article.published_iso,
+        "language": spec.language.code,
+    }
+
+
+def _list_gold(spec: SiteSpec, listing: Listing) -> dict[str, Any]:
+    shows_summary = THEMES[spec.theme].list_summaries
+    items = [
+        {"title": a.title, "url": a.path, "text": a.summary if shows_summary else ""}
+        for a in listing.articles
+    ]
+    return {
+        "url": listing.path,
+        "site": spec.name,
+        "page_type": "list",
+        "title": listing.heading,
+        "text": "\n\n".join(f"{i['title']}\n{i['text']}" if i["text"] else i["title"] for i in items),
+        "items": items,
+        "language": spec.language.code,
+    }

@@ -1,0 +1,147 @@
+"""Serve one generated site on its own port: a threaded stdlib HTTP server in a thread."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from crawler.demo.faults import Faults
+from crawler.demo.model import Page, SiteModel
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a connection may sit idle (e.g. before its request line) before it is dropped.
+IDLE_TIMEOUT = 10.0
+
+
+class _SiteHTTPServer(ThreadingHTTPServer):
+    """A ThreadingHTTPServer that knows its site and can cut its open connections."""
+
+    daemon_threads = True
+    block_on_close = True  # server_close() joins the handler threads
+
+    def __init__(self, address: tuple[str, int], model: SiteModel, faults: Faults) -> None:
+        self.model = model
+        self.faults = faults
+        self.stopping = threading.Event()
+        self.hits: Counter[str] = Counter()
+        self._connections: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        super().__init__(address, _SiteHandler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def cut_connections(self) -> None:
+        """Wake every handler blocked on a socket by shutting its connection down."""
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already closed by the other side
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        logger.debug("demo web: connection from %s failed", client_address, exc_info=True)
+
+
+class _SiteHandler(BaseHTTPRequestHandler):
+    """Answers GET and HEAD from the site model, with the configured faults."""
+
+    server: _SiteHTTPServer
+    protocol_version = "HTTP/1.0"
+    server_version = "PageSightDemo/1.0"
+    timeout = IDLE_TIMEOUT
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+        self._answer(send_body=True)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._answer(send_body=False)
+
+    def _answer(self, send_body: bool) -> None:
+        server = self.server
+        with server._lock:
+            server.hits[self.path] += 1
+        delay = server.faults.latency_ms / 1000.0
+        if delay and server.stopping.wait(delay):
+            return
+        page = server.model.pages.get(self.path, server.model.not_found)
+        try:
+            self._send(page, send_body)
+        except (BrokenPipeError, ConnectionResetError):
+            logger.debug("demo web: client left during %s", self.path)
+
+    def _send(self, page: Page, send_body: bool) -> None:
+        self.send_response(page.status)
+        self.send_header("Content-Type", page.content_type)
+        if page.status == 503:
+            self.send_header("Retry-After", "120")
+        if not page.hang:
+            self.send_header("Content-Length", str(len(page.body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if send_body:
+            self.wfile.write(page.body)
+            self.wfile.flush()
+        if page.hang:
+            # The rest of the document never comes: hold the connection until stop().
+            self.server.stopping.wait()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (signature of the base class)
+        logger.debug("demo web %s: " + format, self.server.model.spec.name, *args)
+
+
+class SiteServer:
+    """One site on ``host:port`` (port 0: a free port), served from a background thread."""
+
+    def __init__(self, model: SiteModel, faults: Faults, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.model = model
+        self._httpd = _SiteHTTPServer((host, port), model, faults)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name=f"demo-web-{model.spec.name}",
+            daemon=True,
+        )
+        self._stopped = False
+
+    @property
+    def base_url(self) -> str:
+        """``http://host:port`` of this site, without a trailing slash."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def hits(self) -> Counter[str]:
+        """Requests received so far, by request path (including the query string)."""
+        with self._httpd._lock:
+            return Counter(self._httpd.hits)
+
+    def start(self) -> None:
+        """Start answering requests."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop serving, release hanging and idle connections, join every thread. Idempotent."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._httpd.stopping.set()
+        if self._thread.is_alive():
+            self._httpd.shutdown()
+        self._httpd.cut_connections()
+        self._httpd.server_close()
+        self._thread.join()

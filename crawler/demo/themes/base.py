@@ -1,0 +1,129 @@
+"""What every site theme provides: URL scheme, page templates and its own assets."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from crawler.demo.markup import esc
+from crawler.demo.model import Article, Category, Link, Listing, Page, SiteSpec
+
+
+@dataclass(frozen=True)
+class SiteView:
+    """What a theme sees of its site besides the page being rendered."""
+
+    spec: SiteSpec
+    categories: list[Category]
+    popular: list[Article]  # the sidebar's "most read" box
+    home_links: list[Link]  # extra links only the home page shows (fault pages)
+    footer_links: list[Link]  # links every page's footer shows
+
+
+def json_for_script(data: Any) -> str:
+    """JSON safe to embed in a <script> element (no closing tags; text stays as is, so
+    it is encoded in the page's charset like the rest of the page)."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+
+
+class Theme(ABC):
+    """One site's look and URL scheme. Rendered pages are str; the generator encodes them.
+
+    The URL scheme and headings are static: the generator needs them before the site
+    (and so the theme's :class:`SiteView`) exists.
+    """
+
+    #: Label of each fault or extra page kind, in the site's language.
+    link_labels: dict[str, str] = {}
+    #: Whether list pages show each item's summary (it is then part of the gold item text).
+    list_summaries: bool = True
+
+    def __init__(self, view: SiteView) -> None:
+        self.view = view
+        self.spec = view.spec
+
+    # --- URL scheme -------------------------------------------------------------------
+    @staticmethod
+    @abstractmethod
+    def home_path(page: int) -> str:
+        """Path of page ``page`` (1-based) of the home index; page 1 is "/"."""
+
+    @staticmethod
+    @abstractmethod
+    def category_path(slug: str, page: int) -> str:
+        """Path of page ``page`` of a category index."""
+
+    @staticmethod
+    @abstractmethod
+    def article_path(number: int, category: Category, published: datetime) -> str:
+        """Path of article ``number`` (unique within the site)."""
+
+    # --- Headings ---------------------------------------------------------------------
+    @staticmethod
+    @abstractmethod
+    def home_heading(page: int) -> str:
+        """The <h1> of page ``page`` of the home index."""
+
+    @staticmethod
+    @abstractmethod
+    def category_heading(category: Category, page: int) -> str:
+        """The <h1> of page ``page`` of a category index."""
+
+    @staticmethod
+    def subheading(number: int, text: str) -> str:
+        """Subheading ``number`` (1-based) of an article body as the site writes it."""
+        return text
+
+    # --- Templates --------------------------------------------------------------------
+    @abstractmethod
+    def list_page(self, listing: Listing) -> str:
+        """A home or category index page."""
+
+    @abstractmethod
+    def article_page(self, article: Article, related: list[Article]) -> str:
+        """An article page with all its boilerplate."""
+
+    @abstractmethod
+    def notice_page(self, title: str, message: str) -> str:
+        """A plain page in the site's chrome (error pages, the private page)."""
+
+    def assets(self, articles: list[Article]) -> list[Page]:
+        """Stylesheets and images the site serves itself."""
+        return []
+
+    # --- Shared helpers ---------------------------------------------------------------
+    def head(self, title: str, canonical: str | None, extra: str = "") -> str:
+        """The start of a document up to <body>: charset first, then title and canonical link."""
+        link = f'<link rel="canonical" href="{esc(canonical)}">\n' if canonical else ""
+        return (
+            "<!DOCTYPE html>\n"
+            f'<html lang="{self.spec.language.html_lang}">\n<head>\n'
+            f'<meta charset="{self.spec.charset.label}">\n'
+            f"<title>{esc(title)}</title>\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"{link}{extra}</head>\n"
+        )
+
+    def pagination(self, listing: Listing, previous: str, following: str) -> str:
+        """Numbered links to every page of the index, with previous/next links."""
+        if len(listing.page_paths) < 2:
+            return ""
+        number = listing.page_number
+        parts = []
+        if number > 1:
+            parts.append(f'<a class="prev" href="{listing.page_paths[number - 2]}">{previous}</a>')
+        for index, path in enumerate(listing.page_paths, start=1):
+            if index == number:
+                parts.append(f'<span class="current">{index}</span>')
+            else:
+                parts.append(f'<a href="{path}">{index}</a>')
+        if number < len(listing.page_paths):
+            parts.append(f'<a class="next" href="{listing.page_paths[number]}">{following}</a>')
+        return '<nav class="pagination">' + " ".join(parts) + "</nav>"
+
+    def time(self, moment: datetime, label: str) -> str:
+        """A <time> element with the ISO 8601 instant."""
+        return f'<time datetime="{moment.isoformat()}">{esc(label)}</time>'
