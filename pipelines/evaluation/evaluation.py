@@ -1,0 +1,299 @@
+"""The accumulating evaluation of one system (our extractor or a peer) over a gold set,
+and the report it builds: summary, per-site and per-page-type groups, confusion matrix,
+failures, per-page rows and the worst pages."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from statistics import fmean
+from typing import Any
+
+from pipelines.evaluation.calibration import unrelated_distances
+from pipelines.evaluation.fingerprint import FINGERPRINT_BITS
+from pipelines.evaluation.gold import GoldSet
+from pipelines.evaluation.metrics import ShingleCounts, paper_precision_recall, pooled_shingle_prf
+from pipelines.evaluation.scoring import (
+    FAILURE_NO_TEXT,
+    ScoringConfig,
+    extracted_text,
+    score_page,
+)
+from pipelines.evaluation.urls import site_of
+
+NO_PREDICTION = "(none)"
+UNKNOWN_TYPE = "unknown"
+#: What the report holds for each system when peers are compared.
+SYSTEM_RESULT_KEYS = ("summary", "sites", "page_types", "hamming_histogram", "failures", "pages")
+#: Per-page fields kept in the report's ``pages`` rows.
+PAGE_ROW_FIELDS = (
+    "gold_url",
+    "site",
+    "gold_type",
+    "predicted_type",
+    "type_correct",
+    "failure",
+    "hamming_distance",
+    "correct",
+    "complete",
+    "word_precision",
+    "word_recall",
+    "word_f1",
+    "shingle_f1",
+    "snippet_recall",
+    "snippet_precision",
+    "item_precision",
+    "item_recall",
+    "extract_ms",
+)
+
+
+@dataclass
+class WorstPage:
+    """A badly extracted page, kept with its texts for the report."""
+
+    url: str
+    site: str
+    word_f1: float
+    hamming_distance: int
+    failure: str | None
+    title: str | None
+    extracted: str
+    gold: str
+    screenshot_uri: str | None
+
+
+class Evaluation:
+    """Scores of one system, accumulated page by page.
+
+    ``score(record)`` matches a feed record to its gold, scores it and keeps the scores;
+    ``report()`` counts gold pages that never came as failures and builds the report.
+    A ``text_only`` system (a peer extractor) gets no type or item metrics.
+    """
+
+    def __init__(
+        self,
+        gold: GoldSet,
+        config: ScoringConfig,
+        system: str = "pagesight",
+        *,
+        text_only: bool = False,
+    ):
+        self.gold = gold
+        self.config = config
+        self.system = system
+        self.text_only = text_only
+        self.unmatched_urls: list[str] = []
+        self.duplicate_urls: list[str] = []
+        self._scores: dict[str, dict[str, Any]] = {}
+        self._worst: list[tuple[float, int, int, WorstPage]] = []
+        self._order = itertools.count()
+
+    def __len__(self) -> int:
+        return len(self._scores)
+
+    def score(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Score a feed record and keep the result; ``None`` when it has no gold."""
+        gold = self.gold.match(record)
+        if gold is None:
+            self.unmatched_urls.append(str(record.get("url")))
+            return None
+        scores = score_page(record, gold, self.config, text_only=self.text_only)
+        self.add(record, scores)
+        return scores
+
+    def add(self, record: Mapping[str, Any], scores: dict[str, Any]) -> None:
+        """Keep the scores of a record (from :func:`score_page`); the first record of a
+        gold page wins, later ones are counted as duplicates."""
+        key = self.gold.get(scores["gold_url"]).key
+        if key in self._scores:
+            self.duplicate_urls.append(str(record.get("url")))
+            return
+        self._scores[key] = scores
+        scored = scores["failure"] in (None, FAILURE_NO_TEXT)
+        perfect = scores["word_f1"] == 1.0 and scores["hamming_distance"] == 0
+        if scores["gold_has_text"] and scored and not perfect:
+            self._keep_if_worst(record, scores)
+
+    def _keep_if_worst(self, record: Mapping[str, Any], scores: dict[str, Any]) -> None:
+        if self.config.worst_pages <= 0:
+            return
+        gold = self.gold.get(scores["gold_url"])
+        page = WorstPage(
+            url=str(record.get("url")),
+            site=scores["site"],
+            word_f1=scores["word_f1"],
+            hamming_distance=scores["hamming_distance"],
+            failure=scores["failure"],
+            title=gold.title or record.get("title"),
+            extracted=extracted_text(record),
+            gold=gold.text,
+            screenshot_uri=(record.get("screenshot") or {}).get("uri"),
+        )
+        # A max-heap on badness kept at worst_pages entries: the best page is evicted.
+        entry = (-page.word_f1, page.hamming_distance, next(self._order), page)
+        heapq.heappush(self._worst, entry)
+        if len(self._worst) > self.config.worst_pages:
+            heapq.heappop(self._worst)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Scores of every gold page, in gold order; pages never added count as missing.
+
+        A missing page whose gold names no site joins the site the feed gave to the
+        other pages of its host."""
+        site_by_host = {site_of(row["gold_url"]): row["site"] for row in self._scores.values()}
+        rows = []
+        for page in self.gold.pages:
+            row = self._scores.get(page.key)
+            if row is None:
+                row = score_page(None, page, self.config, text_only=self.text_only)
+                if page.site is None:
+                    row["site"] = site_by_host.get(site_of(page.url), row["site"])
+            rows.append(row)
+        return rows
+
+    def report(self, peers: Sequence[Evaluation] = ()) -> dict[str, Any]:
+        """The full report (see ``report.json`` in the README); ``peers`` are other
+        systems scored on the same gold, tabulated beside this one under ``systems``."""
+        rows = self.rows()
+        report: dict[str, Any] = {
+            "system": self.system,
+            "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "config": {**asdict(self.config), "type_labels": dict(self.config.type_labels)},
+            "gold": {
+                "path": self.gold.path,
+                "format": self.gold.format,
+                "pages": len(self.gold),
+                "skipped": [asdict(entry) for entry in self.gold.skipped],
+            },
+            "feed": {
+                "matched": len(self._scores),
+                "unmatched": len(self.unmatched_urls),
+                "unmatched_urls": self.unmatched_urls,
+                "duplicates": self.duplicate_urls,
+            },
+            **_system_results(rows, self.config),
+            "confusion": confusion_matrix(rows),
+            "worst_pages": [asdict(entry[-1]) for entry in sorted(self._worst, reverse=True)],
+        }
+        if peers:
+            report["systems"] = {self.system: {key: report[key] for key in SYSTEM_RESULT_KEYS}}
+            for peer in peers:
+                report["systems"][peer.system] = _system_results(peer.rows(), peer.config)
+        return report
+
+
+def _system_results(rows: Sequence[Mapping[str, Any]], config: ScoringConfig) -> dict[str, Any]:
+    """One system's ``SYSTEM_RESULT_KEYS``: summary, groups, histogram, failures, pages."""
+    unrelated = unrelated_distances(rows, config.calibration_pairs)
+    by_site: dict[str, list[int]] = defaultdict(list)
+    by_type: dict[str, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        by_site[row["site"]].append(index)
+        by_type[row["gold_type"] or UNKNOWN_TYPE].append(index)
+
+    def group(indexes: Sequence[int]) -> dict[str, Any]:
+        return summarize([rows[i] for i in indexes], [unrelated[i] for i in indexes], config)
+
+    return {
+        "summary": summarize(rows, unrelated, config),
+        "sites": {site: group(by_site[site]) for site in sorted(by_site)},
+        "page_types": {name: group(by_type[name]) for name in sorted(by_type)},
+        "hamming_histogram": {
+            "pages": _histogram(row["hamming_distance"] for row in rows),
+            "unrelated": _histogram(d for distances in unrelated for d in distances),
+        },
+        "failures": [
+            {"url": row["gold_url"], "site": row["site"], "reason": row["failure"]}
+            for row in rows
+            if row["failure"]
+        ],
+        "pages": [{name: row[name] for name in PAGE_ROW_FIELDS} for row in rows],
+    }
+
+
+def summarize(
+    rows: Sequence[Mapping[str, Any]], unrelated: Sequence[Sequence[int]], config: ScoringConfig
+) -> dict[str, Any]:
+    """Aggregate metrics of a group of pages; ``None`` where a metric has no pages.
+
+    Word and snippet metrics are means over pages; shingle metrics pool the pages'
+    normalized counts; Hamming P and R are the paper's over pages with gold text.
+    """
+    text_rows = [row for row in rows if row["gold_has_text"]]
+    distances = [row["hamming_distance"] for row in text_rows]
+    precision, recall = paper_precision_recall(
+        distances, config.correct_distance, config.complete_distance
+    )
+    shingle = pooled_shingle_prf(ShingleCounts(*row["shingle_counts"]) for row in text_rows)
+    pairs = [d for distances_of_page in unrelated for d in distances_of_page]
+    typed = [row["type_correct"] for row in rows if row["type_correct"] is not None]
+    timings = [row["extract_ms"] for row in rows if row["extract_ms"] is not None]
+    return {
+        "pages": len(rows),
+        "failures": sum(1 for row in rows if row["failure"]),
+        "pages_with_gold_text": len(text_rows),
+        "word_precision": _mean(row["word_precision"] for row in text_rows),
+        "word_recall": _mean(row["word_recall"] for row in text_rows),
+        "word_f1": _mean(row["word_f1"] for row in text_rows),
+        "shingle_precision": shingle.precision if text_rows else None,
+        "shingle_recall": shingle.recall if text_rows else None,
+        "shingle_f1": shingle.f1 if text_rows else None,
+        "hamming_precision": precision,
+        "hamming_recall": recall,
+        "correct_pages": sum(1 for d in distances if d < config.correct_distance),
+        "complete_pages": sum(1 for d in distances if d < config.complete_distance),
+        "mean_hamming_distance": _mean(distances),
+        "unrelated_pairs": len(pairs),
+        "unrelated_correct_rate": _share(d < config.correct_distance for d in pairs),
+        "unrelated_complete_rate": _share(d < config.complete_distance for d in pairs),
+        "type_accuracy": _share(typed),
+        "typed_pages": len(typed),
+        "snippet_recall": _mean(row["snippet_recall"] for row in rows),
+        "snippet_precision": _mean(row["snippet_precision"] for row in rows),
+        "item_precision": _mean(row["item_precision"] for row in rows),
+        "item_recall": _mean(row["item_recall"] for row in rows),
+        "item_f1": _mean(row["item_f1"] for row in rows),
+        "ms_per_page": _mean(timings),
+    }
+
+
+def confusion_matrix(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Gold label (rows) × predicted label (columns) counts over pages with a gold type."""
+    pairs = Counter(
+        (row["gold_label"], row["predicted_type"] or NO_PREDICTION)
+        for row in rows
+        if row["gold_label"] and row["type_correct"] is not None
+    )
+    gold_labels = sorted({gold for gold, _ in pairs})
+    predicted = sorted({label for _, label in pairs} | set(gold_labels))
+    if NO_PREDICTION in predicted:
+        predicted.remove(NO_PREDICTION)
+        predicted.append(NO_PREDICTION)
+    return {
+        "gold": gold_labels,
+        "predicted": predicted,
+        "matrix": [[pairs[(gold, label)] for label in predicted] for gold in gold_labels],
+    }
+
+
+def _histogram(distances: Any) -> list[int]:
+    counts = [0] * (FINGERPRINT_BITS + 1)
+    for distance in distances:
+        if distance is not None:
+            counts[distance] += 1
+    return counts
+
+
+def _mean(values: Any) -> float | None:
+    present = [value for value in values if value is not None]
+    return fmean(present) if present else None
+
+
+def _share(flags: Any) -> float | None:
+    flags = list(flags)
+    return sum(flags) / len(flags) if flags else None

@@ -1,0 +1,199 @@
+"""Scoring one feed record against its gold page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
+from pipelines.evaluation.gold import GoldPage, items_text
+from pipelines.evaluation.metrics import item_prf, shingle_counts, snippet_scores, word_prf
+from pipelines.evaluation.text import normalize_text
+from pipelines.evaluation.urls import site_of
+
+#: Gold page types mapped to the classifier's labels; any other type maps to
+#: ``ScoringConfig.default_type`` (WCXB's forum, product, documentation, service).
+DEFAULT_TYPE_LABELS: dict[str, str] = {
+    "article": "article",
+    "list": "list",
+    "listing": "list",
+    "collection": "list",
+}
+
+FAILURE_MISSING = "missing from feed"
+FAILURE_NO_TEXT = "no text extracted"
+
+
+class SettingsLike(Protocol):
+    """The part of Scrapy's ``Settings`` the config reads (no Scrapy import here)."""
+
+    def getint(self, name: str, default: int = 0) -> int: ...
+    def getfloat(self, name: str, default: float = 0.0) -> float: ...
+    def getdict(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]: ...
+    def get(self, name: str, default: Any = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    """Thresholds and mappings of an evaluation."""
+
+    correct_distance: int = 30
+    complete_distance: int = 10
+    type_labels: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_TYPE_LABELS))
+    default_type: str = "article"
+    item_match_f1: float = 0.8
+    calibration_pairs: int = 50
+    worst_pages: int = 10
+
+    def __post_init__(self) -> None:
+        if not 0 < self.complete_distance <= self.correct_distance <= FINGERPRINT_BITS:
+            raise ValueError(
+                "Hamming thresholds must satisfy 0 < complete <= correct <= "
+                f"{FINGERPRINT_BITS}; got complete={self.complete_distance}, "
+                f"correct={self.correct_distance}"
+            )
+        if not 0 < self.item_match_f1 <= 1:
+            raise ValueError(f"item_match_f1 must be in (0, 1]; got {self.item_match_f1}")
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike, **overrides: Any) -> ScoringConfig:
+        """Read the ``PAGESIGHT_EVAL_*`` settings; ``overrides`` win over them."""
+        values: dict[str, Any] = {
+            "correct_distance": settings.getint("PAGESIGHT_EVAL_CORRECT_DISTANCE", 30),
+            "complete_distance": settings.getint("PAGESIGHT_EVAL_COMPLETE_DISTANCE", 10),
+            "type_labels": settings.getdict("PAGESIGHT_EVAL_TYPE_LABELS", DEFAULT_TYPE_LABELS),
+            "default_type": settings.get("PAGESIGHT_EVAL_DEFAULT_TYPE", "article"),
+            "item_match_f1": settings.getfloat("PAGESIGHT_EVAL_ITEM_MATCH_F1", 0.8),
+            "calibration_pairs": settings.getint("PAGESIGHT_EVAL_CALIBRATION_PAIRS", 50),
+            "worst_pages": settings.getint("PAGESIGHT_EVAL_WORST_PAGES", 10),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def label(self, page_type: str | None) -> str | None:
+        """The classifier label of a gold or predicted page type (a label maps to itself)."""
+        if not page_type:
+            return None
+        name = page_type.lower()
+        if name in self.type_labels:
+            return self.type_labels[name]
+        if name in self.type_labels.values():
+            return name
+        return self.default_type
+
+
+def text_fingerprint(text: str | None) -> int:
+    """Simhash fingerprint of the normalized text."""
+    return simhash_fingerprint(normalize_text(text))
+
+
+def extracted_text(record: Mapping[str, Any]) -> str:
+    """The record's text; a list page without one falls back to its items."""
+    return record.get("text") or items_text(record.get("items") or [])
+
+
+def failure_reason(record: Mapping[str, Any] | None) -> str | None:
+    """Why a page counts as failed, or ``None``."""
+    if record is None:
+        return FAILURE_MISSING
+    status = record.get("status") or "ok"
+    if status != "ok":
+        return f"{status}: {record.get('error') or 'no reason given'}"
+    if not normalize_text(extracted_text(record)):
+        return FAILURE_NO_TEXT
+    return None
+
+
+def score_page(
+    record: Mapping[str, Any] | None,
+    gold: GoldPage,
+    config: ScoringConfig,
+    *,
+    text_only: bool = False,
+) -> dict[str, Any]:
+    """Per-page scores of a feed record (``None``: missing from the feed) against its
+    gold; JSON-serializable, meant for the item's ``scores`` field.
+
+    A missing, errored or skipped page scores 0 on everything (distance 64); text
+    metrics are ``None`` when the gold has no text, snippet/item/type metrics are
+    ``None`` when the gold has no snippets/items/type. ``text_only`` (a peer extractor
+    that neither classifies nor splits items) leaves type and item metrics ``None``.
+    """
+    failure = failure_reason(record)
+    scored = record is not None and (failure is None or failure == FAILURE_NO_TEXT)
+    text = extracted_text(record) if scored else ""
+    gold_label = None if text_only else config.label(gold.page_type)
+    predicted_label = config.label(record.get("page_type")) if scored and not text_only else None
+    scores: dict[str, Any] = {
+        "gold_url": gold.url,
+        "site": gold.site or (record or {}).get("site") or site_of(gold.url),
+        "gold_type": gold.page_type,
+        "gold_label": gold_label,
+        "predicted_type": predicted_label,
+        "type_correct": predicted_label == gold_label if gold_label else None,
+        "failure": failure,
+        "extract_ms": _extract_ms(record) if scored else None,
+        **_text_scores(text, gold, config),
+    }
+    snippet_recall, snippet_precision = snippet_scores(
+        text, gold.with_snippets, gold.without_snippets
+    )
+    scores["snippet_recall"], scores["snippet_precision"] = snippet_recall, snippet_precision
+    item = None
+    if gold.items and not text_only:
+        predicted_items = (record.get("items") or []) if scored else []
+        item = item_prf(predicted_items, gold.items, config.item_match_f1)
+    scores["item_precision"] = item.precision if item else None
+    scores["item_recall"] = item.recall if item else None
+    scores["item_f1"] = item.f1 if item else None
+    return scores
+
+
+def _text_scores(text: str, gold: GoldPage, config: ScoringConfig) -> dict[str, Any]:
+    if not normalize_text(gold.text):
+        return {
+            "gold_has_text": False,
+            "hamming_distance": None,
+            "correct": None,
+            "complete": None,
+            "word_precision": None,
+            "word_recall": None,
+            "word_f1": None,
+            "shingle_precision": None,
+            "shingle_recall": None,
+            "shingle_f1": None,
+            "shingle_counts": None,
+            "extracted_simhash": None,
+            "gold_simhash": None,
+        }
+    gold_print = text_fingerprint(gold.text)
+    extracted_print = text_fingerprint(text) if normalize_text(text) else None
+    distance = (
+        hamming_distance(extracted_print, gold_print)
+        if extracted_print is not None
+        else FINGERPRINT_BITS
+    )
+    words = word_prf(text, gold.text)
+    counts = shingle_counts(text, gold.text)
+    shingle = counts.prf()
+    return {
+        "gold_has_text": True,
+        "hamming_distance": distance,
+        "correct": distance < config.correct_distance,
+        "complete": distance < config.complete_distance,
+        "word_precision": words.precision,
+        "word_recall": words.recall,
+        "word_f1": words.f1,
+        "shingle_precision": shingle.precision,
+        "shingle_recall": shingle.recall,
+        "shingle_f1": shingle.f1,
+        "shingle_counts": [counts.tp, counts.fp, counts.fn],
+        "extracted_simhash": f"{extracted_print:016x}" if extracted_print is not None else None,
+        "gold_simhash": f"{gold_print:016x}",
+    }
+
+
+def _extract_ms(record: Mapping[str, Any]) -> float | None:
+    value = (record.get("timings_ms") or {}).get("extract")
+    return float(value) if isinstance(value, (int, float)) else None
