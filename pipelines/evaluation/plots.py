@@ -1,0 +1,93 @@
+"""Report plots as PNG bytes (matplotlib's Agg canvas; no pyplot, no global state)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from io import BytesIO
+from typing import Any
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+MAX_SITES_PLOTTED = 40
+
+
+def _png(figure: Figure) -> bytes:
+    FigureCanvasAgg(figure)
+    buffer = BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def hamming_histogram_png(
+    pages: Sequence[int], unrelated: Sequence[int], correct: int, complete: int
+) -> bytes:
+    """Share of pages at each extraction-to-gold distance (bars), share of unrelated
+    same-site pairs at each distance (line), and the two thresholds."""
+    figure = Figure(figsize=(8, 3.6))
+    axes = figure.add_subplot()
+    distances = range(len(pages))
+    page_total, pair_total = sum(pages) or 1, sum(unrelated)
+    axes.bar(
+        distances,
+        [n / page_total for n in pages],
+        width=0.9,
+        color="#4878a8",
+        label=f"extraction vs its gold ({sum(pages)} pages)",
+    )
+    if pair_total:
+        axes.step(
+            distances,
+            [n / pair_total for n in unrelated],
+            where="mid",
+            color="#d0703a",
+            label=f"extraction vs other pages' gold ({pair_total} pairs)",
+        )
+    for threshold, name, style in ((correct, "correct", "--"), (complete, "complete", ":")):
+        axes.axvline(
+            threshold - 0.5, color="#333333", linestyle=style, label=f"{name}: < {threshold}"
+        )
+    axes.set_xlim(-1, len(pages))
+    axes.set_xlabel("simhash Hamming distance (bits)")
+    axes.set_ylabel("share")
+    axes.legend(fontsize=8, loc="upper right")
+    return _png(figure)
+
+
+def word_f1_per_site_png(f1_by_site: Mapping[str, Mapping[str, float | None]]) -> bytes:
+    """Horizontal bars of word F1 per site, one bar per system; at most
+    ``MAX_SITES_PLOTTED`` sites (the first ones by name)."""
+    sites = sorted(f1_by_site)[:MAX_SITES_PLOTTED]
+    systems = list(dict.fromkeys(name for site in sites for name in f1_by_site[site]))
+    figure = Figure(figsize=(8, 1.2 + 0.32 * len(sites) * max(1, len(systems)) ** 0.5))
+    axes = figure.add_subplot()
+    height = 0.8 / max(1, len(systems))
+    for offset, system in enumerate(systems):
+        values = [f1_by_site[site].get(system) or 0.0 for site in sites]
+        positions = [i + offset * height for i in range(len(sites))]
+        axes.barh(positions, values, height=height, label=system)
+    axes.set_yticks([i + 0.4 - height / 2 for i in range(len(sites))], sites, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlim(0, 1)
+    axes.set_xlabel("word F1 (mean over pages)")
+    if len(systems) > 1:
+        axes.legend(fontsize=8, loc="lower right")
+    return _png(figure)
+
+
+def confusion_png(confusion: Mapping[str, Any]) -> bytes:
+    """The page-type confusion matrix (gold rows, predicted columns) with counts."""
+    gold, predicted, matrix = confusion["gold"], confusion["predicted"], confusion["matrix"]
+    figure = Figure(figsize=(1.6 + 1.1 * len(predicted), 1.2 + 0.8 * len(gold)))
+    axes = figure.add_subplot()
+    axes.imshow(matrix or [[0]], cmap="Blues", aspect="auto")
+    peak = max((max(row) for row in matrix if row), default=0)
+    for i, row in enumerate(matrix):
+        for j, count in enumerate(row):
+            color = "white" if count > peak / 2 else "black"
+            axes.text(j, i, str(count), ha="center", va="center", color=color)
+    axes.set_xticks(range(len(predicted)), predicted)
+    axes.set_yticks(range(len(gold)), gold)
+    axes.set_xlabel("predicted")
+    axes.set_ylabel("gold")
+    return _png(figure)
