@@ -1,0 +1,104 @@
+"""``scrapy evaluate FEED.jsonl --gold GOLD``: score a finished feed against gold and
+write the report (the logic lives in ``pipelines.evaluation``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.utils.log import configure_logging
+
+from pipelines.evaluation import (
+    FeedFormatError,
+    GoldFormatError,
+    PeerUnavailable,
+    ScoringConfig,
+    UnsupportedStoreError,
+    evaluate_feed,
+    load_gold,
+    write_report,
+)
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+
+    def syntax(self) -> str:
+        return (
+            "FEED.jsonl --gold GOLD [--out DIR] [--compare trafilatura,readability,justext] "
+            "[--correct 30 --complete 10]"
+        )
+
+    def short_desc(self) -> str:
+        return "Score a finished feed against gold and write report.json/.md/.html"
+
+    def long_desc(self) -> str:
+        return (
+            "Score a finished feed against gold: GOLD is our gold JSONL, a WCXB-style folder "
+            "(ground-truth/*.json) or a ScrapingHub-style ground-truth.json. Pages in gold "
+            "but missing from the feed count as failures. --compare runs peer extractors on "
+            "the same stored HTML and tabulates them beside ours."
+        )
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--gold", required=True, metavar="GOLD", help="gold file or folder")
+        parser.add_argument(
+            "--out", metavar="DIR", help="report folder (default: FEED's name + -report)"
+        )
+        parser.add_argument(
+            "--compare",
+            default="",
+            metavar="NAMES",
+            help="comma-separated peer extractors: trafilatura, readability, justext",
+        )
+        parser.add_argument(
+            "--correct",
+            type=int,
+            metavar="BITS",
+            help="distance below which a page is correctly extracted "
+            "(default: PAGESIGHT_EVAL_CORRECT_DISTANCE, 30)",
+        )
+        parser.add_argument(
+            "--complete",
+            type=int,
+            metavar="BITS",
+            help="distance below which a page is completely extracted "
+            "(default: PAGESIGHT_EVAL_COMPLETE_DISTANCE, 10)",
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give exactly one feed file: scrapy evaluate FEED.jsonl --gold GOLD")
+        configure_logging(self.settings)
+        feed = Path(args[0])
+        out = Path(opts.out) if opts.out else feed.with_name(f"{feed.stem}-report")
+        compare = [name.strip() for name in opts.compare.split(",") if name.strip()]
+        try:
+            config = ScoringConfig.from_settings(
+                self.settings, correct_distance=opts.correct, complete_distance=opts.complete
+            )
+        except ValueError as exc:
+            raise UsageError(str(exc), print_help=False) from None
+        try:
+            report = evaluate_feed(feed, load_gold(opts.gold), config, compare)
+        except (GoldFormatError, FeedFormatError, UnsupportedStoreError, PeerUnavailable) as exc:
+            raise UsageError(str(exc), print_help=False) from None
+        paths = write_report(report, out)
+        for name, view in (report.get("systems") or {report["system"]: report}).items():
+            summary = view["summary"]
+            print(
+                f"{name}: {summary['pages']} pages, {summary['failures']} failed; "
+                f"word F1 {_rate(summary['word_f1'])}, "
+                f"paper P {_rate(summary['hamming_precision'])} "
+                f"R {_rate(summary['hamming_recall'])}, unrelated pairs passing 'correct' "
+                f"{_rate(summary['unrelated_correct_rate'])}"
+            )
+        print(f"Report: {paths.html}  ({paths.json}, {paths.markdown})")
+
+
+def _rate(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
