@@ -46,7 +46,10 @@ def test_list_page_text_comes_from_items_when_absent():
 def test_gold_matches_feed_records_by_url_then_canonical_url():
     gold = load_gold(FIXTURES / "gold.jsonl")
     assert gold.match({"url": "https://alpha.example/news"}).title == "News"
-    record = {"url": "https://alpha.example/amp/7", "canonical_url": "https://beta.example/article/1"}
+    record = {
+        "url": "https://alpha.example/amp/7",
+        "canonical_url": "https://beta.example/article/1",
+    }
     assert gold.match(record).language == "zh"
     assert gold.match({"url": "https://alpha.example/about"}) is None
 
@@ -74,7 +77,9 @@ def test_bad_json_line_names_file_and_line(tmp_path):
     ],
 )
 def test_invalid_gold_lines_are_reported_with_their_line(tmp_path, line, message):
-    path = _write_lines(tmp_path / "gold.jsonl", ['{"url": "https://a.example/1", "text": "x"}', line])
+    path = _write_lines(
+        tmp_path / "gold.jsonl", ['{"url": "https://a.example/1", "text": "x"}', line]
+    )
     with pytest.raises(GoldFormatError, match=message):
         load_gold(path)
 
