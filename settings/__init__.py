@@ -96,11 +96,20 @@ FEED_EXPORT_FIELDS = FEED_FIELDS
 FEED_EXPORT_ENCODING = "utf-8"
 
 # --- Demo web (crawler.demo) ------------------------------------------------------------
-# Seed of the bundled demo news web served when `scrapy crawl news` gets no URLs.
+# The bundled demo news web: four seeded sites (English portal UTF-8, Japanese blog
+# Shift_JIS, Chinese notice board GBK, Russian magazine windows-1251), each on its own
+# local port, served when `scrapy crawl news` gets no URLs and by `scrapy demo-web`.
+# Seed of its generator: the same seed gives byte-identical pages and gold.
 PAGESIGHT_DEMO_SEED = 2026
-# Articles per demo site.
+# Articles per demo site (12: about 20 gold pages per site; every page stays within
+# link depth 2 of its home page at any size).
 PAGESIGHT_DEMO_ARTICLES_PER_SITE = 12
 # Where the demo crawl writes the demo web's gold JSONL.
 PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
-# Fault knobs of the served demo web, e.g. "latency_ms=50,error_rate=0.1,hang,huge,non_html".
+# Fault knobs of the served demo web, comma-separated, "none" for none:
+#   latency_ms=N   every response waits N ms
+#   error_rate=R   share R (0-1) of each site's articles answer 500 or 503 (seed-chosen; not in gold)
+#   hang           a linked page sends headers and half its HTML, then never finishes
+#   huge           a linked article of about 4 MB (not in gold)
+#   non_html       a linked PDF and a linked PNG image
 PAGESIGHT_DEMO_FAULTS = "non_html"

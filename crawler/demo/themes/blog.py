@@ -182,10 +182,9 @@ class BlogTheme(Theme):
                 for link in self.view.home_links
             )
             extra = f'<div class="widget"><h3>お知らせ</h3><ul>{links}</ul></div>'
-        title = self.spec.title if listing.is_home else f"{listing.heading} - {self.spec.title}"
         return join(
             [
-                self._head(title, listing.path),
+                self._head(f"{listing.heading} - {self.spec.title}", listing.path),
                 "<body>",
                 self._top(),
                 '<div id="container"><div id="main">',

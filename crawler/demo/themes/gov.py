@@ -13,6 +13,7 @@ from crawler.demo.model import Article, Block, Category, Link, Listing
 from crawler.demo.themes.base import Theme
 
 STYLE = """
+* { box-sizing: border-box; }
 body { margin: 0; background: #eef1f5; color: #222; font-family: "Noto Sans CJK SC", "Microsoft YaHei",
   SimSun, sans-serif; font-size: 14px; }
 a { color: #222; text-decoration: none; }
@@ -189,10 +190,9 @@ class GovTheme(Theme):
                 f'<nav class="pagination"><span class="page-count">共{len(listing.page_paths)}页</span>',
             )
         active = listing.category.slug if listing.category else None
-        title = self.spec.title if listing.is_home else f"{listing.heading}_{self.spec.title}"
         return join(
             [
-                self._head(title, listing.path),
+                self._head(f"{listing.heading}_{self.spec.title}", listing.path),
                 "<body>",
                 self._top(active),
                 '<div class="wrap gov-body">',

@@ -217,14 +217,9 @@ class MagazineTheme(Theme):
         extra = "".join(
             f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.home_links
         ) if listing.is_home else ""
-        title = (
-            f"{self.spec.title} — журнал о людях, науке и городе"
-            if listing.is_home
-            else f"{listing.heading} — {self.spec.title}"
-        )
         return join(
             [
-                self._head(title, listing.path),
+                self._head(f"{listing.heading} — {self.spec.title}", listing.path),
                 "<body>",
                 self._top(listing.category.slug if listing.category else None),
                 '<main class="mag-main">',

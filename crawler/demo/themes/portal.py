@@ -266,11 +266,10 @@ class PortalTheme(Theme):
                 for link in self.view.home_links
             )
             extra = f'<section class="box newsroom"><h3>From the newsroom</h3><ul>{links}</ul></section>'
-        title = self.spec.title if listing.is_home else f"{listing.heading} | {self.spec.title}"
         return join(
             [
                 self.head(
-                    title,
+                    f"{listing.heading} | {self.spec.title}",
                     listing.path,
                     '<meta name="description" content="Breaking news, analysis and opinion.">\n'
                     '<link rel="stylesheet" href="/static/site.css">\n',
