@@ -29,26 +29,38 @@ class DemoWebOptions:
 def add_demo_web_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's own arguments; unset ones fall back to the PAGESIGHT_DEMO_* settings."""
     parser.add_argument(
-        "--port", type=int, required=True, metavar="N",
+        "--port",
+        type=int,
+        required=True,
+        metavar="N",
         help="port of the first site, the next sites on N+1, N+2, ... (0 = any free ports)",
     )
-    parser.add_argument("--seed", type=int, metavar="S", help="generator seed (default from PAGESIGHT_DEMO_SEED)")
     parser.add_argument(
-        "--articles-per-site", type=int, metavar="K",
+        "--seed", type=int, metavar="S", help="generator seed (default from PAGESIGHT_DEMO_SEED)"
+    )
+    parser.add_argument(
+        "--articles-per-site",
+        type=int,
+        metavar="K",
         help="articles per site (default from PAGESIGHT_DEMO_ARTICLES_PER_SITE)",
     )
     parser.add_argument(
-        "--faults", metavar="TEXT",
+        "--faults",
+        metavar="TEXT",
         help='fault knobs, e.g. "latency_ms=50,error_rate=0.1,hang,huge,non_html" or "none" '
         "(default from PAGESIGHT_DEMO_FAULTS)",
     )
-    parser.add_argument("--gold", metavar="PATH", help="write the gold JSONL of the served pages here")
+    parser.add_argument(
+        "--gold", metavar="PATH", help="write the gold JSONL of the served pages here"
+    )
 
 
 def demo_web_options(opts: argparse.Namespace, settings: BaseSettings) -> DemoWebOptions:
     """Validated options; a bad value raises UsageError naming the option."""
     if not 0 <= opts.port <= 65535 - 3:
-        raise UsageError(f"--port must be between 0 and 65532 (four sites), got {opts.port}", print_help=False)
+        raise UsageError(
+            f"--port must be between 0 and 65532 (four sites), got {opts.port}", print_help=False
+        )
     seed = opts.seed if opts.seed is not None else settings.getint("PAGESIGHT_DEMO_SEED")
     articles = (
         opts.articles_per_site
@@ -56,8 +68,12 @@ def demo_web_options(opts: argparse.Namespace, settings: BaseSettings) -> DemoWe
         else settings.getint("PAGESIGHT_DEMO_ARTICLES_PER_SITE")
     )
     if articles < 1:
-        raise UsageError(f"--articles-per-site must be at least 1, got {articles}", print_help=False)
-    fault_text = opts.faults if opts.faults is not None else settings.get("PAGESIGHT_DEMO_FAULTS", "")
+        raise UsageError(
+            f"--articles-per-site must be at least 1, got {articles}", print_help=False
+        )
+    fault_text = (
+        opts.faults if opts.faults is not None else settings.get("PAGESIGHT_DEMO_FAULTS", "")
+    )
     try:
         faults = Faults.parse(fault_text)
     except ValueError as error:
@@ -88,7 +104,9 @@ def serve_demo_web(options: DemoWebOptions, out: TextIO, stop: threading.Event) 
             file=out,
         )
         for site in web.sites:
-            print(f"  {site.name:<9} {site.language}  {site.encoding:<13} {site.base_url}/", file=out)
+            print(
+                f"  {site.name:<9} {site.language}  {site.encoding:<13} {site.base_url}/", file=out
+            )
         if options.gold_path is not None:
             path = web.write_gold(options.gold_path)
             print(f"Gold: {len(web.gold)} pages written to {path}", file=out)

@@ -2,8 +2,9 @@
 
 Every site has a home index (page 1 is "/", every further page is linked from it),
 category indexes (page 1 linked from every page's navigation, further pages from page
-1) and articles. Each article is on a home index page, so it is at link depth 2 from
-home; fault pages are linked from the home page (depth 1).
+1) and articles. An index has at most three pages; its pages grow with the site. Each
+article is on a home index page, so it is at link depth 2 from home; fault pages are
+linked from the home page (depth 1).
 
 Gold text (the text format of the feed): article text is the body blocks in page order
 (standfirst, paragraphs, subheadings, figure caption) without the <h1> title and byline,
@@ -14,9 +15,9 @@ has no gold (its size is the point); error pages and fault pages have none eithe
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -55,6 +56,11 @@ PDF_PATH = "/files/annual-report-2025.pdf"
 PNG_PATH = "/files/infographic.png"
 PRIVATE_PATH = "/private/drafts.html"
 
+#: Most pages of one index: bigger sites get longer pages rather than more of them.
+MAX_INDEX_PAGES = 3
+#: Fewest items on the last page of an index; fewer join the page before.
+MIN_LAST_PAGE = 2
+
 #: Bytes of body text the huge page carries at least.
 HUGE_PAGE_BYTES = 4_000_000
 
@@ -71,7 +77,7 @@ SITES: tuple[SiteSpec, ...] = (
         language=ENGLISH,
         charset=UTF_8,
         categories=(("world", "World"), ("business", "Business"), ("technology", "Technology")),
-        home_page_size=6,
+        home_page_size=4,
         category_page_size=3,
         has_lead=True,
         has_figure=True,
@@ -84,7 +90,7 @@ SITES: tuple[SiteSpec, ...] = (
         language=JAPANESE,
         charset=SHIFT_JIS,
         categories=(("travel", "旅行"), ("cooking", "料理"), ("daily", "日々のこと")),
-        home_page_size=5,
+        home_page_size=4,
         category_page_size=3,
         has_lead=False,
         has_figure=True,
@@ -96,7 +102,7 @@ SITES: tuple[SiteSpec, ...] = (
         language=CHINESE,
         charset=GBK,
         categories=(("tzgg", "通知公告"), ("zcwj", "政策文件"), ("gzdt", "工作动态")),
-        home_page_size=8,
+        home_page_size=5,
         category_page_size=3,
         has_lead=False,
         has_figure=False,
@@ -114,7 +120,7 @@ SITES: tuple[SiteSpec, ...] = (
             ("gorod", "Город"),
             ("puteshestviya", "Путешествия"),
         ),
-        home_page_size=6,
+        home_page_size=3,
         category_page_size=2,
         has_lead=True,
         has_figure=True,
@@ -134,71 +140,81 @@ def site_names() -> list[str]:
     return [spec.name for spec in SITES]
 
 
-def build_web(seed: int = 2026, articles_per_site: int = 12, faults: Faults | None = None) -> list[SiteModel]:
+def build_web(
+    seed: int = 2026, articles_per_site: int = 12, faults: Faults | None = None
+) -> list[SiteModel]:
     """Every demo site, generated for ``seed``."""
     return [build_site(spec, seed, articles_per_site, faults or Faults()) for spec in SITES]
 
 
-@dataclass
-class _Draft:
-    """What the generator knows about a site before it renders it."""
-
-    spec: SiteSpec
-    theme: type[Theme]
-    categories: list[Category]
-    articles: list[Article]
-
-
 def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults) -> SiteModel:
-    """One site: every page rendered and encoded, gold attached to content pages."""
+    """One site: every page rendered and encoded, gold attached to content pages.
+
+    Content comes from random streams of its own, so faults add or replace pages but
+    never change the others.
+    """
     if articles_per_site < 1:
         raise ValueError(f"articles_per_site must be at least 1, got {articles_per_site}")
     theme_class = THEMES[spec.theme]
-    structure = random.Random(f"{seed}/{spec.name}/structure")
-    writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}")
     categories = [
         Category(slug, name, theme_class.category_path(slug, 1)) for slug, name in spec.categories
     ]
-    authors = [writer.person() for _ in range(4)]
-    published = NEWEST.replace(tzinfo=utc_offset(spec.language))
-    articles = []
-    for number in range(1, articles_per_site + 1):
-        category = categories[(number - 1) % len(categories)]
-        path = theme_class.article_path(number, category, published)
-        articles.append(
-            _write_article(writer, structure, spec, theme_class, number, path, category, published, authors)
-        )
-        published -= timedelta(minutes=structure.randint(3 * 60, 30 * 60))
-    draft = _Draft(spec, theme_class, categories, articles)
-
-    extras = _extra_articles(draft, writer, structure, faults)
-    home_links = [Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)]
+    articles = _write_articles(spec, theme_class, categories, seed, articles_per_site)
+    popular = random.Random(f"{seed}/{spec.name}/popular").sample(articles, min(5, len(articles)))
+    home_links = [
+        Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)
+    ]
     footer_links = (
         [Link(theme_class.link_labels["private"], PRIVATE_PATH)] if "private" in spec.hosts else []
     )
-    popular = structure.sample(articles, min(5, len(articles)))
     theme = theme_class(SiteView(spec, categories, popular, home_links, footer_links))
+    fault_articles = _fault_articles(spec, articles, seed, faults)
 
     model = SiteModel(spec, not_found=_notice(theme, spec, 404))
     model.add(Page("/robots.txt", ROBOTS_TXT, "text/plain; charset=utf-8"))
-    for page in theme.assets(articles + list(extras.values())):
+    for page in theme.assets(articles + list(fault_articles.values())):
         model.add(page)
-    for listing in _listings(draft):
+    for listing in _listings(spec, theme_class, categories, articles):
+        html = theme.list_page(listing)
         model.add(
-            Page(listing.path, _encode(theme.list_page(listing), spec), _html_type(spec), gold=_list_gold(spec, listing))
+            Page(
+                listing.path, _encode(html, spec), _html_type(spec), gold=_list_gold(spec, listing)
+            )
         )
     for article in articles:
         related = [a for a in articles if a.category == article.category and a is not article][:4]
+        html = theme.article_page(article, related)
         model.add(
             Page(
                 article.path,
-                _encode(theme.article_page(article, related), spec),
+                _encode(html, spec),
                 _html_type(spec),
                 gold=_article_gold(spec, article),
             )
         )
-    _add_faults(model, theme, extras, faults, seed)
+    _add_faults(model, theme, fault_articles, faults, seed)
     return model
+
+
+def _write_articles(
+    spec: SiteSpec, theme: type[Theme], categories: list[Category], seed: int, count: int
+) -> list[Article]:
+    """``count`` articles, newest first, dealt round-robin to the categories."""
+    structure = random.Random(f"{seed}/{spec.name}/structure")
+    writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}")
+    authors = [writer.person() for _ in range(4)]
+    published = NEWEST.replace(tzinfo=utc_offset(spec.language))
+    articles = []
+    for number in range(1, count + 1):
+        category = categories[(number - 1) % len(categories)]
+        path = theme.article_path(number, category, published)
+        articles.append(
+            _write_article(
+                writer, structure, spec, theme, number, path, category, published, authors
+            )
+        )
+        published -= timedelta(minutes=structure.randint(3 * 60, 30 * 60))
+    return articles
 
 
 def _write_article(
@@ -244,16 +260,16 @@ def _write_article(
     )
 
 
-def _listings(draft: _Draft) -> list[Listing]:
+def _listings(
+    spec: SiteSpec, theme: type[Theme], categories: list[Category], articles: list[Article]
+) -> list[Listing]:
     """Home index pages, then each category's index pages."""
-    spec, theme = draft.spec, draft.theme
     listings = _paginate(
-        draft.articles, spec.home_page_size, theme.home_path, theme.home_heading, category=None
+        articles, spec.home_page_size, theme.home_path, theme.home_heading, category=None
     )
-    for category in draft.categories:
-        members = [a for a in draft.articles if a.category == category]
+    for category in categories:
         listings += _paginate(
-            members,
+            [a for a in articles if a.category == category],
             spec.category_page_size,
             lambda page, slug=category.slug: theme.category_path(slug, page),
             lambda page, category=category: theme.category_heading(category, page),
@@ -269,7 +285,10 @@ def _paginate(
     heading_of: Callable[[int], str],
     category: Category | None,
 ) -> list[Listing]:
+    size = max(size, math.ceil(len(articles) / MAX_INDEX_PAGES))
     chunks = [articles[start : start + size] for start in range(0, len(articles), size)] or [[]]
+    if len(chunks) > 1 and len(chunks[-1]) < MIN_LAST_PAGE:
+        chunks[-2:] = [chunks[-2] + chunks[-1]]  # no near-empty last page: it joins the one before
     paths = [path_of(page) for page in range(1, len(chunks) + 1)]
     return [
         Listing(paths[page - 1], heading_of(page), chunk, page, paths, category)
@@ -286,20 +305,31 @@ def _home_link_paths(spec: SiteSpec, faults: Faults) -> list[tuple[str, str]]:
         "png": faults.non_html,
     }
     paths = {"hang": HANG_PATH, "huge": HUGE_PATH, "pdf": PDF_PATH, "png": PNG_PATH}
-    return [(kind, paths[kind]) for kind in ("hang", "huge", "pdf", "png") if wanted[kind] and kind in spec.hosts]
+    return [
+        (kind, paths[kind])
+        for kind in ("hang", "huge", "pdf", "png")
+        if wanted[kind] and kind in spec.hosts
+    ]
 
 
-def _extra_articles(
-    draft: _Draft, writer: TextWriter, structure: random.Random, faults: Faults
+def _fault_articles(
+    spec: SiteSpec, articles: list[Article], seed: int, faults: Faults
 ) -> dict[str, Article]:
-    """Article-shaped fault pages (live ticker, huge longread) this site needs, by kind."""
-    spec, extras = draft.spec, {}
-    category, newest = draft.categories[0], draft.articles[0]
+    """Article-shaped fault pages this site hosts (live ticker, huge longread), by kind."""
+    structure = random.Random(f"{seed}/{spec.name}/fault-pages")
+    writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}/fault-pages")
+    newest = articles[0]
+    extras = {}
     if faults.hang and "hang" in spec.hosts:
-        blocks = [Block("p", writer.paragraph()) for _ in range(6)]
         extras["hang"] = Article(
-            f"{spec.name}-live", HANG_PATH, writer.headline(), newest.author, newest.published,
-            category, writer.sentence(), blocks,
+            key=f"{spec.name}-live",
+            path=HANG_PATH,
+            title=writer.headline(),
+            author=newest.author,
+            published=newest.published,
+            category=newest.category,
+            summary=writer.sentence(),
+            blocks=[Block("p", writer.paragraph()) for _ in range(6)],
         )
     if faults.huge and "huge" in spec.hosts:
         pool = [writer.paragraph(4, 8) for _ in range(60)]
@@ -311,28 +341,41 @@ def _extra_articles(
             blocks.append(Block("p", text))
             size += len(text.encode(spec.charset.codec))
         extras["huge"] = Article(
-            f"{spec.name}-longread", HUGE_PATH, writer.headline(), newest.author, newest.published,
-            category, writer.sentence(), blocks,
+            key=f"{spec.name}-longread",
+            path=HUGE_PATH,
+            title=writer.headline(),
+            author=newest.author,
+            published=newest.published,
+            category=newest.category,
+            summary=writer.sentence(),
+            blocks=blocks,
         )
     return extras
 
 
-def _add_faults(model: SiteModel, theme: Theme, extras: dict[str, Article], faults: Faults, seed: int) -> None:
+def _add_faults(
+    model: SiteModel, theme: Theme, fault_articles: dict[str, Article], faults: Faults, seed: int
+) -> None:
     """Error pages, hanging/huge/non-HTML pages and the robots-blocked page."""
     spec = model.spec
-    chooser = random.Random(f"{seed}/{spec.name}/faults")
-    articles = sorted(path for path, page in model.pages.items() if page.gold and page.gold["page_type"] == "article")
+    chooser = random.Random(f"{seed}/{spec.name}/errors")
+    articles = sorted(
+        path
+        for path, page in model.pages.items()
+        if page.gold and page.gold["page_type"] == "article"
+    )
     for path in sorted(chooser.sample(articles, round(faults.error_rate * len(articles)))):
         status = chooser.choice((500, 503))
         error = _notice(theme, spec, status)
         model.pages[path] = Page(path, error.body, error.content_type, status=status)
         model.error_paths.append(path)
-    if "hang" in extras:
-        whole = _encode(theme.article_page(extras["hang"], []), spec)
+    if "hang" in fault_articles:
+        whole = _encode(theme.article_page(fault_articles["hang"], []), spec)
         model.add(Page(HANG_PATH, whole[: len(whole) // 2], _html_type(spec), hang=True))
         model.hang_paths.append(HANG_PATH)
-    if "huge" in extras:
-        model.add(Page(HUGE_PATH, _encode(theme.article_page(extras["huge"], []), spec), _html_type(spec)))
+    if "huge" in fault_articles:
+        huge = theme.article_page(fault_articles["huge"], [])
+        model.add(Page(HUGE_PATH, _encode(huge, spec), _html_type(spec)))
         model.huge_paths.append(HUGE_PATH)
     kinds = dict(_home_link_paths(spec, faults))
     if "pdf" in kinds:
@@ -340,18 +383,22 @@ def _add_faults(model: SiteModel, theme: Theme, extras: dict[str, Article], faul
         model.add(Page(PDF_PATH, minimal_pdf(lines), "application/pdf"))
         model.non_html_paths.append(PDF_PATH)
     if "png" in kinds:
-        values = [chooser.randint(10, 100) for _ in range(6)]
+        chart = random.Random(f"{seed}/{spec.name}/chart")
+        values = [chart.randint(10, 100) for _ in range(6)]
         model.add(Page(PNG_PATH, bar_chart_png(values), "image/png"))
         model.non_html_paths.append(PNG_PATH)
     if "private" in spec.hosts:
-        body = _encode(theme.notice_page("Drafts", "Unpublished drafts for editors only."), spec)
+        title = theme.link_labels["private"]
+        body = _encode(theme.notice_page(title, "Unpublished drafts for editors only."), spec)
         model.add(Page(PRIVATE_PATH, body, _html_type(spec)))
         model.robots_blocked_paths.append(PRIVATE_PATH)
 
 
 def _notice(theme: Theme, spec: SiteSpec, status: int) -> Page:
     title, message = _MESSAGES[status]
-    return Page("", _encode(theme.notice_page(title, message), spec), _html_type(spec), status=status)
+    return Page(
+        "", _encode(theme.notice_page(title, message), spec), _html_type(spec), status=status
+    )
 
 
 def _html_type(spec: SiteSpec) -> str:
@@ -390,7 +437,9 @@ def _list_gold(spec: SiteSpec, listing: Listing) -> dict[str, Any]:
         "site": spec.name,
         "page_type": "list",
         "title": listing.heading,
-        "text": "\n\n".join(f"{i['title']}\n{i['text']}" if i["text"] else i["title"] for i in items),
+        "text": "\n\n".join(
+            f"{i['title']}\n{i['text']}" if i["text"] else i["title"] for i in items
+        ),
         "items": items,
         "language": spec.language.code,
     }

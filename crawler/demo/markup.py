@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 
 def esc(text: str) -> str:
@@ -31,7 +31,7 @@ def palette(key: str) -> tuple[str, str, str]:
 def svg_picture(key: str, width: int, height: int) -> str:
     """A deterministic abstract picture (gradient sky, sun, hills) as an SVG document."""
     dark, light, accent = palette(key)
-    digest = hashlib.md5(f"shape/{key}".encode("utf-8")).digest()
+    digest = hashlib.md5(f"shape/{key}".encode()).digest()
     sun_x = width * (20 + digest[1] % 60) // 100
     sun_r = height * (8 + digest[2] % 10) // 100
     hill = height * (55 + digest[3] % 20) // 100

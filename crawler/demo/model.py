@@ -8,6 +8,7 @@ from typing import Any
 
 from crawler.demo.content import Charset, Language
 
+
 @dataclass(frozen=True)
 class Block:
     """One block of an article body: ``kind`` is "lead", "p", "h2" or "figure" (its caption)."""

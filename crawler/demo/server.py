@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import threading
@@ -48,10 +49,8 @@ class _SiteHTTPServer(ThreadingHTTPServer):
         with self._lock:
             connections = list(self._connections)
         for connection in connections:
-            try:
+            with contextlib.suppress(OSError):  # already closed by the other side
                 connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # already closed by the other side
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         logger.debug("demo web: connection from %s failed", client_address, exc_info=True)
@@ -107,7 +106,9 @@ class _SiteHandler(BaseHTTPRequestHandler):
 class SiteServer:
     """One site on ``host:port`` (port 0: a free port), served from a background thread."""
 
-    def __init__(self, model: SiteModel, faults: Faults, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, model: SiteModel, faults: Faults, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
         self.model = model
         self._httpd = _SiteHTTPServer((host, port), model, faults)
         self._thread = threading.Thread(

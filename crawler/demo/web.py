@@ -33,7 +33,9 @@ def absolute_gold(record: dict[str, Any], base_url: str) -> dict[str, Any]:
     """A gold record with its page and item URLs resolved against ``base_url``."""
     resolved = dict(record, url=urljoin(base_url, record["url"]))
     if "items" in record:
-        resolved["items"] = [dict(item, url=urljoin(base_url, item["url"])) for item in record["items"]]
+        resolved["items"] = [
+            dict(item, url=urljoin(base_url, item["url"])) for item in record["items"]
+        ]
     return resolved
 
 
@@ -73,8 +75,9 @@ class DemoWeb:
                 try:
                     server = SiteServer(model, self.faults, self.host, port)
                 except OSError as error:
+                    where = f"{self.host}:{port}"
                     raise OSError(
-                        f"demo web: cannot serve site {model.spec.name!r} on {self.host}:{port}: {error}"
+                        f"demo web: cannot serve site {model.spec.name!r} on {where}: {error}"
                     ) from error
                 self._servers.append(server)
                 server.start()
@@ -82,7 +85,13 @@ class DemoWeb:
             self.stop()
             raise
         for site in self.sites:
-            logger.info("demo web: %s (%s, %s) at %s/", site.name, site.language, site.encoding, site.base_url)
+            logger.info(
+                "demo web: %s (%s, %s) at %s/",
+                site.name,
+                site.language,
+                site.encoding,
+                site.base_url,
+            )
         return self
 
     def stop(self) -> None:
@@ -104,7 +113,9 @@ class DemoWeb:
 
     def _served(self) -> list[tuple[SiteModel, str]]:
         if not self._servers:
-            raise RuntimeError("DemoWeb is not started: call start() or use it as a context manager")
+            raise RuntimeError(
+                "DemoWeb is not started: call start() or use it as a context manager"
+            )
         return [(server.model, server.base_url) for server in self._servers]
 
     # --- What is served -------------------------------------------------------------
@@ -140,7 +151,11 @@ class DemoWeb:
         return path
 
     def _urls(self, attribute: str) -> list[str]:
-        return [base_url + path for model, base_url in self._served() for path in getattr(model, attribute)]
+        return [
+            base_url + path
+            for model, base_url in self._served()
+            for path in getattr(model, attribute)
+        ]
 
     @property
     def error_urls(self) -> list[str]:

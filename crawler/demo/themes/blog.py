@@ -20,11 +20,13 @@ a { color: #c0587e; }
 .blog-desc { color: #8a7a74; font-size: 14px; margin: 8px 0 0; }
 .global-nav { background: #fff; border-top: 1px solid #eadfd6; border-bottom: 1px solid #eadfd6; }
 .global-nav ul { list-style: none; display: flex; justify-content: center; margin: 0; padding: 0; }
-.global-nav a { display: block; padding: 12px 22px; color: #5b4a44; text-decoration: none; font-size: 14px; }
+.global-nav a { display: block; padding: 12px 22px; color: #5b4a44; text-decoration: none;
+  font-size: 14px; }
 #container { display: flex; gap: 28px; max-width: 1120px; margin: 28px auto; }
 #main { flex: 1; min-width: 0; }
 #sidebar { width: 300px; flex-shrink: 0; }
-.page-heading { font-size: 20px; border-left: 6px solid #e891ad; padding-left: 12px; margin: 0 0 18px; }
+.page-heading { font-size: 20px; border-left: 6px solid #e891ad; padding-left: 12px;
+  margin: 0 0 18px; }
 .entry-list { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
 .entry-card { background: #fff; border-radius: 10px; overflow: hidden;
   box-shadow: 0 2px 6px rgba(120, 80, 60, .12); }
@@ -36,7 +38,8 @@ a { color: #c0587e; }
 .entry-card-summary { font-size: 13px; line-height: 1.8; color: #6b5d58; margin: 0 0 8px; }
 .more { font-size: 12px; }
 .pagination { text-align: center; margin: 30px 0; }
-.pagination a, .pagination span { display: inline-block; min-width: 34px; padding: 6px 0; margin: 0 3px;
+.pagination a, .pagination span { display: inline-block; min-width: 34px; padding: 6px 0;
+  margin: 0 3px;
   border-radius: 17px; background: #fff; }
 .pagination .current { background: #e891ad; color: #fff; }
 .breadcrumb { font-size: 12px; color: #8a7a74; margin-bottom: 12px; }
@@ -56,16 +59,20 @@ a { color: #c0587e; }
 .entry-content figcaption { font-size: 12px; color: #8a7a74; text-align: center; }
 .pr-box { border: 1px dashed #d9c8bf; padding: 12px; margin: 24px 0; text-align: center;
   font-size: 13px; color: #8a7a74; }
-.pr-box .pr-inner { height: 120px; margin-top: 6px; background: linear-gradient(90deg, #ffe082, #ffab91);
+.pr-box .pr-inner { height: 120px; margin-top: 6px;
+  background: linear-gradient(90deg, #ffe082, #ffab91);
   display: flex; align-items: center; justify-content: center; color: #5d4037; font-size: 18px; }
 .entry-footer { margin-top: 28px; font-size: 13px; color: #8a7a74; }
-.related-entries, .comment-box, .contact-box { background: #fff; border-radius: 10px; padding: 20px 28px;
+.related-entries, .comment-box, .contact-box { background: #fff; border-radius: 10px;
+  padding: 20px 28px;
   margin-top: 22px; }
 .related-entries h2, .comment-box h2, .contact-box h2 { font-size: 16px; margin-top: 0; }
 .comment { border-bottom: 1px dotted #e0d4cc; padding: 10px 0; font-size: 14px; }
 .contact-box input, .contact-box textarea { width: 100%; margin: 4px 0 10px; padding: 6px; }
-.contact-box button { background: #e891ad; color: #fff; border: 0; padding: 8px 24px; border-radius: 18px; }
-.widget { background: #fff; border-radius: 10px; padding: 18px 20px; margin-bottom: 22px; font-size: 14px; }
+.contact-box button { background: #e891ad; color: #fff; border: 0; padding: 8px 24px;
+  border-radius: 18px; }
+.widget { background: #fff; border-radius: 10px; padding: 18px 20px; margin-bottom: 22px;
+  font-size: 14px; }
 .widget h3 { font-size: 15px; margin: 0 0 12px; color: #7a3b52; }
 .widget ul { padding-left: 18px; margin: 0; line-height: 1.9; }
 .avatar { width: 96px; height: 96px; border-radius: 50%; margin: 0 auto 10px;
@@ -167,7 +174,8 @@ class BlogTheme(Theme):
     # --- Pages ------------------------------------------------------------------------
     def list_page(self, listing: Listing) -> str:
         cards = [
-            f'<div class="entry-card"><a class="thumb" href="{a.path}" style="{_thumb_style(a.key)}"'
+            '<div class="entry-card">'
+            f'<a class="thumb" href="{a.path}" style="{_thumb_style(a.key)}"'
             ' aria-hidden="true"></a><div class="entry-card-body">'
             f"{self.time(a.published, _display_date(a.published))}"
             f'<h2 class="entry-card-title"><a href="{a.path}">{esc(a.title)}</a></h2>'
@@ -216,14 +224,15 @@ class BlogTheme(Theme):
                     '<div class="pr-inner">はじめての方限定 20%オフクーポン配布中</div></div>'
                 )
             body.append(self._block(article, block))
-        related_links = "".join(
-            f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in related
+        related_links = "".join(f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in related)
+        comments = (
+            "".join(
+                f'<div class="comment"><b>{esc(c.author)}</b> '
+                f"{self.time(c.posted, _display_date(c.posted))}<p>{esc(c.text)}</p></div>"
+                for c in article.comments
+            )
+            or "<p>コメントはまだありません。</p>"
         )
-        comments = "".join(
-            f'<div class="comment"><b>{esc(c.author)}</b> '
-            f"{self.time(c.posted, _display_date(c.posted))}<p>{esc(c.text)}</p></div>"
-            for c in article.comments
-        ) or "<p>コメントはまだありません。</p>"
         return join(
             [
                 self._head(f"{article.title} - {self.spec.title}", article.path, meta),
@@ -237,7 +246,8 @@ class BlogTheme(Theme):
                 self.time(article.published, _display_date(article.published)),
                 f'<h1 class="entry-title">{esc(article.title)}</h1>',
                 f'<p class="entry-meta">書いた人：<span class="author">{esc(article.author)}</span>'
-                f' ／ カテゴリー：<a href="{article.category.path}">{esc(article.category.name)}</a></p>',
+                " ／ カテゴリー："
+                f'<a href="{article.category.path}">{esc(article.category.name)}</a></p>',
                 '<div class="social-buttons"><span class="sb-hatena">B! ブックマーク</span>'
                 '<span class="sb-x">ポスト</span><span class="sb-fb">シェア</span>'
                 '<span class="sb-line">LINEで送る</span></div>',
@@ -245,9 +255,11 @@ class BlogTheme(Theme):
                 '<div class="entry-content">',
                 join(body),
                 "</div>",
-                '<footer class="entry-footer">この記事が気に入ったら、読者登録をお願いします。</footer>',
+                '<footer class="entry-footer">この記事が気に入ったら、読者登録をお願いします。'
+                "</footer>",
                 "</article>",
-                f'<section class="related-entries"><h2>関連記事</h2><ul>{related_links}</ul></section>',
+                '<section class="related-entries"><h2>関連記事'
+                f"</h2><ul>{related_links}</ul></section>",
                 f'<section class="comment-box"><h2>コメント</h2>{comments}</section>',
                 '<section class="contact-box"><h2>お問い合わせ</h2><form action="/" method="get">'
                 '<label>お名前<input type="text" name="name"></label>'

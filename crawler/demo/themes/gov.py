@@ -14,7 +14,8 @@ from crawler.demo.themes.base import Theme
 
 STYLE = """
 * { box-sizing: border-box; }
-body { margin: 0; background: #eef1f5; color: #222; font-family: "Noto Sans CJK SC", "Microsoft YaHei",
+body { margin: 0; background: #eef1f5; color: #222;
+  font-family: "Noto Sans CJK SC", "Microsoft YaHei",
   SimSun, sans-serif; font-size: 14px; }
 a { color: #222; text-decoration: none; }
 .wrap { width: 1000px; margin: 0 auto; }
@@ -25,7 +26,8 @@ a { color: #222; text-decoration: none; }
 .emblem { width: 78px; height: 78px; border-radius: 50%; background: #f5c400; color: #c4161c;
   font-size: 44px; text-align: center; line-height: 78px; margin-right: 18px; }
 .gov-name { color: #fff; font-size: 36px; font-weight: bold; letter-spacing: 6px; }
-.gov-name small { display: block; font-size: 13px; letter-spacing: 1px; font-weight: normal; opacity: .85; }
+.gov-name small { display: block; font-size: 13px; letter-spacing: 1px; font-weight: normal;
+  opacity: .85; }
 .gov-search { margin-left: auto; }
 .gov-search input { width: 180px; padding: 5px; border: 0; }
 .gov-search button { background: #f5c400; border: 0; padding: 5px 12px; }
@@ -35,7 +37,8 @@ a { color: #222; text-decoration: none; }
 .gov-nav a.on { background: #0f3870; }
 .gov-body { display: flex; gap: 20px; margin: 16px auto; }
 .column-menu { width: 220px; background: #fff; border-top: 3px solid #1d4f91; }
-.column-menu h3 { background: #1d4f91; color: #fff; margin: 0; padding: 10px 16px; font-size: 16px; }
+.column-menu h3 { background: #1d4f91; color: #fff; margin: 0; padding: 10px 16px; font-size: 16px;
+  }
 .column-menu a { display: block; padding: 10px 18px; border-bottom: 1px solid #eee; }
 .column-menu a.on { color: #c4161c; font-weight: bold; }
 .column-main { flex: 1; background: #fff; padding: 16px 24px 28px; min-height: 600px; }
@@ -50,11 +53,13 @@ a { color: #222; text-decoration: none; }
 .notice-list a { flex: 1; }
 .notice-list time { color: #888; font-size: 13px; }
 .pagination { text-align: center; margin-top: 24px; color: #555; }
-.pagination a, .pagination span { display: inline-block; border: 1px solid #ccc; padding: 3px 9px; margin: 0 2px; }
+.pagination a, .pagination span { display: inline-block; border: 1px solid #ccc; padding: 3px 9px;
+  margin: 0 2px; }
 .pagination .current { background: #1d4f91; color: #fff; border-color: #1d4f91; }
 .page-count { margin-right: 8px; }
 .article { background: #fff; padding: 20px 60px 40px; margin: 16px auto; }
-.article-title { text-align: center; font-size: 26px; color: #1d4f91; margin: 26px 0 14px; line-height: 1.5; }
+.article-title { text-align: center; font-size: 26px; color: #1d4f91; margin: 26px 0 14px;
+  line-height: 1.5; }
 .article-info { text-align: center; color: #777; font-size: 13px; border-bottom: 1px solid #e5e5e5;
   padding-bottom: 12px; }
 .article-info span { margin: 0 10px; }
@@ -85,6 +90,10 @@ _NUMBERS = "一二三四五六七八九十"
 
 def _display_date(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d}"
+
+
+def _display_time(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M}"
 
 
 class GovTheme(Theme):
@@ -128,17 +137,22 @@ class GovTheme(Theme):
     def _top(self, active: str | None) -> str:
         nav = ['<a href="/"' + (' class="on"' if active is None else "") + ">首页</a>"]
         nav += [
-            f'<a href="{c.path}"' + (' class="on"' if c.slug == active else "") + f">{esc(c.name)}</a>"
+            f'<a href="{c.path}"'
+            + (' class="on"' if c.slug == active else "")
+            + f">{esc(c.name)}</a>"
             for c in self.view.categories
         ]
         nav.append('<a href="/">互动交流</a>')
         return join(
             [
                 '<div class="gov-top"><div class="wrap"><span>欢迎访问'
-                f"{esc(self.spec.title)}门户网站</span><span>无障碍浏览 | 长者模式 | 简体版</span></div></div>",
+                f"{esc(self.spec.title)}门户网站</span>"
+                "<span>无障碍浏览 | 长者模式 | 简体版</span></div></div>",
                 '<div class="gov-banner"><div class="wrap"><div class="emblem">★</div>'
-                f'<div class="gov-name">{esc(self.spec.title)}<small>YUNXI MUNICIPAL PEOPLE\'S GOVERNMENT</small></div>'
-                '<form class="gov-search" action="/"><input type="text" name="q" placeholder="请输入关键词">'
+                f'<div class="gov-name">{esc(self.spec.title)}'
+                "<small>YUNXI MUNICIPAL PEOPLE'S GOVERNMENT</small></div>"
+                '<form class="gov-search" action="/">'
+                '<input type="text" name="q" placeholder="请输入关键词">'
                 '<button type="submit">搜索</button></form></div></div>',
                 '<div class="gov-nav"><div class="wrap">' + "".join(nav) + "</div></div>",
             ]
@@ -156,7 +170,8 @@ class GovTheme(Theme):
                 '<div class="gov-footer"><p><a href="/">关于我们</a>|<a href="/">网站地图</a>|'
                 '<a href="/">联系我们</a>|<a href="/">隐私声明</a></p>'
                 f"<p>主办单位：{esc(self.spec.title)}办公室　承办单位：云溪市大数据中心</p>"
-                "<p>网站标识码：3301000099　备案号：云ICP备05001234号　公安机关备案号：33010002000123</p></div>",
+                "<p>网站标识码：3301000099　备案号：云ICP备05001234号　"
+                "公安机关备案号：33010002000123</p></div>",
                 f"<script>{script}</script>" if script else "",
                 "</body>\n</html>\n",
             ]
@@ -167,7 +182,9 @@ class GovTheme(Theme):
 
     def _menu(self, active: str | None, extra_links: list[Link]) -> str:
         links = "".join(
-            f'<a href="{c.path}"' + (' class="on"' if c.slug == active else "") + f">{esc(c.name)}</a>"
+            f'<a href="{c.path}"'
+            + (' class="on"' if c.slug == active else "")
+            + f">{esc(c.name)}</a>"
             for c in self.view.categories
         )
         links += "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in extra_links)
@@ -187,7 +204,8 @@ class GovTheme(Theme):
         if len(listing.page_paths) > 1:
             pages = self.pagination(listing, "上一页", "下一页").replace(
                 '<nav class="pagination">',
-                f'<nav class="pagination"><span class="page-count">共{len(listing.page_paths)}页</span>',
+                '<nav class="pagination">'
+                f'<span class="page-count">共{len(listing.page_paths)}页</span>',
             )
         active = listing.category.slug if listing.category else None
         return join(
@@ -210,13 +228,11 @@ class GovTheme(Theme):
     def article_page(self, article: Article, related: list[Article]) -> str:
         meta = (
             f'<meta name="ArticleTitle" content="{esc(article.title)}">\n'
-            f'<meta name="PubDate" content="{article.published:%Y-%m-%d %H:%M}">\n'
+            f'<meta name="PubDate" content="{_display_time(article.published)}">\n'
             f'<meta name="ContentSource" content="{esc(self.spec.title)}办公室">\n'
             f'<meta name="ColumnName" content="{esc(article.category.name)}">\n'
         )
-        related_links = "".join(
-            f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in related
-        )
+        related_links = "".join(f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in related)
         return join(
             [
                 self._head(f"{article.title}_{self.spec.title}", article.path, meta),
@@ -224,18 +240,22 @@ class GovTheme(Theme):
                 self._top(article.category.slug),
                 '<div class="wrap article">',
                 '<div class="position">当前位置：<a href="/">首页</a> &gt; '
-                f'<a href="{article.category.path}">{esc(article.category.name)}</a> &gt; 正文</div>',
+                f'<a href="{article.category.path}">{esc(article.category.name)}'
+                "</a> &gt; 正文</div>",
                 f'<h1 class="article-title">{esc(article.title)}</h1>',
                 '<div class="article-info">'
-                f"<span>发布时间：{self.time(article.published, f'{article.published:%Y-%m-%d %H:%M}')}</span>"
+                f"<span>发布时间：{self.time(article.published, _display_time(article.published))}"
+                "</span>"
                 f"<span>来源：{esc(self.spec.title)}办公室</span>"
                 f'<span>作者：<span class="author">{esc(article.author)}</span></span>'
                 '<span>浏览次数：<span id="view-count">-</span></span>'
-                '<span>【字体：<a href="#">大</a> <a href="#">中</a> <a href="#">小</a>】</span></div>',
+                '<span>【字体：<a href="#">大</a> <a href="#">中'
+                '</a> <a href="#">小</a>】</span></div>',
                 '<div class="article-content" id="zoom">',
                 join(self._block(block) for block in article.blocks),
                 "</div>",
-                '<div class="article-tools"><a href="#">【打印本页】</a><a href="#">【关闭窗口】</a>'
+                '<div class="article-tools">'
+                '<a href="#">【打印本页】</a><a href="#">【关闭窗口】</a>'
                 '<a href="#">【我要纠错】</a></div>',
                 f'<div class="related"><h3>相关信息</h3><ul>{related_links}</ul></div>',
                 "</div>",

@@ -19,9 +19,11 @@ STATIC_BLOCKS = 3
 
 STYLE = """
 * { box-sizing: border-box; }
-body { margin: 0; background: #fff; color: #111; font-family: "PT Sans", "DejaVu Sans", Arial, sans-serif; }
+body { margin: 0; background: #fff; color: #111;
+  font-family: "PT Sans", "DejaVu Sans", Arial, sans-serif; }
 a { color: inherit; text-decoration: none; }
-.mag-header { display: flex; align-items: center; justify-content: space-between; padding: 22px 48px;
+.mag-header { display: flex; align-items: center; justify-content: space-between;
+  padding: 22px 48px;
   border-bottom: 1px solid #111; }
 .mag-logo { font-size: 44px; font-weight: 900; letter-spacing: .06em; text-transform: uppercase; }
 .mag-logo span { color: #e63b2e; }
@@ -46,21 +48,29 @@ a { color: inherit; text-decoration: none; }
 .story { max-width: 760px; margin: 0 auto; }
 .story-rubric { color: #e63b2e; text-transform: uppercase; font-weight: bold; letter-spacing: .12em;
   font-size: 13px; }
-.story-title { font-size: 52px; line-height: 1.05; font-weight: 900; margin: 12px 0 18px; letter-spacing: -.02em; }
+.story-title { font-size: 52px; line-height: 1.05; font-weight: 900; margin: 12px 0 18px;
+  letter-spacing: -.02em; }
 .story-meta { font-size: 14px; color: #666; margin-bottom: 26px; }
 .story-meta .author { color: #111; font-weight: bold; }
-.article-body { font-family: "PT Serif", "DejaVu Serif", Georgia, serif; font-size: 20px; line-height: 1.65; }
-.article-body .lead { font-family: "PT Sans", Arial, sans-serif; font-size: 25px; line-height: 1.4; font-weight: bold; }
-.article-body h2 { font-family: "PT Sans", Arial, sans-serif; font-size: 30px; margin: 40px 0 12px; }
+.article-body { font-family: "PT Serif", "DejaVu Serif", Georgia, serif; font-size: 20px;
+  line-height: 1.65; }
+.article-body .lead { font-family: "PT Sans", Arial, sans-serif; font-size: 25px; line-height: 1.4;
+  font-weight: bold; }
+.article-body h2 { font-family: "PT Sans", Arial, sans-serif; font-size: 30px; margin: 40px 0 12px;
+  }
 .article-body figure { margin: 30px -120px; }
 .article-body figure svg { width: 100%; height: auto; display: block; }
-.article-body figcaption { font-family: Arial, sans-serif; font-size: 13px; color: #777; margin-top: 8px; }
+.article-body figcaption { font-family: Arial, sans-serif; font-size: 13px; color: #777;
+  margin-top: 8px; }
 .share-bar { display: flex; gap: 10px; margin: 34px 0; }
-.share-bar button { border: 2px solid #111; background: #fff; padding: 8px 16px; font-weight: bold; }
+.share-bar button { border: 2px solid #111; background: #fff; padding: 8px 16px; font-weight: bold;
+  }
 .read-also { max-width: 1000px; margin: 56px auto 0; border-top: 4px solid #111; }
 .read-also h2, .comments h2 { font-size: 26px; font-weight: 900; }
-.read-also ul { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(3, 1fr); gap: 20px; }
-.read-also li { font-size: 18px; font-weight: bold; border-top: 2px solid #e63b2e; padding-top: 10px; }
+.read-also ul { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(3, 1fr);
+  gap: 20px; }
+.read-also li { font-size: 18px; font-weight: bold; border-top: 2px solid #e63b2e;
+  padding-top: 10px; }
 .comments { max-width: 760px; margin: 40px auto 0; }
 .comment { border-bottom: 1px solid #ddd; padding: 12px 0; font-size: 15px; }
 .comment b { display: block; }
@@ -69,7 +79,8 @@ a { color: inherit; text-decoration: none; }
 .subscribe button { padding: 10px 20px; border: 0; background: #111; color: #fff; }
 .mag-footer { background: #111; color: #bbb; padding: 36px 48px 90px; font-size: 13px; }
 .mag-footer a { color: #fff; margin-right: 18px; }
-.consent { position: fixed; bottom: 16px; left: 16px; width: 420px; background: #fff; border: 2px solid #111;
+.consent { position: fixed; bottom: 16px; left: 16px; width: 420px; background: #fff;
+  border: 2px solid #111;
   padding: 16px; font-size: 13px; z-index: 20; }
 .consent button { margin-top: 8px; background: #111; color: #fff; border: 0; padding: 6px 14px; }
 """
@@ -116,8 +127,18 @@ document.getElementById('consent-ok').addEventListener('click', function () {
 """
 
 MONTHS = (
-    "января", "февраля", "марта", "апреля", "мая", "июня",
-    "июля", "августа", "сентября", "октября", "ноября", "декабря",
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
 )
 
 
@@ -159,7 +180,9 @@ class MagazineTheme(Theme):
     # --- Chrome -----------------------------------------------------------------------
     def _top(self, active: str | None) -> str:
         nav = "".join(
-            f'<a href="{c.path}"' + (' class="active"' if c.slug == active else "") + f">{esc(c.name)}</a>"
+            f'<a href="{c.path}"'
+            + (' class="active"' if c.slug == active else "")
+            + f">{esc(c.name)}</a>"
             for c in self.view.categories
         )
         return (
@@ -174,7 +197,8 @@ class MagazineTheme(Theme):
         return join(
             [
                 '<section class="subscribe"><h2>Лучшие тексты недели — по пятницам</h2>'
-                '<form action="/" method="get"><input type="email" name="email" placeholder="Ваш e-mail">'
+                '<form action="/" method="get">'
+                '<input type="email" name="email" placeholder="Ваш e-mail">'
                 '<button type="submit">Подписаться</button></form></section>',
                 '<footer class="mag-footer"><p><a href="/">Главная</a>'
                 + "".join(f'<a href="{c.path}">{esc(c.name)}</a>' for c in self.view.categories)
@@ -210,13 +234,16 @@ class MagazineTheme(Theme):
                 '<article class="tile tile--partner"><a href="https://partner.example/offer">'
                 f"{svg_picture('partner', 400, 260)}</a>"
                 '<span class="tile-rubric">Партнёрский материал</span>'
-                '<h2 class="tile-title"><a href="https://partner.example/offer">Как выбрать ипотеку '
+                '<h2 class="tile-title">'
+                '<a href="https://partner.example/offer">Как выбрать ипотеку '
                 "и не переплатить</a></h2>"
                 '<p class="tile-lead">Рассказываем вместе с банком-партнёром.</p></article>',
             )
-        extra = "".join(
-            f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.home_links
-        ) if listing.is_home else ""
+        extra = (
+            "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.home_links)
+            if listing.is_home
+            else ""
+        )
         return join(
             [
                 self._head(f"{listing.heading} — {self.spec.title}", listing.path),
@@ -228,7 +255,8 @@ class MagazineTheme(Theme):
                 join(tiles),
                 "</div>",
                 self.pagination(listing, "Назад", "Дальше"),
-                '<aside class="partner-block"><small>Реклама</small>Курсы английского со скидкой 30% '
+                '<aside class="partner-block"><small>Реклама'
+                "</small>Курсы английского со скидкой 30% "
                 "для читателей «Горизонта»</aside>",
                 "</main>",
                 self._bottom(extra),
@@ -255,22 +283,30 @@ class MagazineTheme(Theme):
                 "<body>",
                 self._top(article.category.slug),
                 '<main class="mag-main"><article class="story">',
-                f'<a class="story-rubric" href="{article.category.path}">{esc(article.category.name)}</a>',
+                f'<a class="story-rubric" href="{article.category.path}">'
+                f"{esc(article.category.name)}</a>",
                 f'<h1 class="story-title">{esc(article.title)}</h1>',
-                f'<div class="story-meta">Текст: <span class="author">{esc(article.author)}</span> · '
+                '<div class="story-meta">Текст: '
+                f'<span class="author">{esc(article.author)}</span> · '
                 f"{self.time(article.published, _display_date(article.published))}</div>",
                 '<div class="article-body">',
                 join(self._block(article, block) for block in static),
                 "</div>",
-                f'<script type="application/json" id="article-rest">{json_for_script(rest)}</script>',
+                f'<script type="application/json" id="article-rest">{json_for_script(rest)}'
+                "</script>",
                 '<div class="share-bar"><button type="button">ВКонтакте</button>'
-                '<button type="button">Telegram</button><button type="button">Одноклассники</button>'
+                '<button type="button">Telegram</button>'
+                '<button type="button">Одноклассники</button>'
                 '<button type="button">Скопировать ссылку</button></div>',
                 "</article>",
-                '<section class="read-also"><h2>Читайте также</h2><ul id="read-also-list"></ul></section>',
-                f'<script type="application/json" id="read-also-data">{json_for_script(also)}</script>',
-                '<section class="comments"><h2>Комментарии</h2><div id="comment-list"></div></section>',
-                f'<script type="application/json" id="comments-data">{json_for_script(comments)}</script>',
+                '<section class="read-also"><h2>Читайте также'
+                '</h2><ul id="read-also-list"></ul></section>',
+                f'<script type="application/json" id="read-also-data">{json_for_script(also)}'
+                "</script>",
+                '<section class="comments"><h2>Комментарии'
+                '</h2><div id="comment-list"></div></section>',
+                f'<script type="application/json" id="comments-data">{json_for_script(comments)}'
+                "</script>",
                 "</main>",
                 self._bottom(script=RENDER_SCRIPT),
             ]
@@ -295,7 +331,8 @@ class MagazineTheme(Theme):
                 self._head(f"{title} — {self.spec.title}", None),
                 "<body>",
                 self._top(None),
-                f'<main class="mag-main"><h1 class="mag-heading">{esc(title)}</h1><p>{esc(message)}</p></main>',
+                f'<main class="mag-main"><h1 class="mag-heading">{esc(title)}'
+                f"</h1><p>{esc(message)}</p></main>",
                 self._bottom(),
             ]
         )

@@ -61,7 +61,8 @@ main { flex: 1; min-width: 0; background: #fff; padding: 24px 32px; }
 .sponsored { background: #fffbea; border: 1px solid #f0e0a0; padding: 14px; margin-bottom: 24px; }
 .sponsored h3 { font-size: 12px; text-transform: uppercase; color: #a07800; margin: 0 0 8px; }
 .box { background: #fff; padding: 16px 20px; margin-bottom: 24px; }
-.box h3 { margin: 0 0 10px; font-size: 15px; text-transform: uppercase; border-bottom: 2px solid #c8102e;
+.box h3 { margin: 0 0 10px; font-size: 15px; text-transform: uppercase;
+  border-bottom: 2px solid #c8102e;
   padding-bottom: 6px; }
 .box ol, .box ul { padding-left: 20px; margin: 0; }
 .box li { margin-bottom: 8px; font-size: 14px; line-height: 1.35; }
@@ -76,13 +77,16 @@ main { flex: 1; min-width: 0; background: #fff; padding: 24px 32px; }
   font-size: 13px; }
 .story-body { font-family: Georgia, serif; font-size: 19px; line-height: 1.6; max-width: 700px; }
 .story-body .lead { font-size: 22px; color: #333; font-style: italic; }
-.story-body h2 { font-family: "Helvetica Neue", Arial, sans-serif; font-size: 24px; margin-top: 32px; }
+.story-body h2 { font-family: "Helvetica Neue", Arial, sans-serif; font-size: 24px;
+  margin-top: 32px; }
 .story-body figure { margin: 24px 0; }
 .story-body figure img { width: 100%; height: auto; display: block; }
-.story-body figcaption { font-family: Arial, sans-serif; font-size: 13px; color: #666; padding-top: 6px; }
+.story-body figcaption { font-family: Arial, sans-serif; font-size: 13px; color: #666;
+  padding-top: 6px; }
 .tags { margin: 24px 0; font-size: 13px; }
 .tags a { background: #eee; padding: 4px 10px; border-radius: 3px; }
-.related, .more-stories, .comments { border-top: 1px solid #ddd; margin-top: 28px; padding-top: 8px; }
+.related, .more-stories, .comments { border-top: 1px solid #ddd; margin-top: 28px;
+  padding-top: 8px; }
 .related h2, .more-stories h2, .comments h2 { font-size: 18px; text-transform: uppercase; }
 .related li, .more-stories li { margin-bottom: 8px; }
 .comment { border-bottom: 1px solid #eee; padding: 10px 0; font-size: 14px; }
@@ -127,8 +131,18 @@ document.getElementById('cookie-accept').addEventListener('click', function () {
 
 
 MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 
 
@@ -179,7 +193,9 @@ class PortalTheme(Theme):
 
     # --- Chrome -----------------------------------------------------------------------
     def _top(self, active: str | None) -> str:
-        items = ['<li><a href="/"' + (' class="active"' if active is None else "") + ">Home</a></li>"]
+        items = [
+            '<li><a href="/"' + (' class="active"' if active is None else "") + ">Home</a></li>"
+        ]
         for category in self.view.categories:
             css = ' class="active"' if category.slug == active else ""
             items.append(f'<li><a href="{category.path}"{css}>{esc(category.name)}</a></li>')
@@ -212,7 +228,8 @@ class PortalTheme(Theme):
                 '<section class="box newsletter"><h3>Morning briefing</h3>'
                 "<p>The day's top stories in your inbox at 6 a.m.</p>"
                 '<form action="/" method="get"><input type="email" name="email" '
-                'placeholder="you@example.com"><button type="submit">Sign up</button></form></section>',
+                'placeholder="you@example.com">'
+                '<button type="submit">Sign up</button></form></section>',
                 "</aside>",
             ]
         )
@@ -230,7 +247,8 @@ class PortalTheme(Theme):
                 f"<p>&copy; 2025 {esc(self.spec.title)} Media Group. All rights reserved. "
                 "Registered office: 1 Harbour Street, Port Meridian.</p></footer>",
                 '<div class="cookie-banner" id="cookie-consent" role="dialog">'
-                "<span>We use cookies to personalise content and ads and to analyse our traffic.</span>"
+                "<span>We use cookies to personalise content and ads and to analyse our traffic."
+                "</span>"
                 '<button id="cookie-accept" type="button">Accept all</button>'
                 '<button type="button">Manage preferences</button></div>',
                 f"<script>{COOKIE_SCRIPT}{script}</script>",
@@ -265,7 +283,8 @@ class PortalTheme(Theme):
                 f'<li><a href="{link.path}">{esc(link.label)}</a></li>'
                 for link in self.view.home_links
             )
-            extra = f'<section class="box newsroom"><h3>From the newsroom</h3><ul>{links}</ul></section>'
+            extra = f'<section class="box newsroom"><h3>From the newsroom</h3><ul>{links}</ul>'
+            extra += "</section>"
         return join(
             [
                 self.head(
@@ -319,9 +338,7 @@ class PortalTheme(Theme):
             '<div class="print-credit" style="display:none">Printed from '
             f"{esc(self.spec.title)}. Reproduction without permission is prohibited.</div>"
         )
-        related_links = "".join(
-            f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in related
-        )
+        related_links = "".join(f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in related)
         more = [{"title": a.title, "url": a.path} for a in self.view.popular if a is not article]
         comments = "".join(
             f'<div class="comment"><span class="comment-author">{esc(c.author)}</span> '
@@ -340,11 +357,13 @@ class PortalTheme(Theme):
                 '<article class="story"><header class="story-header">',
                 f'<span class="kicker">{esc(article.category.name)}</span>',
                 f'<h1 class="headline">{esc(article.title)}</h1>',
-                f'<div class="byline">By <a class="author" rel="author" href="/">{esc(article.author)}</a>'
+                '<div class="byline">By '
+                f'<a class="author" rel="author" href="/">{esc(article.author)}</a>'
                 f" &middot; {self.time(article.published, _display_date(article.published))}</div>",
                 '<div class="share"><button type="button">Share</button>'
                 '<button type="button">Facebook</button><button type="button">X</button>'
-                '<button type="button">Email</button><button type="button">Copy link</button></div>',
+                '<button type="button">Email</button>'
+                '<button type="button">Copy link</button></div>',
                 "</header>",
                 '<div class="story-body">',
                 join(body),
@@ -352,10 +371,12 @@ class PortalTheme(Theme):
                 f'<div class="tags">Topics: <a href="{article.category.path}">'
                 f"{esc(article.category.name)}</a></div>",
                 "</article>",
-                f'<section class="related"><h2>Related coverage</h2><ul>{related_links}</ul></section>',
+                '<section class="related"><h2>Related coverage'
+                f"</h2><ul>{related_links}</ul></section>",
                 '<section class="more-stories" id="more-stories" data-state="pending">'
                 "<h2>More stories</h2></section>",
-                f'<script type="application/json" id="more-stories-data">{json_for_script(more)}</script>',
+                f'<script type="application/json" id="more-stories-data">{json_for_script(more)}'
+                "</script>",
                 f'<section class="comments"><h2>Comments ({len(article.comments)})</h2>{comments}'
                 '<form class="comment-form" action="/" method="get"><textarea name="comment" '
                 'placeholder="Join the discussion"></textarea>'
