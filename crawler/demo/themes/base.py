@@ -40,6 +40,8 @@ class Theme(ABC):
     link_labels: dict[str, str] = {}
     #: Whether list pages show each item's summary (it is then part of the gold item text).
     list_summaries: bool = True
+    #: Main colour of the site (its icon).
+    brand_colour: str = "#444"
 
     def __init__(self, view: SiteView) -> None:
         self.view = view
@@ -91,8 +93,13 @@ class Theme(ABC):
         """A plain page in the site's chrome (error pages, the private page)."""
 
     def assets(self, articles: list[Article]) -> list[Page]:
-        """Stylesheets and images the site serves itself."""
-        return []
+        """Files the site serves itself besides its pages: its icon, stylesheets, images."""
+        icon = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+            f'<rect width="32" height="32" rx="6" fill="{self.brand_colour}"/>'
+            '<circle cx="16" cy="16" r="7" fill="#fff"/></svg>'
+        )
+        return [Page("/favicon.svg", icon.encode("ascii"), "image/svg+xml")]
 
     # --- Shared helpers ---------------------------------------------------------------
     def head(self, title: str, canonical: str | None, extra: str = "") -> str:
@@ -104,6 +111,7 @@ class Theme(ABC):
             f'<meta charset="{self.spec.charset.label}">\n'
             f"<title>{esc(title)}</title>\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<link rel="icon" href="/favicon.svg" type="image/svg+xml">\n'
             f"{link}{extra}</head>\n"
         )
 

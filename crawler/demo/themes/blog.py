@@ -94,6 +94,7 @@ def _thumb_style(key: str) -> str:
 class BlogTheme(Theme):
     """Pastel two-column blog: card grid on list pages, one long entry on article pages."""
 
+    brand_colour = "#e891ad"
     link_labels = {
         "hang": "ライブ配信中",
         "huge": "全記事まとめ（1ページ版）",

@@ -99,6 +99,7 @@ def _display_time(moment: datetime) -> str:
 class GovTheme(Theme):
     """Red banner, blue menu bar, column menu on the left, table-like notice lists."""
 
+    brand_colour = "#c4161c"
     link_labels = {
         "hang": "政务直播",
         "huge": "历年公告汇编",

@@ -149,6 +149,7 @@ def _display_date(moment: datetime) -> str:
 class MagazineTheme(Theme):
     """Bold black-and-red magazine: three-column tile grid, wide hero pictures."""
 
+    brand_colour = "#e63b2e"
     link_labels = {
         "hang": "Прямая трансляция",
         "huge": "Лонгрид: все материалы года",

@@ -156,6 +156,7 @@ def _display_date(moment: datetime) -> str:
 class PortalTheme(Theme):
     """Daily Meridian's look: dark nav bar, leaderboard ad, two-column layout."""
 
+    brand_colour = "#c8102e"
     link_labels = {
         "hang": "Live: markets minute by minute",
         "huge": "The complete archive in one page",
@@ -185,7 +186,10 @@ class PortalTheme(Theme):
         return category.name if page == 1 else f"{category.name}, page {page}"
 
     def assets(self, articles: list[Article]) -> list[Page]:
-        pages = [Page("/static/site.css", STYLESHEET.encode("utf-8"), "text/css; charset=utf-8")]
+        pages = super().assets(articles)
+        pages.append(
+            Page("/static/site.css", STYLESHEET.encode("utf-8"), "text/css; charset=utf-8")
+        )
         for article in articles:
             svg = svg_picture(article.key, 800, 450)
             pages.append(Page(_image_path(article), svg.encode("utf-8"), "image/svg+xml"))
