@@ -117,7 +117,3 @@ class TextWriter:
                 first, last = self._faker.first_name_female(), self._faker.last_name_female()
             return self.clean(f"{first} {last}")
         return self.clean(self._faker.name())
-
-    def organization(self) -> str:
-        """A company or agency name."""
-        return self.clean(self._faker.company())

@@ -44,6 +44,9 @@ class DemoWeb:
 
     Sites are served on ``base_port``, ``base_port + 1``, ... in :func:`site_names` order
     (``base_port=0``: free ports). URLs, gold and fault lists are available once started.
+    Gold covers every article and list page that answers 200; error pages, the hanging
+    and the huge page, the PDF, the PNG and the robots-blocked page have none. Pages never
+    embed host or port, so the served bytes are the generated ones for any port.
     """
 
     def __init__(
