@@ -87,38 +87,39 @@ def test_hamming_distance_counts_differing_bits():
 
 def test_identical_texts_have_distance_zero_and_f1_one():
     assert hamming_distance(text_fingerprint(ARTICLE), text_fingerprint(ARTICLE)) == 0
-    assert word_prf(ARTICLE, ARTICLE) == PRF(1.0, 1.0, 1.0)
-    assert shingle_counts(ARTICLE, ARTICLE).prf() == PRF(1.0, 1.0, 1.0)
+    assert word_prf(tokens(ARTICLE), tokens(ARTICLE)) == PRF(1.0, 1.0, 1.0)
+    assert shingle_counts(tokens(ARTICLE), tokens(ARTICLE)).prf() == PRF(1.0, 1.0, 1.0)
 
 
 def test_disjoint_texts_have_f1_zero():
-    assert word_prf("alpha beta gamma", "delta epsilon").f1 == 0.0
-    assert shingle_counts("alpha beta gamma delta", "one two three four").prf().f1 == 0.0
+    assert word_prf(tokens("alpha beta gamma"), tokens("delta epsilon")).f1 == 0.0
+    disjoint = shingle_counts(tokens("alpha beta gamma delta"), tokens("one two three four"))
+    assert disjoint.prf().f1 == 0.0
 
 
 def test_word_prf_is_bag_of_words():
     # predicted {a, b, c, d}, gold {a, b, e}: 2 shared → P 2/4, R 2/3, F1 4/7
-    result = word_prf("A b, c d.", "a B e")
+    result = word_prf(tokens("A b, c d."), tokens("a B e"))
     assert result.precision == pytest.approx(0.5)
     assert result.recall == pytest.approx(2 / 3)
     assert result.f1 == pytest.approx(4 / 7)
     # repeated words count as often as they occur on both sides: min(3, 1) = 1 shared
-    assert word_prf("spam spam spam", "spam eggs").precision == pytest.approx(1 / 3)
+    assert word_prf(["spam"] * 3, ["spam", "eggs"]).precision == pytest.approx(1 / 3)
 
 
 def test_word_prf_empty_sides():
-    assert word_prf("", "") == PRF(1.0, 1.0, 1.0)
-    assert word_prf("", "gold text") == PRF(0.0, 0.0, 0.0)
-    assert word_prf("extracted text", None) == PRF(0.0, 0.0, 0.0)
+    assert word_prf([], []) == PRF(1.0, 1.0, 1.0)
+    assert word_prf([], ["gold", "text"]) == PRF(0.0, 0.0, 0.0)
+    assert word_prf(["extracted", "text"], []) == PRF(0.0, 0.0, 0.0)
 
 
 def test_shingle_counts_are_normalized_per_page():
     # shingles (one two three four), (two three four five) vs (… four six): 1 tp, 1 fp, 1 fn
-    counts = shingle_counts("one two three four six", "one two three four five")
+    counts = shingle_counts(tokens("one two three four six"), tokens("one two three four five"))
     assert (counts.tp, counts.fp, counts.fn) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
     assert counts.prf().f1 == pytest.approx(0.5)
     # A long perfect page weighs as much as the short half-right one: pooled (4/3, 1/3, 1/3)
-    long_page = shingle_counts(ARTICLE * 5, ARTICLE * 5)
+    long_page = shingle_counts(tokens(ARTICLE * 5), tokens(ARTICLE * 5))
     pooled = pooled_shingle_prf([counts, long_page])
     assert pooled.precision == pytest.approx(0.8)
     assert pooled.recall == pytest.approx(0.8)
@@ -135,7 +136,7 @@ def test_paper_precision_and_recall_on_a_small_table():
 
 
 def test_snippets_match_token_sequences():
-    text = "Rinse the lentils, then simmer them with onion — carrot and cumin.\n\nSign in"
+    text = tokens("Rinse the lentils, then simmer them with onion — carrot and cumin.\n\nSign in")
     recall, precision = snippet_scores(
         text,
         ["simmer them with onion, carrot and cumin", "serve with bread"],
@@ -144,7 +145,7 @@ def test_snippets_match_token_sequences():
     assert recall == pytest.approx(1 / 2)
     assert precision == pytest.approx(1 / 2)  # "Sign in" leaked, "Popular recipes" kept out
     assert snippet_scores(text, [], []) == (None, None)
-    assert snippet_scores("", ["simmer"], ["Sign in"]) == (0.0, 0.0)
+    assert snippet_scores([], ["simmer"], ["Sign in"]) == (0.0, 0.0)
     # a snippet must match whole tokens: "lent" is not in "lentils"
     assert snippet_scores(text, ["lent"], []) == (0.0, None)
 
@@ -275,5 +276,13 @@ def test_unrelated_pairs_compare_extractions_with_other_pages_gold_of_the_same_s
     # row 0 (0000) vs gold of rows 1 (0111) and 2 (0011); row 1 (1111) vs rows 2 and 0
     assert distances == [[3, 2], [2, 3], [], [], []]
     assert unrelated_distances(rows, pairs_per_page=1) == [[3], [2], [], [], []]
+    # across sites, row 3 (site t) joins: each extraction meets the next three golds
+    assert unrelated_distances(rows, pairs_per_page=50, same_site=False) == [
+        [3, 2, 4],
+        [2, 0, 3],
+        [],
+        [1, 3, 2],
+        [],
+    ]
     twins = [dict(rows[0]), dict(rows[0])]
     assert unrelated_distances(twins, pairs_per_page=5) == [[], []]

@@ -120,6 +120,8 @@ def test_groups_failures_and_unmatched_lines(report):
     ]
     alpha_pairs = report["sites"]["alpha"]["unrelated_pairs"]
     assert alpha_pairs == 6 and report["summary"]["unrelated_pairs"] == 6 + 2
+    # 4 extractions, each against the 5 other gold texts of the whole set
+    assert report["summary"]["unrelated_any_site_pairs"] == 20
 
 
 def test_duplicates_count_once_and_missing_pages_join_their_hosts_site():

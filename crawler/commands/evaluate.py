@@ -94,8 +94,9 @@ class Command(ScrapyCommand):
                 f"{name}: {summary['pages']} pages, {summary['failures']} failed; "
                 f"word F1 {_rate(summary['word_f1'])}, "
                 f"paper P {_rate(summary['hamming_precision'])} "
-                f"R {_rate(summary['hamming_recall'])}, unrelated pairs passing 'correct' "
-                f"{_rate(summary['unrelated_correct_rate'])}"
+                f"R {_rate(summary['hamming_recall'])}; unrelated pairs passing 'correct': "
+                f"same site {_rate(summary['unrelated_correct_rate'])}, "
+                f"any site {_rate(summary['unrelated_any_site_correct_rate'])}"
             )
         print(f"Report: {paths.html}  ({paths.json}, {paths.markdown})")
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from statistics import fmean
 from typing import Any
 
-from pipelines.evaluation.calibration import unrelated_distances
+from pipelines.evaluation.calibration import UnrelatedPairs
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS
 from pipelines.evaluation.gold import GoldSet
 from pipelines.evaluation.metrics import ShingleCounts, paper_precision_recall, pooled_shingle_prf
@@ -189,7 +189,7 @@ class Evaluation:
 
 def _system_results(rows: Sequence[Mapping[str, Any]], config: ScoringConfig) -> dict[str, Any]:
     """One system's ``SYSTEM_RESULT_KEYS``: summary, groups, histogram, failures, pages."""
-    unrelated = unrelated_distances(rows, config.calibration_pairs)
+    unrelated = UnrelatedPairs.of(rows, config.calibration_pairs)
     by_site: dict[str, list[int]] = defaultdict(list)
     by_type: dict[str, list[int]] = defaultdict(list)
     for index, row in enumerate(rows):
@@ -197,7 +197,7 @@ def _system_results(rows: Sequence[Mapping[str, Any]], config: ScoringConfig) ->
         by_type[row["gold_type"] or UNKNOWN_TYPE].append(index)
 
     def group(indexes: Sequence[int]) -> dict[str, Any]:
-        return summarize([rows[i] for i in indexes], [unrelated[i] for i in indexes], config)
+        return summarize([rows[i] for i in indexes], unrelated.subset(indexes), config)
 
     return {
         "summary": summarize(rows, unrelated, config),
@@ -205,7 +205,10 @@ def _system_results(rows: Sequence[Mapping[str, Any]], config: ScoringConfig) ->
         "page_types": {name: group(by_type[name]) for name in sorted(by_type)},
         "hamming_histogram": {
             "pages": _histogram(row["hamming_distance"] for row in rows),
-            "unrelated": _histogram(d for distances in unrelated for d in distances),
+            "unrelated": _histogram(d for distances in unrelated.same_site for d in distances),
+            "unrelated_any_site": _histogram(
+                d for distances in unrelated.any_site for d in distances
+            ),
         },
         "failures": [
             {"url": row["gold_url"], "site": row["site"], "reason": row["failure"]}
@@ -217,7 +220,7 @@ def _system_results(rows: Sequence[Mapping[str, Any]], config: ScoringConfig) ->
 
 
 def summarize(
-    rows: Sequence[Mapping[str, Any]], unrelated: Sequence[Sequence[int]], config: ScoringConfig
+    rows: Sequence[Mapping[str, Any]], unrelated: UnrelatedPairs, config: ScoringConfig
 ) -> dict[str, Any]:
     """Aggregate metrics of a group of pages; ``None`` where a metric has no pages.
 
@@ -230,7 +233,8 @@ def summarize(
         distances, config.correct_distance, config.complete_distance
     )
     shingle = pooled_shingle_prf(ShingleCounts(*row["shingle_counts"]) for row in text_rows)
-    pairs = [d for distances_of_page in unrelated for d in distances_of_page]
+    pairs = [d for distances_of_page in unrelated.same_site for d in distances_of_page]
+    any_site_pairs = [d for distances_of_page in unrelated.any_site for d in distances_of_page]
     typed = [row["type_correct"] for row in rows if row["type_correct"] is not None]
     timings = [row["extract_ms"] for row in rows if row["extract_ms"] is not None]
     return {
@@ -251,6 +255,13 @@ def summarize(
         "unrelated_pairs": len(pairs),
         "unrelated_correct_rate": _share(d < config.correct_distance for d in pairs),
         "unrelated_complete_rate": _share(d < config.complete_distance for d in pairs),
+        "unrelated_any_site_pairs": len(any_site_pairs),
+        "unrelated_any_site_correct_rate": _share(
+            d < config.correct_distance for d in any_site_pairs
+        ),
+        "unrelated_any_site_complete_rate": _share(
+            d < config.complete_distance for d in any_site_pairs
+        ),
         "type_accuracy": _share(typed),
         "typed_pages": len(typed),
         "snippet_recall": _mean(row["snippet_recall"] for row in rows),

@@ -48,24 +48,32 @@ class ShingleCounts:
         return PRF.from_counts(self.tp, self.tp + self.fp, self.tp + self.fn)
 
 
-def word_prf(extracted: str | None, gold: str | None) -> PRF:
-    """Bag-of-words precision/recall/F1 of one page (tokens: see ``text.tokens``)."""
-    predicted, expected = Counter(tokens(extracted)), Counter(tokens(gold))
-    matched = sum((predicted & expected).values())
-    return PRF.from_counts(matched, predicted.total(), expected.total())
+def word_prf(predicted: Sequence[str], expected: Sequence[str]) -> PRF:
+    """Bag-of-words precision/recall/F1 of one page's tokens (see ``text.tokens``)."""
+    matched = _overlap(Counter(predicted), Counter(expected))
+    return PRF.from_counts(matched, len(predicted), len(expected))
 
 
-def shingle_counts(extracted: str | None, gold: str | None) -> ShingleCounts:
-    """4-token shingle counts of one page, normalized to sum to 1."""
-    predicted = Counter(shingles(tokens(extracted)))
-    expected = Counter(shingles(tokens(gold)))
-    tp = sum((predicted & expected).values())
-    fp = sum((predicted - expected).values())
-    fn = sum((expected - predicted).values())
+def shingle_counts(predicted: Sequence[str], expected: Sequence[str]) -> ShingleCounts:
+    """4-token shingle counts of one page's tokens, normalized to sum to 1."""
+    predicted_shingles, expected_shingles = (
+        Counter(shingles(predicted)),
+        Counter(shingles(expected)),
+    )
+    tp = _overlap(predicted_shingles, expected_shingles)
+    fp = predicted_shingles.total() - tp
+    fn = expected_shingles.total() - tp
     total = tp + fp + fn
     if total == 0:
         return ShingleCounts(0.0, 0.0, 0.0)
     return ShingleCounts(tp / total, fp / total, fn / total)
+
+
+def _overlap(first: Counter, second: Counter) -> int:
+    """Size of the multiset intersection."""
+    if len(first) > len(second):
+        first, second = second, first
+    return sum(min(count, second[key]) for key, count in first.items() if key in second)
 
 
 def pooled_shingle_prf(pages: Iterable[ShingleCounts]) -> PRF:
@@ -76,33 +84,22 @@ def pooled_shingle_prf(pages: Iterable[ShingleCounts]) -> PRF:
     return PRF.from_counts(tp, tp + fp, tp + fn)
 
 
-def contains_snippet(text_tokens: Sequence[str], snippet: str) -> bool:
-    """Whether the snippet's tokens occur contiguously in the text's tokens."""
-    wanted = tokens(snippet)
-    if not wanted:
-        return False
-    return f" {' '.join(wanted)} " in f" {' '.join(text_tokens)} "
-
-
 def snippet_scores(
-    extracted: str | None, with_snippets: Sequence[str], without_snippets: Sequence[str]
+    text_tokens: Sequence[str], with_snippets: Sequence[str], without_snippets: Sequence[str]
 ) -> tuple[float | None, float | None]:
     """``(recall, precision)``: the share of ``with`` snippets found in the extraction,
     and the share of ``without`` (boilerplate) snippets kept out of it (0 for an empty
     extraction); ``None`` where the gold has no such snippets. Matching compares token
-    sequences, so punctuation and spacing do not matter."""
-    text_tokens = tokens(extracted)
+    sequences (whole tokens), so punctuation and spacing do not matter."""
+    text = f" {' '.join(text_tokens)} "
     recall = precision = None
-    usable_with = [s for s in with_snippets if tokens(s)]
-    usable_without = [s for s in without_snippets if tokens(s)]
-    if usable_with:
-        found = sum(contains_snippet(text_tokens, s) for s in usable_with)
-        recall = found / len(usable_with)
-    if usable_without and text_tokens:
-        kept_out = sum(not contains_snippet(text_tokens, s) for s in usable_without)
-        precision = kept_out / len(usable_without)
-    elif usable_without:
-        precision = 0.0
+    wanted = [f" {' '.join(words)} " for s in with_snippets if (words := tokens(s))]
+    unwanted = [f" {' '.join(words)} " for s in without_snippets if (words := tokens(s))]
+    if wanted:
+        recall = sum(snippet in text for snippet in wanted) / len(wanted)
+    if unwanted:
+        kept_out = sum(snippet not in text for snippet in unwanted) if text_tokens else 0
+        precision = kept_out / len(unwanted)
     return recall, precision
 
 
@@ -126,10 +123,12 @@ def match_items(
             matched += 1
         else:
             remaining_gold.append(item)
+    labels = {index: tokens(_item_label(predicted[index])) for index in unmatched}
     for item in remaining_gold:
+        gold_label = tokens(_item_label(item))
         best, best_f1 = None, min_text_f1
         for index in unmatched:
-            f1 = word_prf(_item_label(predicted[index]), _item_label(item)).f1
+            f1 = word_prf(labels[index], gold_label).f1
             if f1 >= best_f1:
                 best, best_f1 = index, f1
         if best is not None:

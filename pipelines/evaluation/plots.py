@@ -20,14 +20,18 @@ def _png(figure: Figure) -> bytes:
 
 
 def hamming_histogram_png(
-    pages: Sequence[int], unrelated: Sequence[int], correct: int, complete: int
+    pages: Sequence[int],
+    unrelated_same_site: Sequence[int],
+    unrelated_any_site: Sequence[int],
+    correct: int,
+    complete: int,
 ) -> bytes:
     """Share of pages at each extraction-to-gold distance (bars), share of unrelated
-    same-site pairs at each distance (line), and the two thresholds."""
+    pairs at each distance (lines: same site, any site), and the two thresholds."""
     figure = Figure(figsize=(8, 3.6))
     axes = figure.add_subplot()
     distances = range(len(pages))
-    page_total, pair_total = sum(pages) or 1, sum(unrelated)
+    page_total = sum(pages) or 1
     axes.bar(
         distances,
         [n / page_total for n in pages],
@@ -35,14 +39,19 @@ def hamming_histogram_png(
         color="#4878a8",
         label=f"extraction vs its gold ({sum(pages)} pages)",
     )
-    if pair_total:
-        axes.step(
-            distances,
-            [n / pair_total for n in unrelated],
-            where="mid",
-            color="#d0703a",
-            label=f"extraction vs other pages' gold ({pair_total} pairs)",
-        )
+    curves = (
+        (unrelated_same_site, "same site", "#d0703a"),
+        (unrelated_any_site, "any site", "#7a5195"),
+    )
+    for counts, name, color in curves:
+        if pair_total := sum(counts):
+            axes.step(
+                distances,
+                [n / pair_total for n in counts],
+                where="mid",
+                color=color,
+                label=f"extraction vs other pages' gold, {name} ({pair_total} pairs)",
+            )
     for threshold, name, style in ((correct, "correct", "--"), (complete, "complete", ":")):
         axes.axvline(
             threshold - 0.5, color="#333333", linestyle=style, label=f"{name}: < {threshold}"

@@ -40,14 +40,20 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("shingle_f1", "shingle F1", "rate"),
     ("hamming_precision", "paper P", "rate"),
     ("hamming_recall", "paper R", "rate"),
-    ("unrelated_correct_rate", "unrelated < correct", "rate"),
-    ("unrelated_complete_rate", "unrelated < complete", "rate"),
     ("type_accuracy", "type acc.", "rate"),
     ("snippet_recall", "snippet R", "rate"),
     ("snippet_precision", "snippet P", "rate"),
     ("item_precision", "item P", "rate"),
     ("item_recall", "item R", "rate"),
     ("ms_per_page", "ms/page", "number"),
+)
+CALIBRATION_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("unrelated_pairs", "same-site pairs", "count"),
+    ("unrelated_correct_rate", "pass correct", "rate"),
+    ("unrelated_complete_rate", "pass complete", "rate"),
+    ("unrelated_any_site_pairs", "any-site pairs", "count"),
+    ("unrelated_any_site_correct_rate", "pass correct", "rate"),
+    ("unrelated_any_site_complete_rate", "pass complete", "rate"),
 )
 GROUP_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("pages", "pages", "count"),
@@ -113,6 +119,7 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
         "hamming-distance": hamming_histogram_png(
             histogram["pages"],
             histogram["unrelated"],
+            histogram["unrelated_any_site"],
             config["correct_distance"],
             config["complete_distance"],
         ),
@@ -180,7 +187,15 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
                 for name, view in systems.items()
             ],
         ),
+        "## Calibration",
         _calibration_note(report),
+        _md_table(
+            ["system", *(heading for _, heading, _ in CALIBRATION_COLUMNS)],
+            [
+                [name, *_metric_texts(view["summary"], CALIBRATION_COLUMNS)]
+                for name, view in systems.items()
+            ],
+        ),
     ]
     for group, title in (("sites", "Sites"), ("page_types", "Page types")):
         parts += [
@@ -246,19 +261,22 @@ def _intro(report: Mapping[str, Any]) -> str:
 
 def _calibration_note(report: Mapping[str, Any]) -> str:
     summary, config = report["summary"], report["config"]
-    if not summary["unrelated_pairs"]:
-        return (
-            "No unrelated same-site pairs (every site has one scored page): the Hamming "
-            "thresholds cannot be calibrated on this set."
-        )
-    return (
-        f"Calibration: over {summary['unrelated_pairs']} unrelated same-site pairs "
-        f"(an extraction against another page's gold), "
-        f"{format_value(summary['unrelated_correct_rate'], 'rate')} would pass as correctly "
-        f"extracted (< {config['correct_distance']}) and "
-        f"{format_value(summary['unrelated_complete_rate'], 'rate')} as completely "
-        f"extracted (< {config['complete_distance']})."
+    correct, complete = config["correct_distance"], config["complete_distance"]
+    note = (
+        f"A page counts as correctly extracted below {correct} bits and completely below "
+        f"{complete}. Unrelated pairs (an extraction against another page's gold) show "
+        "what those thresholds are worth: the share of them that would pass should be "
+        "near 0."
     )
+    if not summary["unrelated_pairs"]:
+        note += " No site has two scored pages, so there are no same-site pairs here."
+    rate = summary["unrelated_any_site_correct_rate"]
+    if rate is not None:
+        note += (
+            f" Of {summary['unrelated_any_site_pairs']} pairs across sites, "
+            f"{format_value(rate, 'rate')} pass the correct threshold."
+        )
+    return note
 
 
 # --- HTML -------------------------------------------------------------------------------
@@ -309,7 +327,15 @@ def render_html(report: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
                 for name, view in systems.items()
             ],
         ),
+        "<h2>Calibration</h2>",
         f"<p>{_e(_calibration_note(report))}</p>",
+        _html_table(
+            ["system", *(h for _, h, _ in CALIBRATION_COLUMNS)],
+            [
+                [(_e(name), False), *_metric_cells(view["summary"], CALIBRATION_COLUMNS)]
+                for name, view in systems.items()
+            ],
+        ),
     ]
     for group, title in (("sites", "Sites"), ("page_types", "Page types")):
         sections += [

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
 from pipelines.evaluation.gold import GoldPage, items_text
-from pipelines.evaluation.metrics import item_prf, shingle_counts, snippet_scores, word_prf
-from pipelines.evaluation.text import normalize_text
+from pipelines.evaluation.metrics import (
+    PRF,
+    ShingleCounts,
+    item_prf,
+    shingle_counts,
+    snippet_scores,
+    word_prf,
+)
+from pipelines.evaluation.text import normalize_text, tokens
 from pipelines.evaluation.urls import site_of
 
 #: Gold page types mapped to the classifier's labels; any other type maps to
@@ -88,20 +96,25 @@ def text_fingerprint(text: str | None) -> int:
     return simhash_fingerprint(normalize_text(text))
 
 
+@lru_cache(maxsize=65536)
+def gold_fingerprint(text: str) -> int | None:
+    """Fingerprint of a gold text (``None`` when it has no words), computed once however
+    many systems and pages use it."""
+    return text_fingerprint(text) if tokens(text) else None
+
+
 def extracted_text(record: Mapping[str, Any]) -> str:
     """The record's text; a list page without one falls back to its items."""
     return record.get("text") or items_text(record.get("items") or [])
 
 
 def failure_reason(record: Mapping[str, Any] | None) -> str | None:
-    """Why a page counts as failed, or ``None``."""
+    """Why the feed did not deliver a page (missing, error, skipped), or ``None``."""
     if record is None:
         return FAILURE_MISSING
     status = record.get("status") or "ok"
     if status != "ok":
         return f"{status}: {record.get('error') or 'no reason given'}"
-    if not normalize_text(extracted_text(record)):
-        return FAILURE_NO_TEXT
     return None
 
 
@@ -115,17 +128,28 @@ def score_page(
     """Per-page scores of a feed record (``None``: missing from the feed) against its
     gold; JSON-serializable, meant for the item's ``scores`` field.
 
-    A missing, errored or skipped page scores 0 on everything (distance 64); text
-    metrics are ``None`` when the gold has no text, snippet/item/type metrics are
-    ``None`` when the gold has no snippets/items/type. ``text_only`` (a peer extractor
-    that neither classifies nor splits items) leaves type and item metrics ``None``.
+    A missing, errored or skipped page scores 0 on everything (distance 64), and so
+    does an empty extraction (failure "no text extracted"); text metrics are ``None``
+    when the gold has no text, snippet/item/type metrics are ``None`` when the gold has
+    no snippets/items/type. ``text_only`` (a peer extractor that neither classifies nor
+    splits items) leaves type and item metrics ``None``.
     """
     failure = failure_reason(record)
-    scored = record is not None and (failure is None or failure == FAILURE_NO_TEXT)
-    text = extracted_text(record) if scored else ""
+    delivered = failure is None
+    text = extracted_text(record) if delivered else ""
+    extracted_tokens = tokens(text)
+    if delivered and not extracted_tokens:
+        failure = FAILURE_NO_TEXT
     gold_label = None if text_only else config.label(gold.page_type)
-    predicted_label = config.label(record.get("page_type")) if scored and not text_only else None
-    scores: dict[str, Any] = {
+    predicted_label = config.label(record.get("page_type")) if delivered and not text_only else None
+    snippet_recall, snippet_precision = snippet_scores(
+        extracted_tokens, gold.with_snippets, gold.without_snippets
+    )
+    item = None
+    if gold.items and not text_only:
+        predicted_items = (record.get("items") or []) if delivered else []
+        item = item_prf(predicted_items, gold.items, config.item_match_f1)
+    return {
         "gold_url": gold.url,
         "site": gold.site or (record or {}).get("site") or site_of(gold.url),
         "gold_type": gold.page_type,
@@ -133,25 +157,21 @@ def score_page(
         "predicted_type": predicted_label,
         "type_correct": predicted_label == gold_label if gold_label else None,
         "failure": failure,
-        "extract_ms": _extract_ms(record) if scored else None,
-        **_text_scores(text, gold, config),
+        "extract_ms": _extract_ms(record) if delivered else None,
+        **_text_scores(text, extracted_tokens, gold, config),
+        "snippet_recall": snippet_recall,
+        "snippet_precision": snippet_precision,
+        "item_precision": item.precision if item else None,
+        "item_recall": item.recall if item else None,
+        "item_f1": item.f1 if item else None,
     }
-    snippet_recall, snippet_precision = snippet_scores(
-        text, gold.with_snippets, gold.without_snippets
-    )
-    scores["snippet_recall"], scores["snippet_precision"] = snippet_recall, snippet_precision
-    item = None
-    if gold.items and not text_only:
-        predicted_items = (record.get("items") or []) if scored else []
-        item = item_prf(predicted_items, gold.items, config.item_match_f1)
-    scores["item_precision"] = item.precision if item else None
-    scores["item_recall"] = item.recall if item else None
-    scores["item_f1"] = item.f1 if item else None
-    return scores
 
 
-def _text_scores(text: str, gold: GoldPage, config: ScoringConfig) -> dict[str, Any]:
-    if not normalize_text(gold.text):
+def _text_scores(
+    text: str, extracted_tokens: list[str], gold: GoldPage, config: ScoringConfig
+) -> dict[str, Any]:
+    gold_print = gold_fingerprint(gold.text)
+    if gold_print is None:
         return {
             "gold_has_text": False,
             "hamming_distance": None,
@@ -167,15 +187,15 @@ def _text_scores(text: str, gold: GoldPage, config: ScoringConfig) -> dict[str, 
             "extracted_simhash": None,
             "gold_simhash": None,
         }
-    gold_print = text_fingerprint(gold.text)
-    extracted_print = text_fingerprint(text) if normalize_text(text) else None
-    distance = (
-        hamming_distance(extracted_print, gold_print)
-        if extracted_print is not None
-        else FINGERPRINT_BITS
-    )
-    words = word_prf(text, gold.text)
-    counts = shingle_counts(text, gold.text)
+    if extracted_tokens:
+        extracted_print = text_fingerprint(text)
+        distance = hamming_distance(extracted_print, gold_print)
+        gold_tokens = tokens(gold.text)
+        words = word_prf(extracted_tokens, gold_tokens)
+        counts = shingle_counts(extracted_tokens, gold_tokens)
+    else:  # nothing extracted: every gold shingle is a false negative
+        extracted_print, distance = None, FINGERPRINT_BITS
+        words, counts = PRF(0.0, 0.0, 0.0), ShingleCounts(0.0, 0.0, 1.0)
     shingle = counts.prf()
     return {
         "gold_has_text": True,

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _SPACES = re.compile(r"[^\S\n]+")
+_LINE_EDGES = re.compile(r" ?\n ?")
 _BLANK_LINES = re.compile(r"\n{2,}")
 
 SHINGLE_SIZE = 4
@@ -28,8 +30,8 @@ def normalize_text(text: str | None) -> str:
     if not text:
         return ""
     text = unicodedata.normalize("NFKC", text).lower().replace("\r\n", "\n").replace("\r", "\n")
-    lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))
-    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip("\n")
+    text = _LINE_EDGES.sub("\n", _SPACES.sub(" ", text))
+    return _BLANK_LINES.sub("\n\n", text).strip()
 
 
 def tokens(text: str | None) -> list[str]:
@@ -37,7 +39,7 @@ def tokens(text: str | None) -> list[str]:
     return _TOKEN.findall(normalize_text(text))
 
 
-def shingles(words: list[str], size: int = SHINGLE_SIZE) -> list[tuple[str, ...]]:
+def shingles(words: Sequence[str], size: int = SHINGLE_SIZE) -> list[tuple[str, ...]]:
     """Overlapping ``size``-token shingles; a text shorter than ``size`` is one shingle
     (none when empty), as in the ScrapingHub article-extraction benchmark."""
     return [
