@@ -59,28 +59,40 @@ def hamming_histogram_png(
     axes.set_xlim(-1, len(pages))
     axes.set_xlabel("simhash Hamming distance (bits)")
     axes.set_ylabel("share")
-    axes.legend(fontsize=8, loc="upper right")
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _png(figure)
 
 
-def word_f1_per_site_png(f1_by_site: Mapping[str, Mapping[str, float | None]]) -> bytes:
-    """Horizontal bars of word F1 per site, one bar per system; at most
-    ``MAX_SITES_PLOTTED`` sites (the first ones by name)."""
-    sites = sorted(f1_by_site)[:MAX_SITES_PLOTTED]
-    systems = list(dict.fromkeys(name for site in sites for name in f1_by_site[site]))
-    figure = Figure(figsize=(8, 1.2 + 0.32 * len(sites) * max(1, len(systems)) ** 0.5))
+def word_f1_per_site_png(
+    f1_by_site: Mapping[str, Mapping[str, float | None]], pages_by_site: Mapping[str, int]
+) -> bytes:
+    """Horizontal bars of word F1 per site, one bar per system. With more than
+    ``MAX_SITES_PLOTTED`` sites, those with the most pages are shown, ties broken by the
+    first system's lowest F1 (the sites most worth a look)."""
+    systems = list(dict.fromkeys(name for by_system in f1_by_site.values() for name in by_system))
+    first = systems[0] if systems else None
+    sites = sorted(
+        f1_by_site,
+        key=lambda site: (-pages_by_site[site], f1_by_site[site].get(first) or 0.0, site),
+    )
+    shown = sites[:MAX_SITES_PLOTTED]
+    figure = Figure(figsize=(8, 1.0 + 0.25 * len(shown) * max(1, len(systems)) ** 0.5))
     axes = figure.add_subplot()
     height = 0.8 / max(1, len(systems))
     for offset, system in enumerate(systems):
-        values = [f1_by_site[site].get(system) or 0.0 for site in sites]
-        positions = [i + offset * height for i in range(len(sites))]
+        values = [f1_by_site[site].get(system) or 0.0 for site in shown]
+        positions = [i - 0.4 + (offset + 0.5) * height for i in range(len(shown))]
         axes.barh(positions, values, height=height, label=system)
-    axes.set_yticks([i + 0.4 - height / 2 for i in range(len(sites))], sites, fontsize=8)
-    axes.invert_yaxis()
+    axes.set_yticks(range(len(shown)), shown, fontsize=8)
+    axes.set_ylim(len(shown) - 0.5, -0.5)
     axes.set_xlim(0, 1)
     axes.set_xlabel("word F1 (mean over pages)")
+    if len(shown) < len(sites):
+        axes.set_title(
+            f"{len(shown)} of {len(sites)} sites: most pages, then lowest F1", fontsize=9
+        )
     if len(systems) > 1:
-        axes.legend(fontsize=8, loc="lower right")
+        axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _png(figure)
 
 

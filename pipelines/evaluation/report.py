@@ -123,7 +123,9 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
             config["correct_distance"],
             config["complete_distance"],
         ),
-        "word-f1-per-site": word_f1_per_site_png(f1_by_site),
+        "word-f1-per-site": word_f1_per_site_png(
+            f1_by_site, {site: group["pages"] for site, group in report["sites"].items()}
+        ),
     }
     if report["confusion"]["gold"]:
         plots["page-type-confusion"] = confusion_png(report["confusion"])
