@@ -51,6 +51,7 @@ def open_screenshot(source: bytes | str | Path) -> Image.Image:
         isinstance(image, PngImagePlugin.PngImageFile)
         and height > width
         and not image.info.get("interlace")
+        and not image.is_animated
         and len(image.tile) == 1
     ):
         # Pillow decodes a tile row by row and stops at the tile's extents, so shrinking
