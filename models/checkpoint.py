@@ -1,0 +1,191 @@
+"""Self-describing checkpoints: weights plus everything needed to use them.
+
+A checkpoint is one ``torch.save`` file holding a dict of plain types and tensors, so it
+loads with ``torch.load(weights_only=True)`` (no pickled code runs)::
+
+    {"format": "pagesight-page-classifier", "format_version": 1,
+     "model": "lenet5" | "resnet101", "args": {constructor arguments},
+     "labels": ["article", "list"], "transform": {ScreenshotTransform.to_dict()},
+     "config": {training config}, "metrics": {...}, "split": {seed, fractions, val_sites,
+     test_sites}, "state_dict": {name: tensor}}
+
+Floating weights are stored in the model's storage dtype (fp16 for LeNet-5, which ships
+in git) and restored to fp32 on load. The model card (``NAME.card.json`` beside
+``NAME.pt``) repeats the metadata for people, with a data summary and the file's checksum.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from models.classifier import PageTypeClassifier
+from models.registry import model_spec, resolve_device
+from models.transform import ScreenshotTransform
+
+FORMAT = "pagesight-page-classifier"
+FORMAT_VERSION = 1
+METADATA_KEYS = ("model", "args", "labels", "transform", "config", "metrics", "split")
+
+
+class CheckpointError(RuntimeError):
+    """A checkpoint that is missing, unreadable, malformed or does not fit its model."""
+
+
+@dataclass
+class CheckpointMeta:
+    """Everything in a checkpoint besides the weights; plain JSON types only."""
+
+    model: str
+    args: dict[str, Any]
+    labels: list[str]
+    transform: dict[str, Any]
+    config: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    split: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metadata as plain data; ValueError when something is not JSON-serializable."""
+        try:
+            return json.loads(json.dumps(asdict(self)))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"checkpoint metadata must be plain JSON data: {exc}") from exc
+
+
+def stored_state_dict(model: nn.Module, model_name: str) -> dict[str, torch.Tensor]:
+    """The model's weights as a checkpoint stores them (floating tensors in the
+    model's storage dtype, on the CPU)."""
+    dtype = model_spec(model_name).storage_dtype
+    return {
+        name: (tensor.to(dtype) if tensor.is_floating_point() else tensor).detach().cpu().contiguous()
+        for name, tensor in model.state_dict().items()
+    }
+
+
+def save_checkpoint(path: str | Path, model: nn.Module, meta: CheckpointMeta) -> Path:
+    """Write a checkpoint atomically (a reader never sees a half-written file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"format": FORMAT, "format_version": FORMAT_VERSION, **meta.to_dict()}
+    payload["state_dict"] = stored_state_dict(model, meta.model)
+    partial = path.with_name(path.name + ".partial")
+    torch.save(payload, partial)
+    os.replace(partial, path)
+    return path
+
+
+def read_checkpoint(path: str | Path) -> tuple[CheckpointMeta, dict[str, torch.Tensor]]:
+    """Read and validate a checkpoint's structure; CheckpointError says what is wrong."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"classifier checkpoint not found: {path}")
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # torch.load fails with many types on a corrupt file
+        raise CheckpointError(
+            f"classifier checkpoint {path} is unreadable (truncated or not a checkpoint?): {exc}"
+        ) from exc
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        found = payload.get("format") if isinstance(payload, dict) else type(payload).__name__
+        raise CheckpointError(f"{path} is not a PageSight classifier checkpoint (format {found!r})")
+    version = payload.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise CheckpointError(
+            f"{path} has format_version {version!r}; this code reads up to {FORMAT_VERSION}"
+        )
+    missing = [key for key in (*METADATA_KEYS, "state_dict") if key not in payload]
+    if missing:
+        raise CheckpointError(f"{path} lacks {', '.join(missing)}")
+    not_objects = [key for key in METADATA_KEYS if key not in ("model", "labels") and not isinstance(payload[key], dict)]
+    if not_objects:
+        raise CheckpointError(f"{path}: {', '.join(not_objects)} must be objects")
+    meta = CheckpointMeta(**{key: payload[key] for key in METADATA_KEYS})
+    state = payload["state_dict"]
+    if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
+        raise CheckpointError(f"{path}: state_dict is not a mapping of tensors")
+    labels = meta.labels
+    if not isinstance(labels, list) or not labels or not all(isinstance(x, str) for x in labels):
+        raise CheckpointError(f"{path}: labels must be a non-empty list of strings, got {labels!r}")
+    return meta, state
+
+
+def build_model(meta: CheckpointMeta, state: dict[str, torch.Tensor], where: str) -> nn.Module:
+    """Construct the declared architecture and load the weights into it."""
+    try:
+        spec = model_spec(meta.model)
+    except ValueError as exc:
+        raise CheckpointError(f"{where}: {exc}") from exc
+    if meta.args.get("num_classes") != len(meta.labels):
+        raise CheckpointError(
+            f"{where}: {len(meta.labels)} labels {meta.labels} but num_classes "
+            f"{meta.args.get('num_classes')!r}"
+        )
+    try:
+        # Built without allocating or initialising weights: the checkpoint's replace them.
+        with torch.device("meta"):
+            model = spec.build(meta.args)
+    except (TypeError, ValueError) as exc:
+        raise CheckpointError(f"{where}: cannot build {spec.title} from args {meta.args}: {exc}") from exc
+    weights = {name: t.float() if t.is_floating_point() else t for name, t in state.items()}
+    try:
+        model.load_state_dict(weights, assign=True)
+    except RuntimeError as exc:
+        raise CheckpointError(
+            f"{where}: weights do not match {spec.title} with args {meta.args}: {exc}"
+        ) from exc
+    unset = [name for name, t in (*model.named_parameters(), *model.named_buffers()) if t.is_meta]
+    if unset:
+        raise CheckpointError(f"{where}: {spec.title} has tensors a checkpoint cannot set: {unset}")
+    return model.eval()
+
+
+def load_classifier(path: str | Path, device: str = "cpu") -> PageTypeClassifier:
+    """Load a checkpoint as a ready classifier; CheckpointError on any problem."""
+    meta, state = read_checkpoint(path)
+    try:
+        transform = ScreenshotTransform.from_dict(meta.transform)
+    except ValueError as exc:
+        raise CheckpointError(f"{path}: {exc}") from exc
+    model = build_model(meta, state, str(path))
+    if transform.grayscale != model_spec(meta.model).grayscale:
+        raise CheckpointError(
+            f"{path}: transform grayscale={transform.grayscale} does not fit model {meta.model}"
+        )
+    try:
+        target = resolve_device(device)
+    except ValueError as exc:
+        raise CheckpointError(f"{path}: {exc}") from exc
+    return PageTypeClassifier(model, meta.model, meta.labels, transform, target, meta.to_dict())
+
+
+def model_card_path(checkpoint: str | Path) -> Path:
+    """Where a checkpoint's model card lives: ``NAME.card.json`` beside ``NAME.pt``."""
+    checkpoint = Path(checkpoint)
+    return checkpoint.with_name(checkpoint.stem + ".card.json")
+
+
+def write_model_card(checkpoint: str | Path, meta: CheckpointMeta, extra: dict[str, Any]) -> Path:
+    """Write the model card: the checkpoint's file facts, its metadata, and ``extra``."""
+    checkpoint = Path(checkpoint)
+    content = checkpoint.read_bytes()
+    card = {
+        "checkpoint": {
+            "file": checkpoint.name,
+            "bytes": len(content),
+            "md5": hashlib.md5(content).hexdigest(),
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+        },
+        **meta.to_dict(),
+        **extra,
+    }
+    path = model_card_path(checkpoint)
+    path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
