@@ -1,0 +1,160 @@
+"""Page-type classifier benchmark: held-out accuracy and CPU milliseconds per page.
+
+    .venv/bin/python benchmarks/classify.py --data data/wcxb-dev-shots \\
+        --checkpoint models/checkpoints/lenet5.pt --checkpoint output/resnet101.pt \\
+        [--split test|all] [--timing-pages 32] [--repeats 3]
+
+Accuracy: each checkpoint classifies the manifest's pages that belong to the test split
+recorded in the checkpoint (the sites held out when it was trained), or every page with
+``--split all`` (a dataset it never saw). Dataset labels are mapped with the checkpoint's
+own label mapping.
+
+Speed, on the CPU: decode the PNG (from bytes in memory) + the shared transform + the
+forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
+the median of ``--repeats`` runs after one warm-up run. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from models.checkpoint import load_classifier  # noqa: E402
+from models.classifier import PageTypeClassifier  # noqa: E402
+from models.data import ManifestRecord, read_manifests  # noqa: E402
+from models.labels import label_mapping_from_dict  # noqa: E402
+from models.metrics import ClassificationMetrics, classification_metrics  # noqa: E402
+from models.registry import MODELS  # noqa: E402
+from models.transform import open_screenshot  # noqa: E402
+
+CHUNK = 16
+
+
+@dataclass
+class BenchmarkRow:
+    """One checkpoint's results."""
+
+    checkpoint: Path
+    title: str
+    backbone: str
+    input_size: int
+    sites: int
+    metrics: ClassificationMetrics
+    timed_pages: int
+    ms_batch1: float
+    ms_batch16: float
+
+
+def evaluation_records(
+    classifier: PageTypeClassifier, records: Sequence[ManifestRecord], split: str
+) -> list[ManifestRecord]:
+    """The pages to score: the checkpoint's held-out test sites, or all of them."""
+    if split == "all":
+        return list(records)
+    test_sites = set(classifier.metadata["split"].get("test_sites", []))
+    held_out = [record for record in records if record.site in test_sites]
+    if not held_out:
+        raise SystemExit(
+            "none of the manifest's sites is in the checkpoint's test split; "
+            "give the dataset it was trained on, or --split all"
+        )
+    return held_out
+
+
+def score(classifier: PageTypeClassifier, records: Sequence[ManifestRecord]) -> ClassificationMetrics:
+    """Classify the pages (batches of 16) and score them against their mapped labels."""
+    mapping = label_mapping_from_dict(classifier.metadata["config"]["label_mapping"])
+    mapping.check_covers(record.label for record in records)
+    true = [classifier.labels.index(mapping.label_of(record.label)) for record in records]
+    predicted = []
+    for start in range(0, len(records), CHUNK):
+        images = [open_screenshot(record.image) for record in records[start : start + CHUNK]]
+        predicted += [classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK)]
+    return classification_metrics(true, predicted, classifier.labels)
+
+
+def ms_per_page(classifier: PageTypeClassifier, pngs: Sequence[bytes], batch_size: int, repeats: int) -> float:
+    """Median over runs of decode + transform + forward time per page, in ms."""
+
+    def run() -> float:
+        started = time.perf_counter()
+        for start in range(0, len(pngs), batch_size):
+            images = [open_screenshot(png) for png in pngs[start : start + batch_size]]
+            classifier.predict(images, batch_size)
+        return (time.perf_counter() - started) * 1000 / len(pngs)
+
+    run()
+    return statistics.median(run() for _ in range(repeats))
+
+
+def benchmark(
+    checkpoint: Path, records: Sequence[ManifestRecord], split: str, timing_pages: int, repeats: int
+) -> BenchmarkRow:
+    """Score one checkpoint and time it on the CPU."""
+    classifier = load_classifier(checkpoint, device="cpu")
+    pages = evaluation_records(classifier, records, split)
+    metrics = score(classifier, pages)
+    pngs = [record.image.read_bytes() for record in pages[:timing_pages]]
+    return BenchmarkRow(
+        checkpoint=checkpoint,
+        title=MODELS[classifier.model_name].title,
+        backbone=classifier.metadata["config"].get("backbone", ""),
+        input_size=classifier.transform.input_size,
+        sites=len({record.site for record in pages}),
+        metrics=metrics,
+        timed_pages=len(pngs),
+        ms_batch1=ms_per_page(classifier, pngs, 1, repeats),
+        ms_batch16=ms_per_page(classifier, pngs, 16, repeats),
+    )
+
+
+def markdown_table(rows: Sequence[BenchmarkRow]) -> str:
+    """The results as a Markdown table."""
+    lines = [
+        "| model | weights | input | pages (sites) | accuracy | recall per class | pages timed | ms/page, batch 1 | ms/page, batch 16 |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        recalls = ", ".join(
+            f"{c.label} {c.recall:.3f} ({c.support})" for c in row.metrics.per_class if c.support
+        )
+        lines.append(
+            f"| {row.title} | {row.backbone} | {row.input_size} px | {row.metrics.pages} ({row.sites}) "
+            f"| {row.metrics.accuracy:.4f} | {recalls} | {row.timed_pages} | {row.ms_batch1:.1f} | {row.ms_batch16:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", action="append", required=True, metavar="DIR",
+                        help="dataset folder with manifest.jsonl (repeatable)")
+    parser.add_argument("--checkpoint", action="append", required=True, type=Path, metavar="PATH",
+                        help="classifier checkpoint (repeatable)")
+    parser.add_argument("--split", choices=("test", "all"), default="test",
+                        help="score the checkpoint's held-out test sites (default) or every page")
+    parser.add_argument("--timing-pages", type=int, default=32, help="pages timed per run (default: 32)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs, median reported (default: 3)")
+    args = parser.parse_args(argv)
+    records = read_manifests(args.data)
+    rows = [
+        benchmark(path, records, args.split, args.timing_pages, args.repeats) for path in args.checkpoint
+    ]
+    print(f"CPU, {torch.get_num_threads()} torch threads; pages scored: {args.split} split; "
+          f"times: decode + transform + forward, median of {args.repeats} runs")
+    print()
+    print(markdown_table(rows))
+
+
+if __name__ == "__main__":
+    main()
