@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -72,7 +73,8 @@ class Evaluation:
 
     ``score(record)`` matches a feed record to its gold, scores it and keeps the scores;
     ``report()`` counts gold pages that never came as failures and builds the report.
-    A ``text_only`` system (a peer extractor) gets no type or item metrics.
+    A ``text_only`` system (a peer extractor) gets no type or item metrics. ``score``
+    and ``add`` may be called from several threads (scoring runs outside the lock).
     """
 
     def __init__(
@@ -92,6 +94,7 @@ class Evaluation:
         self._scores: dict[str, dict[str, Any]] = {}
         self._worst: list[tuple[float, int, int, WorstPage]] = []
         self._order = itertools.count()
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._scores)
@@ -100,7 +103,8 @@ class Evaluation:
         """Score a feed record and keep the result; ``None`` when it has no gold."""
         gold = self.gold.match(record)
         if gold is None:
-            self.unmatched_urls.append(str(record.get("url")))
+            with self._lock:
+                self.unmatched_urls.append(str(record.get("url")))
             return None
         scores = score_page(record, gold, self.config, text_only=self.text_only)
         self.add(record, scores)
@@ -110,14 +114,15 @@ class Evaluation:
         """Keep the scores of a record (from :func:`score_page`); the first record of a
         gold page wins, later ones are counted as duplicates."""
         key = self.gold.get(scores["gold_url"]).key
-        if key in self._scores:
-            self.duplicate_urls.append(str(record.get("url")))
-            return
-        self._scores[key] = scores
-        scored = scores["failure"] in (None, FAILURE_NO_TEXT)
-        perfect = scores["word_f1"] == 1.0 and scores["hamming_distance"] == 0
-        if scores["gold_has_text"] and scored and not perfect:
-            self._keep_if_worst(record, scores)
+        with self._lock:
+            if key in self._scores:
+                self.duplicate_urls.append(str(record.get("url")))
+                return
+            self._scores[key] = scores
+            scored = scores["failure"] in (None, FAILURE_NO_TEXT)
+            perfect = scores["word_f1"] == 1.0 and scores["hamming_distance"] == 0
+            if scores["gold_has_text"] and scored and not perfect:
+                self._keep_if_worst(record, scores)
 
     def _keep_if_worst(self, record: Mapping[str, Any], scores: dict[str, Any]) -> None:
         if self.config.worst_pages <= 0:
@@ -145,10 +150,12 @@ class Evaluation:
 
         A missing page whose gold names no site joins the site the feed gave to the
         other pages of its host."""
-        site_by_host = {site_of(row["gold_url"]): row["site"] for row in self._scores.values()}
+        with self._lock:
+            scored = dict(self._scores)
+        site_by_host = {site_of(row["gold_url"]): row["site"] for row in scored.values()}
         rows = []
         for page in self.gold.pages:
-            row = self._scores.get(page.key)
+            row = scored.get(page.key)
             if row is None:
                 row = score_page(None, page, self.config, text_only=self.text_only)
                 if page.site is None:
