@@ -81,8 +81,10 @@ def save_checkpoint(path: str | Path, model: nn.Module, meta: CheckpointMeta) ->
     return path
 
 
-def read_checkpoint(path: str | Path) -> tuple[CheckpointMeta, dict[str, torch.Tensor]]:
+def read_checkpoint(path: str | Path | None) -> tuple[CheckpointMeta, dict[str, torch.Tensor]]:
     """Read and validate a checkpoint's structure; CheckpointError says what is wrong."""
+    if not path:
+        raise CheckpointError("no classifier checkpoint path given")
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"classifier checkpoint not found: {path}")
@@ -146,7 +148,7 @@ def build_model(meta: CheckpointMeta, state: dict[str, torch.Tensor], where: str
     return model.eval()
 
 
-def load_classifier(path: str | Path, device: str = "cpu") -> PageTypeClassifier:
+def load_classifier(path: str | Path | None, device: str = "cpu") -> PageTypeClassifier:
     """Load a checkpoint as a ready classifier; CheckpointError on any problem."""
     meta, state = read_checkpoint(path)
     try:

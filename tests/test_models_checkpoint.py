@@ -92,6 +92,9 @@ def test_lenet_weights_are_stored_in_fp16(saved):
 def test_missing_checkpoint(tmp_path):
     with pytest.raises(CheckpointError, match=f"checkpoint not found: {tmp_path / 'none.pt'}"):
         load_classifier(tmp_path / "none.pt")
+    for unset in (None, ""):
+        with pytest.raises(CheckpointError, match="no classifier checkpoint path given"):
+            load_classifier(unset)
 
 
 @pytest.mark.parametrize("cut", [0, 100, 0.5])
