@@ -49,11 +49,11 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str], ...] = (
 )
 CALIBRATION_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("unrelated_pairs", "same-site pairs", "count"),
-    ("unrelated_correct_rate", "pass correct", "rate"),
-    ("unrelated_complete_rate", "pass complete", "rate"),
+    ("unrelated_correct_rate", "same-site < correct", "rate"),
+    ("unrelated_complete_rate", "same-site < complete", "rate"),
     ("unrelated_any_site_pairs", "any-site pairs", "count"),
-    ("unrelated_any_site_correct_rate", "pass correct", "rate"),
-    ("unrelated_any_site_complete_rate", "pass complete", "rate"),
+    ("unrelated_any_site_correct_rate", "any-site < correct", "rate"),
+    ("unrelated_any_site_complete_rate", "any-site < complete", "rate"),
 )
 GROUP_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("pages", "pages", "count"),
@@ -399,9 +399,10 @@ def _worst_page_html(page: Mapping[str, Any]) -> str:
         else '<p class="note">no local screenshot</p>'
     )
     failure = f" · {_e(page['failure'])}" if page.get("failure") else ""
+    title = f"<b>{_e(page['title'])}</b><br>" if page.get("title") else ""
     return (
         '<div class="page">'
-        f"<p><b>{_link(page['url'])}</b><br>site {_e(page['site'])} · word F1 "
+        f"<p>{title}{_link(page['url'])}<br>site {_e(page['site'])} · word F1 "
         f"{_e(format_value(page['word_f1'], 'rate'))} · distance "
         f"{_e(page['hamming_distance'])}{failure}</p>"
         f'<div class="cols"><div>{image}</div>'
