@@ -63,6 +63,13 @@ def test_bad_json_line_names_file_and_line(tmp_path):
         load_gold(path)
 
 
+def test_gold_line_that_is_not_utf8(tmp_path):
+    path = tmp_path / "gold.jsonl"
+    path.write_bytes(b'{"url": "https://a.example/1", "text": "x"}\n{"url": "\xff"}\n')
+    with pytest.raises(GoldFormatError, match=r"gold\.jsonl line 2: not UTF-8"):
+        load_gold(path)
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

@@ -243,7 +243,7 @@ def test_page_types_map_through_the_label_mapping():
     record = {"url": "u", "text": ARTICLE, "page_type": "list"}
     assert score_page(record, _gold(page_type="collection"), config)["type_correct"] is True
     assert score_page(record, _gold(page_type="product"), config)["type_correct"] is False
-    custom = ScoringConfig(type_labels={"product": "list"}, default_type="article")
+    custom = ScoringConfig(type_labels={"Product": "list"}, default_type="article")
     assert score_page(record, _gold(page_type="product"), custom)["type_correct"] is True
 
 

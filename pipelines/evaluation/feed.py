@@ -36,12 +36,14 @@ def read_feed(path: str | Path) -> Iterator[dict[str, Any]]:
     path = Path(path)
     if not path.is_file():
         raise FeedFormatError(f"{path}: no such feed file")
-    with path.open(encoding="utf-8") as lines:
+    with path.open("rb") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise FeedFormatError(f"{path} line {number}: not UTF-8") from None
             except json.JSONDecodeError as exc:
                 raise FeedFormatError(f"{path} line {number}: not valid JSON: {exc.msg}") from None
             if not isinstance(record, dict) or not isinstance(record.get("url"), str):
@@ -52,8 +54,8 @@ def read_feed(path: str | Path) -> Iterator[dict[str, Any]]:
 def read_stored_html(record: Mapping[str, Any]) -> str:
     """The record's stored rendered HTML (``html.uri``: ``file://``, gzip or plain).
 
-    Raises :class:`UnsupportedStoreError` for other stores, ``OSError`` when the file
-    cannot be read.
+    Raises :class:`UnsupportedStoreError` for other stores, ``OSError`` (or ``EOFError``
+    for a truncated gzip) when the file cannot be read.
     """
     uri = (record.get("html") or {}).get("uri")
     if not uri:
@@ -80,7 +82,7 @@ def peer_record(name: str, extract: PeerExtractor, record: Mapping[str, Any]) ->
         return {**result, "status": record.get("status"), "error": record.get("error")}
     try:
         html = read_stored_html(record)
-    except OSError as exc:
+    except (OSError, EOFError) as exc:  # missing, unreadable or truncated gzip
         logger.warning("No stored HTML for %s: %s", record.get("url"), exc)
         return {**result, "status": "error", "error": f"stored HTML unreadable: {exc}"}
     started = time.perf_counter()

@@ -124,13 +124,15 @@ def read_gold_jsonl(path: str | Path) -> GoldSet:
     """Our gold JSONL: one object per line with ``url`` and ``text`` (or ``items``)."""
     path = Path(path)
     pages = []
-    with path.open(encoding="utf-8") as lines:
+    with path.open("rb") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             where = f"{path} line {number}"
             try:
-                entry = json.loads(line)
+                entry = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise GoldFormatError(f"{where}: not UTF-8") from None
             except json.JSONDecodeError as exc:
                 raise GoldFormatError(f"{where}: not valid JSON: {exc.msg}") from None
             pages.append(_page_from_jsonl(entry, where))
@@ -177,10 +179,7 @@ def read_wcxb_folder(path: str | Path) -> GoldSet:
     seen: dict[str, str] = {}
     for file in sorted((path / "ground-truth").glob("*.json")):
         where = str(file)
-        try:
-            entry = json.loads(file.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise GoldFormatError(f"{where} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+        entry = _read_json_file(file)
         if not isinstance(entry, dict) or not isinstance(entry.get("ground_truth"), dict):
             raise GoldFormatError(f'{where}: expected an object with a "ground_truth" object')
         truth = entry["ground_truth"]
@@ -217,10 +216,7 @@ def read_wcxb_folder(path: str | Path) -> GoldSet:
 def _wcxb_metadata(path: Path) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
-    try:
-        metadata = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GoldFormatError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+    metadata = _read_json_file(path)
     files = metadata.get("files") if isinstance(metadata, dict) else None
     if not isinstance(files, dict):
         raise GoldFormatError(f'{path}: expected an object with a "files" object')
@@ -231,10 +227,7 @@ def read_scrapinghub_json(path: str | Path) -> GoldSet:
     """ScrapingHub article-extraction-benchmark ``ground-truth.json``:
     ``{id: {"url": ..., "articleBody": ...}}``."""
     path = Path(path)
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise GoldFormatError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from None
+    entries = _read_json_file(path)
     if not isinstance(entries, dict) or not all(isinstance(v, dict) for v in entries.values()):
         raise GoldFormatError(
             f"{path}: unknown gold format: a .json gold file must be ScrapingHub's "
@@ -250,6 +243,15 @@ def read_scrapinghub_json(path: str | Path) -> GoldSet:
             raise GoldFormatError(f'{where}: missing "articleBody" (a string)')
         pages.append(GoldPage(url=url, text=body, source=where, title=entry.get("headline")))
     return GoldSet(str(path), FORMAT_SCRAPINGHUB, pages)
+
+
+def _read_json_file(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise GoldFormatError(f"{path}: not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise GoldFormatError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from None
 
 
 def items_text(items: list[dict[str, Any]]) -> str:

@@ -63,6 +63,10 @@ class ScoringConfig:
             )
         if not 0 < self.item_match_f1 <= 1:
             raise ValueError(f"item_match_f1 must be in (0, 1]; got {self.item_match_f1}")
+        if self.calibration_pairs < 0 or self.worst_pages < 0:
+            raise ValueError("calibration_pairs and worst_pages cannot be negative")
+        labels = {name.lower(): label for name, label in self.type_labels.items()}
+        object.__setattr__(self, "type_labels", labels)
 
     @classmethod
     def from_settings(cls, settings: SettingsLike, **overrides: Any) -> ScoringConfig:
