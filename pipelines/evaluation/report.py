@@ -110,11 +110,7 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
     """The report's plots as PNG bytes, by name."""
     config = report["config"]
     histogram = report["hamming_histogram"]
-    systems = report.get("systems") or {report["system"]: report}
-    f1_by_site = {
-        site: {name: view["sites"].get(site, {}).get("word_f1") for name, view in systems.items()}
-        for site in report["sites"]
-    }
+    systems = _systems(report)
     plots = {
         "hamming-distance": hamming_histogram_png(
             histogram["pages"],
@@ -122,11 +118,17 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
             histogram["unrelated_any_site"],
             config["correct_distance"],
             config["complete_distance"],
-        ),
-        "word-f1-per-site": word_f1_per_site_png(
-            f1_by_site, {site: group["pages"] for site, group in report["sites"].items()}
-        ),
+        )
     }
+    if report["sites"]:
+        f1_by_site = {
+            site: {
+                name: view["sites"].get(site, {}).get("word_f1") for name, view in systems.items()
+            }
+            for site in report["sites"]
+        }
+        pages_by_site = {site: group["pages"] for site, group in report["sites"].items()}
+        plots["word-f1-per-site"] = word_f1_per_site_png(f1_by_site, pages_by_site)
     if report["confusion"]["gold"]:
         plots["page-type-confusion"] = confusion_png(report["confusion"])
     return plots
