@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/classify.py --data data/wcxb-dev-shots \\
         --checkpoint models/checkpoints/lenet5.pt --checkpoint output/resnet101.pt \\
-        [--split test|all] [--timing-pages 32] [--repeats 3]
+        [--split test|all] [--timing-pages 32] [--repeats 3] [--threads N]
 
 Accuracy: each checkpoint classifies the manifest's pages that belong to the test split
 recorded in the checkpoint (the sites held out when it was trained), or every page with
@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from models.checkpoint import load_classifier  # noqa: E402
+from models.checkpoint import CheckpointError, load_classifier  # noqa: E402
 from models.classifier import PageTypeClassifier  # noqa: E402
-from models.data import ManifestRecord, read_manifests  # noqa: E402
-from models.labels import label_mapping_from_dict  # noqa: E402
+from models.data import ManifestError, ManifestRecord, read_manifests  # noqa: E402
+from models.labels import LabelMappingError, label_mapping_from_dict  # noqa: E402
 from models.metrics import ClassificationMetrics, classification_metrics  # noqa: E402
 from models.registry import MODELS  # noqa: E402
 from models.transform import open_screenshot  # noqa: E402
@@ -64,7 +64,7 @@ def evaluation_records(
     test_sites = set(classifier.metadata["split"].get("test_sites", []))
     held_out = [record for record in records if record.site in test_sites]
     if not held_out:
-        raise SystemExit(
+        raise ManifestError(
             "none of the manifest's sites is in the checkpoint's test split; "
             "give the dataset it was trained on, or --split all"
         )
@@ -145,12 +145,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="score the checkpoint's held-out test sites (default) or every page")
     parser.add_argument("--timing-pages", type=int, default=32, help="pages timed per run (default: 32)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs, median reported (default: 3)")
+    parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
     args = parser.parse_args(argv)
-    records = read_manifests(args.data)
-    rows = [
-        benchmark(path, records, args.split, args.timing_pages, args.repeats) for path in args.checkpoint
-    ]
-    print(f"CPU, {torch.get_num_threads()} torch threads; pages scored: {args.split} split; "
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    try:
+        records = read_manifests(args.data)
+        rows = [
+            benchmark(path, records, args.split, args.timing_pages, args.repeats) for path in args.checkpoint
+        ]
+    except (ManifestError, LabelMappingError, CheckpointError) as exc:
+        parser.error(str(exc))
+    scored = "the checkpoint's held-out test sites" if args.split == "test" else "all pages"
+    print(f"CPU, {torch.get_num_threads()} torch threads; pages scored: {scored}; "
           f"times: decode + transform + forward, median of {args.repeats} runs")
     print()
     print(markdown_table(rows))

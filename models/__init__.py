@@ -1,0 +1,1 @@
+"""Page-type classification from page screenshots: networks, data, training, checkpoints."""
