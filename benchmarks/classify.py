@@ -71,7 +71,9 @@ def evaluation_records(
     return held_out
 
 
-def score(classifier: PageTypeClassifier, records: Sequence[ManifestRecord]) -> ClassificationMetrics:
+def score(
+    classifier: PageTypeClassifier, records: Sequence[ManifestRecord]
+) -> ClassificationMetrics:
     """Classify the pages (batches of 16) and score them against their mapped labels."""
     mapping = label_mapping_from_dict(classifier.metadata["config"]["label_mapping"])
     mapping.check_covers(record.label for record in records)
@@ -79,11 +81,15 @@ def score(classifier: PageTypeClassifier, records: Sequence[ManifestRecord]) -> 
     predicted = []
     for start in range(0, len(records), CHUNK):
         images = [open_screenshot(record.image) for record in records[start : start + CHUNK]]
-        predicted += [classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK)]
+        predicted += [
+            classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK)
+        ]
     return classification_metrics(true, predicted, classifier.labels)
 
 
-def ms_per_page(classifier: PageTypeClassifier, pngs: Sequence[bytes], batch_size: int, repeats: int) -> float:
+def ms_per_page(
+    classifier: PageTypeClassifier, pngs: Sequence[bytes], batch_size: int, repeats: int
+) -> float:
     """Median over runs of decode + transform + forward time per page, in ms."""
 
     def run() -> float:
@@ -120,31 +126,66 @@ def benchmark(
 
 def markdown_table(rows: Sequence[BenchmarkRow]) -> str:
     """The results as a Markdown table."""
-    lines = [
-        "| model | weights | input | pages (sites) | accuracy | recall per class | pages timed | ms/page, batch 1 | ms/page, batch 16 |",
-        "|---|---|---|---|---|---|---|---|---|",
+    columns = [
+        "model",
+        "weights",
+        "input",
+        "pages (sites)",
+        "accuracy",
+        "recall per class",
+        "pages timed",
+        "ms/page, batch 1",
+        "ms/page, batch 16",
     ]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:
         recalls = ", ".join(
             f"{c.label} {c.recall:.3f} ({c.support})" for c in row.metrics.per_class if c.support
         )
-        lines.append(
-            f"| {row.title} | {row.backbone} | {row.input_size} px | {row.metrics.pages} ({row.sites}) "
-            f"| {row.metrics.accuracy:.4f} | {recalls} | {row.timed_pages} | {row.ms_batch1:.1f} | {row.ms_batch16:.1f} |"
-        )
+        cells = [
+            row.title,
+            row.backbone,
+            f"{row.input_size} px",
+            f"{row.metrics.pages} ({row.sites})",
+            f"{row.metrics.accuracy:.4f}",
+            recalls,
+            str(row.timed_pages),
+            f"{row.ms_batch1:.1f}",
+            f"{row.ms_batch16:.1f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", action="append", required=True, metavar="DIR",
-                        help="dataset folder with manifest.jsonl (repeatable)")
-    parser.add_argument("--checkpoint", action="append", required=True, type=Path, metavar="PATH",
-                        help="classifier checkpoint (repeatable)")
-    parser.add_argument("--split", choices=("test", "all"), default="test",
-                        help="score the checkpoint's held-out test sites (default) or every page")
-    parser.add_argument("--timing-pages", type=int, default=32, help="pages timed per run (default: 32)")
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs, median reported (default: 3)")
+    parser.add_argument(
+        "--data",
+        action="append",
+        required=True,
+        metavar="DIR",
+        help="dataset folder with manifest.jsonl (repeatable)",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        action="append",
+        required=True,
+        type=Path,
+        metavar="PATH",
+        help="classifier checkpoint (repeatable)",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("test", "all"),
+        default="test",
+        help="score the checkpoint's held-out test sites (default) or every page",
+    )
+    parser.add_argument(
+        "--timing-pages", type=int, default=32, help="pages timed per run (default: 32)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="timed runs, median reported (default: 3)"
+    )
     parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
     args = parser.parse_args(argv)
     if args.threads:
@@ -152,13 +193,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         records = read_manifests(args.data)
         rows = [
-            benchmark(path, records, args.split, args.timing_pages, args.repeats) for path in args.checkpoint
+            benchmark(path, records, args.split, args.timing_pages, args.repeats)
+            for path in args.checkpoint
         ]
     except (ManifestError, LabelMappingError, CheckpointError) as exc:
         parser.error(str(exc))
     scored = "the checkpoint's held-out test sites" if args.split == "test" else "all pages"
-    print(f"CPU, {torch.get_num_threads()} torch threads; pages scored: {scored}; "
-          f"times: decode + transform + forward, median of {args.repeats} runs")
+    print(
+        f"CPU, {torch.get_num_threads()} torch threads; pages scored: {scored}; "
+        f"times: decode + transform + forward, median of {args.repeats} runs"
+    )
     print()
     print(markdown_table(rows))
 

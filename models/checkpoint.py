@@ -64,7 +64,10 @@ def stored_state_dict(model: nn.Module, model_name: str) -> dict[str, torch.Tens
     model's storage dtype, on the CPU)."""
     dtype = model_spec(model_name).storage_dtype
     return {
-        name: (tensor.to(dtype) if tensor.is_floating_point() else tensor).detach().cpu().contiguous()
+        name: (tensor.to(dtype) if tensor.is_floating_point() else tensor)
+        .detach()
+        .cpu()
+        .contiguous()
         for name, tensor in model.state_dict().items()
     }
 
@@ -105,7 +108,11 @@ def read_checkpoint(path: str | Path | None) -> tuple[CheckpointMeta, dict[str, 
     missing = [key for key in (*METADATA_KEYS, "state_dict") if key not in payload]
     if missing:
         raise CheckpointError(f"{path} lacks {', '.join(missing)}")
-    not_objects = [key for key in METADATA_KEYS if key not in ("model", "labels") and not isinstance(payload[key], dict)]
+    not_objects = [
+        key
+        for key in METADATA_KEYS
+        if key not in ("model", "labels") and not isinstance(payload[key], dict)
+    ]
     if not_objects:
         raise CheckpointError(f"{path}: {', '.join(not_objects)} must be objects")
     meta = CheckpointMeta(**{key: payload[key] for key in METADATA_KEYS})
@@ -134,7 +141,9 @@ def build_model(meta: CheckpointMeta, state: dict[str, torch.Tensor], where: str
         with torch.device("meta"):
             model = spec.build(meta.args)
     except (TypeError, ValueError) as exc:
-        raise CheckpointError(f"{where}: cannot build {spec.title} from args {meta.args}: {exc}") from exc
+        raise CheckpointError(
+            f"{where}: cannot build {spec.title} from args {meta.args}: {exc}"
+        ) from exc
     weights = {name: t.float() if t.is_floating_point() else t for name, t in state.items()}
     try:
         model.load_state_dict(weights, assign=True)

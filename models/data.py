@@ -73,7 +73,11 @@ def _parse_line(line: str, root: Path, where: str) -> ManifestRecord:
         raise ManifestError(f"{where}: not JSON: {exc}") from exc
     if not isinstance(entry, dict):
         raise ManifestError(f"{where}: expected a JSON object")
-    missing = [key for key in ("image", "label", "site") if not isinstance(entry.get(key), str) or not entry[key]]
+    missing = [
+        key
+        for key in ("image", "label", "site")
+        if not isinstance(entry.get(key), str) or not entry[key]
+    ]
     if missing:
         raise ManifestError(f"{where}: missing or empty {', '.join(missing)}")
     image = (root / entry["image"]).resolve()
@@ -137,7 +141,7 @@ def split_by_site(
         empty = [k for k, share in enumerate(shares) if share > 0]
         for position, site in enumerate(group_sites):
             remaining = len(group_sites) - position
-            candidates = empty if 0 < len(empty) >= remaining else range(len(SPLITS))
+            candidates = empty if empty and remaining <= len(empty) else range(len(SPLITS))
             target = max(candidates, key=lambda k: (shares[k] * total - assigned[k], shares[k]))
             assigned[target] += len(pages_of[site])
             if target in empty:

@@ -84,9 +84,13 @@ class TrainConfig:
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
         if self.class_weights not in CLASS_WEIGHTING:
-            raise ValueError(f"class_weights must be one of {CLASS_WEIGHTING}, got {self.class_weights!r}")
+            raise ValueError(
+                f"class_weights must be one of {CLASS_WEIGHTING}, got {self.class_weights!r}"
+            )
         if self.weights is not None and not spec.pretrained_backbone:
-            raise ValueError(f"--weights applies to models with a pretrained backbone, not {self.model}")
+            raise ValueError(
+                f"--weights applies to models with a pretrained backbone, not {self.model}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (paths as strings) for the checkpoint."""
@@ -130,12 +134,15 @@ class TrainResult:
         lines = [
             f"{title} ({self.backbone}): best epoch {self.best_epoch}/{len(self.history)}, "
             f"validation accuracy {best.val_accuracy:.4f}",
-            f"test split: {self.data['test']['pages']} pages from {self.data['test']['sites']} sites",
+            f"test split: {self.data['test']['pages']} pages "
+            f"from {self.data['test']['sites']} sites",
             format_metrics(self.test),
         ]
         if len(self.test_by_source) > 1:
             for source, metrics in self.test_by_source.items():
-                recalls = ", ".join(f"{c.label} recall {c.recall:.4f}" for c in metrics.per_class if c.support)
+                recalls = ", ".join(
+                    f"{c.label} recall {c.recall:.4f}" for c in metrics.per_class if c.support
+                )
                 lines.append(
                     f"  source {source or '(none)'}: accuracy {metrics.accuracy:.4f} "
                     f"on {metrics.pages} pages; {recalls}"
@@ -219,7 +226,9 @@ def train_classifier(config: TrainConfig) -> TrainResult:
     )
     checkpoint = save_checkpoint(config.out, model, meta)
     confusion_png = save_confusion_png(
-        test, checkpoint.with_name(checkpoint.stem + ".confusion.png"), f"{spec.title} ({backbone}), test split"
+        test,
+        checkpoint.with_name(checkpoint.stem + ".confusion.png"),
+        f"{spec.title} ({backbone}), test split",
     )
     data = {
         name: summarize(split.records, [mapping.labels[k] for k in split.targets.tolist()])
@@ -236,9 +245,20 @@ def train_classifier(config: TrainConfig) -> TrainResult:
             "versions": {"torch": torch.__version__},
         },
     )
-    logger.info("Saved %s checkpoint to %s (test accuracy %.4f)", spec.title, checkpoint, test.accuracy)
+    logger.info(
+        "Saved %s checkpoint to %s (test accuracy %.4f)", spec.title, checkpoint, test.accuracy
+    )
     return TrainResult(
-        checkpoint, card, confusion_png, config.model, backbone, best_epoch, history, test, test_by_source, data
+        checkpoint,
+        card,
+        confusion_png,
+        config.model,
+        backbone,
+        best_epoch,
+        history,
+        test,
+        test_by_source,
+        data,
     )
 
 
@@ -249,7 +269,9 @@ def _split_dataset(
     records = read_manifests(config.data)
     mapping.check_covers(record.label for record in records)
     classes = [mapping.index_of(record.label) for record in records]
-    indices = split_by_site([record.site for record in records], classes, config.fractions, config.seed)
+    indices = split_by_site(
+        [record.site for record in records], classes, config.fractions, config.seed
+    )
     for name in SPLITS:
         if not indices[name]:
             raise ManifestError(
@@ -268,7 +290,9 @@ def _backbone(spec: ModelSpec, config: TrainConfig) -> tuple[Path | None, str]:
     if not spec.pretrained_backbone:
         return None, "trained end to end"
     weights_file = resolve_backbone_weights(config.weights)
-    return weights_file, f"ImageNet backbone {weights_file.name}" if weights_file else "random-init backbone"
+    return weights_file, (
+        f"ImageNet backbone {weights_file.name}" if weights_file else "random-init backbone"
+    )
 
 
 def _seed_everything(seed: int) -> None:
@@ -291,7 +315,9 @@ def _encode_split(
     starts = range(0, len(records), config.batch_size)
     with torch.no_grad():
         for start in tqdm(starts, desc=f"encode {name}", unit="batch", disable=not config.progress):
-            batch = torch.stack([transform(_open(r)) for r in records[start : start + config.batch_size]])
+            batch = torch.stack(
+                [transform(_open(r)) for r in records[start : start + config.batch_size]]
+            )
             batch = batch.to(device)
             outputs.append(encoder(batch) if encoder is not None else batch)
     return _Split(records, targets.to(device), torch.cat(outputs))
@@ -313,8 +339,12 @@ def _fit(
 ) -> tuple[list[EpochStats], int]:
     """Train ``trainable``; leave it holding the best epoch's weights."""
     train = splits["train"]
-    loss_fn = nn.CrossEntropyLoss(weight=_class_weights(train.targets, num_classes, config).to(device))
-    optimizer = torch.optim.Adam([p for p in trainable.parameters() if p.requires_grad], lr=config.lr)
+    loss_fn = nn.CrossEntropyLoss(
+        weight=_class_weights(train.targets, num_classes, config).to(device)
+    )
+    optimizer = torch.optim.Adam(
+        [p for p in trainable.parameters() if p.requires_grad], lr=config.lr
+    )
     order = torch.Generator().manual_seed(config.seed)
     history: list[EpochStats] = []
     best_state: dict[str, torch.Tensor] = {}
@@ -325,7 +355,10 @@ def _fit(
         batches = permutation.split(config.batch_size)
         total_loss = 0.0
         with tqdm(
-            total=len(batches), desc=f"epoch {epoch}/{config.epochs}", unit="batch", disable=not config.progress
+            total=len(batches),
+            desc=f"epoch {epoch}/{config.epochs}",
+            unit="batch",
+            disable=not config.progress,
         ) as bar:
             for batch in batches:
                 optimizer.zero_grad()
@@ -341,7 +374,11 @@ def _fit(
         history.append(stats)
         logger.info(
             "epoch %d/%d: train loss %.4f, val loss %.4f, val accuracy %.4f",
-            epoch, config.epochs, stats.train_loss, val_loss, val_accuracy,
+            epoch,
+            config.epochs,
+            stats.train_loss,
+            val_loss,
+            val_accuracy,
         )
         best = history[best_epoch - 1] if best_epoch else None
         if best is None or (val_accuracy, -val_loss) > (best.val_accuracy, -best.val_loss):
@@ -362,7 +399,9 @@ def _class_weights(targets: torch.Tensor, num_classes: int, config: TrainConfig)
 def _predict(trainable: nn.Module, inputs: torch.Tensor, batch_size: int) -> list[int]:
     trainable.eval()
     with torch.no_grad():
-        return [int(k) for chunk in inputs.split(batch_size) for k in trainable(chunk).argmax(dim=1)]
+        return [
+            int(k) for chunk in inputs.split(batch_size) for k in trainable(chunk).argmax(dim=1)
+        ]
 
 
 def _evaluate(
@@ -388,6 +427,8 @@ def _metrics_by_source(
     for position, record in enumerate(split.records):
         by_source.setdefault(record.source, []).append(position)
     return {
-        source: classification_metrics([targets[i] for i in positions], [predictions[i] for i in positions], labels)
+        source: classification_metrics(
+            [targets[i] for i in positions], [predictions[i] for i in positions], labels
+        )
         for source, positions in sorted(by_source.items())
     }

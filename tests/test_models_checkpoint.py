@@ -49,7 +49,9 @@ def saved(tmp_path) -> tuple[Path, LeNet5]:
 
 def screenshots(count: int) -> list[Image.Image]:
     rng = np.random.default_rng(1)
-    return [Image.fromarray(rng.integers(0, 256, (90, 60, 3), dtype=np.uint8)) for _ in range(count)]
+    return [
+        Image.fromarray(rng.integers(0, 256, (90, 60, 3), dtype=np.uint8)) for _ in range(count)
+    ]
 
 
 def rewrite(path: Path, **changes) -> Path:
@@ -71,7 +73,9 @@ def test_round_trip_keeps_metadata_and_predictions(saved):
     assert classifier.metadata["split"] == {"test_sites": ["a.test"]}
     images = screenshots(5)
     with torch.no_grad():
-        expected = torch.softmax(model(torch.stack([classifier.transform(i) for i in images])), dim=1)
+        expected = torch.softmax(
+            model(torch.stack([classifier.transform(i) for i in images])), dim=1
+        )
     probabilities = classifier.predict_proba(images)
     assert torch.allclose(probabilities, expected, atol=2e-3)  # fp16 storage
     predictions = classifier.predict(images, batch_size=2)
@@ -128,10 +132,22 @@ def test_plain_state_dict_is_not_a_checkpoint(tmp_path):
         ({"format_version": 99}, "format_version 99"),
         ({"model": "vgg16"}, "unknown model 'vgg16'"),
         ({"labels": ["article", "list", "other"]}, r"3 labels .* but num_classes 2"),
-        ({"args": {"num_classes": 2, "input_size": 64, "in_channels": 1}}, "weights do not match LeNet-5"),
-        ({"args": {"num_classes": 2, "input_size": INPUT_SIZE, "depth": 9}}, "cannot build LeNet-5"),
-        ({"transform": {**ScreenshotTransform(INPUT_SIZE, True).to_dict(), "mean": [0.1]}}, "in mean"),
-        ({"transform": ScreenshotTransform(INPUT_SIZE, False).to_dict()}, "grayscale=False does not fit"),
+        (
+            {"args": {"num_classes": 2, "input_size": 64, "in_channels": 1}},
+            "weights do not match LeNet-5",
+        ),
+        (
+            {"args": {"num_classes": 2, "input_size": INPUT_SIZE, "depth": 9}},
+            "cannot build LeNet-5",
+        ),
+        (
+            {"transform": {**ScreenshotTransform(INPUT_SIZE, True).to_dict(), "mean": [0.1]}},
+            "in mean",
+        ),
+        (
+            {"transform": ScreenshotTransform(INPUT_SIZE, False).to_dict()},
+            "grayscale=False does not fit",
+        ),
         ({"config": ["epochs"]}, "config must be objects"),
         ({"state_dict": {"weight": [1, 2]}}, "not a mapping of tensors"),
     ],
@@ -158,7 +174,9 @@ def test_cuda_without_cuda_is_a_checkpoint_error(saved):
 
 def test_metadata_must_be_plain_data(tmp_path):
     with pytest.raises(ValueError, match="plain JSON data"):
-        save_checkpoint(tmp_path / "x.pt", LeNet5(input_size=INPUT_SIZE), lenet_meta(config={"out": Path("x")}))
+        save_checkpoint(
+            tmp_path / "x.pt", LeNet5(input_size=INPUT_SIZE), lenet_meta(config={"out": Path("x")})
+        )
     assert not list(tmp_path.iterdir())
 
 
@@ -168,5 +186,11 @@ def test_model_card_repeats_metadata_with_file_facts(saved):
     assert card_path == model_card_path(path) == path.with_name("lenet5.card.json")
     card = json.loads(card_path.read_text())
     assert card["checkpoint"]["file"] == "lenet5.pt"
-    assert card["checkpoint"]["bytes"] == path.stat().st_size and len(card["checkpoint"]["md5"]) == 32
-    assert (card["model"], card["labels"], card["data"]) == ("lenet5", ["article", "list"], {"train": {"pages": 3}})
+    assert (
+        card["checkpoint"]["bytes"] == path.stat().st_size and len(card["checkpoint"]["md5"]) == 32
+    )
+    assert (card["model"], card["labels"], card["data"]) == (
+        "lenet5",
+        ["article", "list"],
+        {"train": {"pages": 3}},
+    )

@@ -40,10 +40,19 @@ def write_dataset(folder, lines):
 
 
 def test_manifest_records_resolve_images_and_normalize_sites(tmp_path):
-    folder = write_dataset(tmp_path, [
-        {"image": "png/a.png", "label": "listing", "site": "WWW.Example.com", "url": "u", "source": "wcxb"},
-        {"image": "png/b.png", "label": "article", "site": "news.example.org"},
-    ])
+    folder = write_dataset(
+        tmp_path,
+        [
+            {
+                "image": "png/a.png",
+                "label": "listing",
+                "site": "WWW.Example.com",
+                "url": "u",
+                "source": "wcxb",
+            },
+            {"image": "png/b.png", "label": "article", "site": "news.example.org"},
+        ],
+    )
     records = read_manifest(folder)
     assert [r.site for r in records] == ["example.com", "news.example.org"]
     assert records[0].image == (tmp_path / "png" / "a.png").resolve() and records[0].image.is_file()
@@ -52,8 +61,12 @@ def test_manifest_records_resolve_images_and_normalize_sites(tmp_path):
 
 
 def test_several_manifests_concatenate(tmp_path):
-    first = write_dataset(tmp_path / "one", [{"image": "png/a.png", "label": "article", "site": "a.test"}])
-    second = write_dataset(tmp_path / "two", [{"image": "png/a.png", "label": "list", "site": "b.test"}])
+    first = write_dataset(
+        tmp_path / "one", [{"image": "png/a.png", "label": "article", "site": "a.test"}]
+    )
+    second = write_dataset(
+        tmp_path / "two", [{"image": "png/a.png", "label": "list", "site": "b.test"}]
+    )
     records = read_manifests([first, second])
     assert [(r.site, r.label) for r in records] == [("a.test", "article"), ("b.test", "list")]
     assert records[0].image != records[1].image
@@ -62,9 +75,15 @@ def test_several_manifests_concatenate(tmp_path):
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        (['{"image": "png/a.png", "label": "article", "site": "a.test"}', "{not json"], r"manifest.jsonl:2: not JSON"),
+        (
+            ['{"image": "png/a.png", "label": "article", "site": "a.test"}', "{not json"],
+            r"manifest.jsonl:2: not JSON",
+        ),
         ([{"image": "png/a.png", "site": "a.test"}], "missing or empty label"),
-        (['{"image": "png/gone.png", "label": "article", "site": "a.test"}'], "image not found: .*gone.png"),
+        (
+            ['{"image": "png/gone.png", "label": "article", "site": "a.test"}'],
+            "image not found: .*gone.png",
+        ),
         (["[1, 2]"], "expected a JSON object"),
         ([], "lists no screenshots"),
     ],
@@ -87,8 +106,14 @@ def test_default_mapping_is_the_papers_two_classes():
     mapping = load_label_mapping()
     assert mapping.labels == ("article", "list")
     assert {raw: mapping.label_of(raw) for raw in WCXB_TYPES + ["list"]} == {
-        "article": "article", "listing": "list", "collection": "list", "forum": "article",
-        "product": "article", "documentation": "article", "service": "article", "list": "list",
+        "article": "article",
+        "listing": "list",
+        "collection": "list",
+        "forum": "article",
+        "product": "article",
+        "documentation": "article",
+        "service": "article",
+        "list": "list",
     }
     assert mapping.index_of("collection") == 1
 
@@ -97,7 +122,12 @@ def test_three_and_seven_class_mappings_load_the_same_way():
     assert set(shipped_label_mappings()) >= {"article-list", "article-list-other", "wcxb-7"}
     three = load_label_mapping("article-list-other")
     assert three.labels == ("article", "list", "other")
-    assert [three.label_of(raw) for raw in ("forum", "listing", "article", "list")] == ["other", "list", "article", "list"]
+    assert [three.label_of(raw) for raw in ("forum", "listing", "article", "list")] == [
+        "other",
+        "list",
+        "article",
+        "list",
+    ]
     seven = load_label_mapping("wcxb-7")
     assert list(seven.labels) == WCXB_TYPES
     assert [seven.index_of(raw) for raw in WCXB_TYPES] == list(range(7))
@@ -114,7 +144,9 @@ def test_mappings_come_from_files_and_dicts(tmp_path):
 
 def test_uncovered_labels_and_bad_mappings_are_refused(tmp_path):
     mapping = load_label_mapping("wcxb-7")
-    with pytest.raises(LabelMappingError, match=r"does not cover dataset labels \['list', 'video'\]"):
+    with pytest.raises(
+        LabelMappingError, match=r"does not cover dataset labels \['list', 'video'\]"
+    ):
         mapping.check_covers(["article", "video", "list"])
     with pytest.raises(LabelMappingError, match="'video' is not covered"):
         mapping.index_of("video")
@@ -203,7 +235,9 @@ def test_short_pages_are_padded_with_white_at_the_bottom():
 
 
 def test_rgb_transform_uses_imagenet_normalization():
-    tensor = screenshot_transform(Image.new("RGBA", (40, 60), (255, 255, 255, 255)), 16, grayscale=False)
+    tensor = screenshot_transform(
+        Image.new("RGBA", (40, 60), (255, 255, 255, 255)), 16, grayscale=False
+    )
     assert tensor.shape == (3, 16, 16)
     expected = [(1 - m) / s for m, s in zip(IMAGENET_MEAN, IMAGENET_STD)]
     assert torch.allclose(tensor[:, 0, 0], torch.tensor(expected))

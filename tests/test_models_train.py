@@ -45,11 +45,15 @@ def list_page(rng: random.Random, width: int = 96, height: int = 200) -> Image.I
     for top in range(16, height - 30, 34):
         for left in range(4, width - 28, 31):
             draw.rectangle((left, top, left + 26, top + 28), outline=(120, 120, 120))
-            draw.rectangle((left + 2, top + 2, left + 24, top + 16), fill=(rng.randint(60, 200),) * 3)
+            draw.rectangle(
+                (left + 2, top + 2, left + 24, top + 16), fill=(rng.randint(60, 200),) * 3
+            )
     return image
 
 
-def make_dataset(folder: Path, sites: int = SITES, labels: tuple[str, ...] = ("listing", "article", "forum")) -> Path:
+def make_dataset(
+    folder: Path, sites: int = SITES, labels: tuple[str, ...] = ("listing", "article", "forum")
+) -> Path:
     """``sites`` sites of three pages each; one page in three is a list page."""
     rng = random.Random(0)
     (folder / "png").mkdir(parents=True)
@@ -60,8 +64,15 @@ def make_dataset(folder: Path, sites: int = SITES, labels: tuple[str, ...] = ("l
             draw = list_page if label in ("listing", "list") else article_page
             name = f"png/{site}-{page}.png"
             draw(rng).save(folder / name)
-            lines.append({"image": name, "label": label, "site": f"site{site}.test",
-                          "url": f"http://site{site}.test/{page}", "source": "synthetic"})
+            lines.append(
+                {
+                    "image": name,
+                    "label": label,
+                    "site": f"site{site}.test",
+                    "url": f"http://site{site}.test/{page}",
+                    "source": "synthetic",
+                }
+            )
     (folder / "manifest.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     return folder
 
@@ -72,8 +83,16 @@ def dataset(tmp_path_factory) -> Path:
 
 
 def config(dataset: Path, out: Path, **changes) -> TrainConfig:
-    settings = {"data": [dataset], "out": out, "input_size": 32, "epochs": 6, "lr": 1e-3,
-                "device": "cpu", "progress": False, **changes}
+    settings = {
+        "data": [dataset],
+        "out": out,
+        "input_size": 32,
+        "epochs": 6,
+        "lr": 1e-3,
+        "device": "cpu",
+        "progress": False,
+        **changes,
+    }
     return TrainConfig(**settings)
 
 
@@ -103,7 +122,11 @@ def test_lenet_training_lowers_loss_and_round_trips(dataset, tmp_path):
     assert meta.metrics["best_epoch"] == result.best_epoch
     assert meta.metrics["val_accuracy"] == max(e.val_accuracy for e in result.history)
     assert meta.config["backbone"] == "trained end to end" and meta.config["lr"] == 1e-3
-    train_sites = {f"site{s}.test" for s in range(SITES)} - set(meta.split["val_sites"]) - set(meta.split["test_sites"])
+    train_sites = (
+        {f"site{s}.test" for s in range(SITES)}
+        - set(meta.split["val_sites"])
+        - set(meta.split["test_sites"])
+    )
     assert train_sites and not set(meta.split["val_sites"]) & set(meta.split["test_sites"])
     card = json.loads(result.model_card.read_text())
     assert card["metrics"] == meta.metrics and card["split"] == meta.split
@@ -123,10 +146,20 @@ def test_same_seed_same_model(dataset, tmp_path):
 def test_resnet_trains_its_head_on_a_random_init_backbone(tmp_path):
     dataset = make_dataset(tmp_path / "screens", sites=4)
     result = train_classifier(
-        config(dataset, tmp_path / "resnet101.pt", model="resnet101", weights="none", epochs=2, input_size=16)
+        config(
+            dataset,
+            tmp_path / "resnet101.pt",
+            model="resnet101",
+            weights="none",
+            epochs=2,
+            input_size=16,
+        )
     )
     meta, state = read_checkpoint(result.checkpoint)
-    assert meta.config["backbone"] == "random-init backbone" and result.backbone == "random-init backbone"
+    assert (
+        meta.config["backbone"] == "random-init backbone"
+        and result.backbone == "random-init backbone"
+    )
     assert meta.transform["grayscale"] is False and state["head.2.weight"].shape == (2, 1024)
     assert reload_test_metrics(result.checkpoint, dataset) == result.test.confusion
 
@@ -159,7 +192,13 @@ def test_bad_training_input_is_refused(dataset, tmp_path):
     with pytest.raises(ValueError, match="epochs must be at least 1"):
         train_classifier(config(dataset, tmp_path / "x.pt", epochs=0))
     with pytest.raises(LabelMappingError, match=r"does not cover dataset labels \['forum'\]"):
-        train_classifier(config(dataset, tmp_path / "x.pt", labels={"labels": ["article", "list"], "map": {"listing": "list"}}))
+        train_classifier(
+            config(
+                dataset,
+                tmp_path / "x.pt",
+                labels={"labels": ["article", "list"], "map": {"listing": "list"}},
+            )
+        )
     small = make_dataset(tmp_path / "small", sites=2)
     with pytest.raises(ManifestError, match="split is empty: 2 sites are too few"):
         train_classifier(config(small, tmp_path / "x.pt"))
@@ -167,9 +206,20 @@ def test_bad_training_input_is_refused(dataset, tmp_path):
 
 def test_command_usage_errors(tmp_path):
     command = _load_command()
-    options = Namespace(data=[str(tmp_path / "nowhere")], out=str(tmp_path / "x.pt"), model="lenet5", labels=None,
-                        epochs=1, batch_size=16, lr=2e-4, input_size=32, device="cpu", seed=0, weights=None,
-                        class_weights="none")
+    options = Namespace(
+        data=[str(tmp_path / "nowhere")],
+        out=str(tmp_path / "x.pt"),
+        model="lenet5",
+        labels=None,
+        epochs=1,
+        batch_size=16,
+        lr=2e-4,
+        input_size=32,
+        device="cpu",
+        seed=0,
+        weights=None,
+        class_weights="none",
+    )
     with pytest.raises(UsageError, match="no dataset manifest"):
         command.run([], options)
     with pytest.raises(UsageError, match="unexpected arguments"):
@@ -180,14 +230,33 @@ def test_scrapy_train_classifier_command(dataset, tmp_path, monkeypatch, capsys)
     out = tmp_path / "cli" / "lenet5.pt"
     monkeypatch.chdir(ROOT)
     with pytest.raises(SystemExit) as exit_status:
-        execute(["scrapy", "train-classifier", "--data", str(dataset), "--out", str(out), "--epochs", "2",
-                 "--input-size", "32", "--device", "cpu", "--class-weights", "balanced"])
+        execute(
+            [
+                "scrapy",
+                "train-classifier",
+                "--data",
+                str(dataset),
+                "--out",
+                str(out),
+                "--epochs",
+                "2",
+                "--input-size",
+                "32",
+                "--device",
+                "cpu",
+                "--class-weights",
+                "balanced",
+            ]
+        )
     captured = capsys.readouterr()
     assert exit_status.value.code == 0, captured.err
     assert "confusion matrix" in captured.out and "epoch 2/2" in captured.err
     meta, _ = read_checkpoint(out)
     assert meta.config["class_weights"] == "balanced" and meta.config["epochs"] == 2
-    assert out.with_name("lenet5.card.json").is_file() and out.with_name("lenet5.confusion.png").is_file()
+    assert (
+        out.with_name("lenet5.card.json").is_file()
+        and out.with_name("lenet5.confusion.png").is_file()
+    )
 
 
 def _load_command():

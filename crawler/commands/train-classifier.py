@@ -29,27 +29,52 @@ class Command(ScrapyCommand):
         from models.registry import MODELS
 
         group = parser.add_argument_group(title="Training")
-        group.add_argument("--data", action="append", required=True, metavar="DIR",
-                           help="dataset folder with manifest.jsonl (repeat to combine)")
-        group.add_argument("--model", choices=sorted(MODELS), default="lenet5",
-                           help="network (default: lenet5)")
-        group.add_argument("--out", required=True, metavar="PATH",
-                           help="checkpoint to write; the model card and confusion PNG go beside it")
-        group.add_argument("--labels", metavar="MAPPING",
-                           help="label mapping: a shipped name (article-list, article-list-other, "
-                                "wcxb-7) or a JSON file (default: article-list)")
+        group.add_argument(
+            "--data",
+            action="append",
+            required=True,
+            metavar="DIR",
+            help="dataset folder with manifest.jsonl (repeat to combine)",
+        )
+        group.add_argument(
+            "--model", choices=sorted(MODELS), default="lenet5", help="network (default: lenet5)"
+        )
+        group.add_argument(
+            "--out",
+            required=True,
+            metavar="PATH",
+            help="checkpoint to write; the model card and confusion PNG go beside it",
+        )
+        group.add_argument(
+            "--labels",
+            metavar="MAPPING",
+            help="label mapping: a shipped name (article-list, article-list-other, "
+            "wcxb-7) or a JSON file (default: article-list)",
+        )
         group.add_argument("--epochs", type=int, default=30, help="default: 30")
         group.add_argument("--batch-size", type=int, default=16, help="default: 16")
-        group.add_argument("--lr", type=float, default=2e-4, help="Adam learning rate (default: 2e-4)")
-        group.add_argument("--input-size", type=int, default=224,
-                           help="square input side in pixels (default: 224)")
+        group.add_argument(
+            "--lr", type=float, default=2e-4, help="Adam learning rate (default: 2e-4)"
+        )
+        group.add_argument(
+            "--input-size", type=int, default=224, help="square input side in pixels (default: 224)"
+        )
         group.add_argument("--device", default="auto", help="cpu, cuda or auto (default: auto)")
-        group.add_argument("--seed", type=int, default=0, help="seed of the split and training (default: 0)")
-        group.add_argument("--weights", metavar="PATH|none",
-                           help="resnet101 backbone: an ImageNet weights file, or none for random "
-                                "init (default: torchvision's cache folder)")
-        group.add_argument("--class-weights", choices=("none", "balanced"), default="none",
-                           help="weigh the loss by inverse class frequency (default: none)")
+        group.add_argument(
+            "--seed", type=int, default=0, help="seed of the split and training (default: 0)"
+        )
+        group.add_argument(
+            "--weights",
+            metavar="PATH|none",
+            help="resnet101 backbone: an ImageNet weights file, or none for random "
+            "init (default: torchvision's cache folder)",
+        )
+        group.add_argument(
+            "--class-weights",
+            choices=("none", "balanced"),
+            default="none",
+            help="weigh the loss by inverse class frequency (default: none)",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
