@@ -73,7 +73,7 @@ class Command(ScrapyCommand):
             "--class-weights",
             choices=("none", "balanced"),
             default="none",
-            help="weigh the loss by inverse class frequency (default: none)",
+            help="balanced weighs the loss by inverse class frequency (default: none)",
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
