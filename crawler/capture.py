@@ -94,6 +94,7 @@ class CaptureOptions:
     network_idle_timeout: float = 3.0
     scroll_steps: int = 6
     max_boxes: int = 4000
+    timeout: float = 60.0
 
 
 async def capture_page(page: Page, options: CaptureOptions) -> dict[str, Any]:
@@ -101,7 +102,16 @@ async def capture_page(page: Page, options: CaptureOptions) -> dict[str, Any]:
 
     Returns ``{"skip": reason}`` for documents that are not HTML or answered with an
     HTTP error (there is nothing worth capturing), else the capture and its timings.
+    The whole capture is bounded by ``options.timeout`` (TimeoutError past it), so a
+    renderer that stops answering cannot hold a crawl slot forever.
     """
+    try:
+        return await asyncio.wait_for(_capture(page, options), timeout=options.timeout)
+    except asyncio.TimeoutError:
+        raise TimeoutError(f"capture did not finish in {options.timeout:.0f}s") from None
+
+
+async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     timings: dict[str, float] = {}
     started = time.perf_counter()
     facts = await page.evaluate(PAGE_FACTS_JS)

@@ -43,9 +43,7 @@ def describe_failure(failure: Failure) -> FailureOutcome:
         if "robots.txt" in message:
             return FailureOutcome("robots", "robots: forbidden by robots.txt", skipped=True)
         return FailureOutcome("ignored", f"ignored: {message}", skipped=True)
-    if isinstance(exc, PlaywrightTimeout) or isinstance(
-        exc, (net_error.TimeoutError, net_error.TCPTimedOutError)
-    ):
+    if isinstance(exc, (PlaywrightTimeout, TimeoutError, net_error.TimeoutError, net_error.TCPTimedOutError)):
         return FailureOutcome("timeout", f"timeout: {message}")
     if isinstance(exc, net_error.DNSLookupError) or any(m in message for m in _DNS_MARKERS):
         return FailureOutcome("dns", f"dns: {message}")

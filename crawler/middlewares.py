@@ -38,6 +38,7 @@ def capture_options(settings: BaseSettings) -> CaptureOptions:
         network_idle_timeout=settings.getfloat("PAGESIGHT_NETWORK_IDLE_TIMEOUT", 3.0),
         scroll_steps=settings.getint("PAGESIGHT_SCROLL_STEPS", 6),
         max_boxes=settings.getint("PAGESIGHT_MAX_BOXES", 4000),
+        timeout=settings.getfloat("PAGESIGHT_CAPTURE_TIMEOUT", 60.0),
     )
 
 

@@ -70,6 +70,8 @@ PAGESIGHT_MAX_SCREENSHOT_HEIGHT = 8000
 PAGESIGHT_PAGE_TIMEOUT = 30
 # After the load event, wait at most this long (s) for the network to go idle.
 PAGESIGHT_NETWORK_IDLE_TIMEOUT = 3.0
+# The whole capture of one page (settle, scroll, boxes, screenshot) must end within (s).
+PAGESIGHT_CAPTURE_TIMEOUT = 60
 # Scroll steps used to trigger lazy content before the screenshot (0 disables).
 PAGESIGHT_SCROLL_STEPS = 6
 # Most element boxes collected per page.
@@ -84,9 +86,55 @@ PAGESIGHT_DENY_EXTENSIONS = IGNORED_EXTENSIONS
 # Where screenshots, rendered HTML and element boxes go: a folder, file://, s3:// or gs://
 PAGESIGHT_STORE_URI = "output/store"
 
+# --- Pipelines: store → classify → extract → score ------------------------------------
 ITEM_PIPELINES = {
     "pipelines.store.StorePipeline": 100,
+    "pipelines.classify.ClassifyPipeline": 200,
+    "pipelines.extract.ExtractPipeline": 300,
+    "pipelines.score.ScorePipeline": 400,
 }
+
+# --- Page-type classifier (pipelines.classify.ClassifyPipeline) -------------------------
+PAGESIGHT_CLASSIFY_ENABLED = True
+# Self-describing checkpoint (model, labels, transform); the shipped LeNet-5 by default.
+PAGESIGHT_CLASSIFIER_CHECKPOINT = "models/checkpoints/lenet5-article-list.pt"
+# cpu, cuda or auto.
+PAGESIGHT_CLASSIFIER_DEVICE = "cpu"
+# torch threads for inference: Chromium keeps the cores busy, and one thread is faster
+# than two under that contention (see benchmarks/classify.py).
+PAGESIGHT_CLASSIFIER_THREADS = 1
+
+# --- Extraction (pipelines.extract.ExtractPipeline) -------------------------------------
+PAGESIGHT_EXTRACT_ENABLED = True
+# Registered extractor: "iawce" (improved, default) or "iawce-paper" (the paper's own).
+PAGESIGHT_EXTRACTOR = "iawce"
+# Force a page type ("article" or "list") instead of the classifier's; also turns the
+# classifier off.
+PAGESIGHT_PAGE_TYPE = ""
+
+# --- Scoring (pipelines.score.ScorePipeline) --------------------------------------------
+# A crawl with gold (-a gold=PATH, or the demo web's) is scored page by page.
+PAGESIGHT_SCORE_ENABLED = True
+# Where the report (report.json, report.md, report.html) is written when the spider
+# closes; empty: no report.
+PAGESIGHT_REPORT_DIR = "output/report"
+# Simhash Hamming distance below which a page is correctly / completely extracted.
+PAGESIGHT_EVAL_CORRECT_DISTANCE = 30
+PAGESIGHT_EVAL_COMPLETE_DISTANCE = 10
+# Gold page types → classifier labels; other gold types count as PAGESIGHT_EVAL_DEFAULT_TYPE.
+PAGESIGHT_EVAL_TYPE_LABELS = {
+    "article": "article",
+    "list": "list",
+    "listing": "list",
+    "collection": "list",
+}
+PAGESIGHT_EVAL_DEFAULT_TYPE = "article"
+# A list item matches a gold item by URL, else by a title word F1 of at least this.
+PAGESIGHT_EVAL_ITEM_MATCH_F1 = 0.8
+# Unrelated (other page, same site) gold texts compared with each extraction.
+PAGESIGHT_EVAL_CALIBRATION_PAIRS = 50
+# Worst pages shown in the HTML report.
+PAGESIGHT_EVAL_WORST_PAGES = 10
 
 # --- Feed -------------------------------------------------------------------------------
 FEEDS = {
@@ -112,4 +160,4 @@ PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 #   hang           a linked page sends headers and half its HTML, then never finishes
 #   huge           a linked article of about 4 MB (not in gold)
 #   non_html       a linked PDF and a linked PNG image
-PAGESIGHT_DEMO_FAULTS = "non_html"
+PAGESIGHT_DEMO_FAULTS = ""
