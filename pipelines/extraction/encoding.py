@@ -23,7 +23,8 @@ import unicodedata
 from w3lib.encoding import html_to_unicode, read_bom
 
 #: Legacy encodings tried by detection, in order of preference on a tie.
-DETECTION_CANDIDATES = ("gb18030", "big5hkscs", "cp932", "euc_jp", "cp949", "cp1251", "koi8_r", "cp1252")
+#: Japanese comes before Chinese: Kana sit at the same bytes in EUC-JP and GB2312.
+DETECTION_CANDIDATES = ("cp932", "euc_jp", "gb18030", "big5hkscs", "cp949", "cp1251", "koi8_r", "cp1252")
 
 # Frequent characters of Chinese and Japanese running text (function words, the most
 # common Han characters of both languages, common Hiragana). A right decoding of CJK
@@ -42,8 +43,9 @@ _COMMON_CJK = frozenset(
     "ぐげござじずぜぞだでどばびぶべぼぱっゃゅょアイウエオカキクケコサシスセソタチツテトナニヌネノハ"
     "ヒフヘホマミムメモラリルレロンーッ"
 )
-# Frequent Russian letters, both cases.
-_COMMON_CYRILLIC = frozenset("оеаинтсрвлкмдпуяыьгзбчйОЕАИНТСРВЛКМДПУЯЫЬГЗБЧЙ")
+# Frequent Russian letters, lower case (running text is mostly lower case; a Cyrillic
+# text read in the wrong Cyrillic code page comes out mostly upper case).
+_COMMON_CYRILLIC = frozenset("оеаинтсрвлкмдпуяыьгзбчйжшхюцэщф")
 
 
 def decode_html(body: bytes, declared_encoding: str | None = None) -> str:
@@ -92,24 +94,32 @@ def detect_encoding(body: bytes) -> str | None:
 def _plausibility(text: str) -> float:
     """Mean per-character score of the non-ASCII characters of ``text``."""
     total, count = 0.0, 0
-    previous_cyrillic = False
+    previous = " "
     for char in text:
         if char.isascii():
-            previous_cyrillic = False
+            previous = char
             continue
         count += 1
+        after_latin = previous.isascii() and previous.isalpha()
         if char in _COMMON_CJK:
             total += 2.0
-        elif char in _COMMON_CYRILLIC:
-            # Russian letters come in runs; a lone one inside Latin is a wrong decoding.
-            total += 2.0 if previous_cyrillic else 0.5
+        elif "\u0400" <= char <= "\u04ff":
+            # Russian words are all Cyrillic; Cyrillic glued to Latin letters is a
+            # Latin text read in a Cyrillic code page.
+            if after_latin:
+                total -= 1.0
+            elif char in _COMMON_CYRILLIC:
+                total += 2.0
+            else:
+                total += 0.5
         else:
             category = unicodedata.category(char)
             if category[0] == "L":
-                total += 0.25
+                # An accented Latin letter inside a Latin word is ordinary Western text.
+                total += 1.5 if after_latin and char <= "\u024f" else 0.25
             elif category in ("Cc", "Co", "Cn", "So") or "\uff61" <= char <= "\uff9f":
                 total -= 2.0
-        previous_cyrillic = "\u0400" <= char <= "\u04ff"
+        previous = char
     return total / count if count else 0.0
 
 

@@ -1,0 +1,74 @@
+"""Parsing and small tree helpers shared by the extraction modules (lxml)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+from lxml import etree, html as lxml_html
+
+HtmlElement = lxml_html.HtmlElement
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_PARSER = lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+
+
+def parse_html(html: str) -> HtmlElement | None:
+    """The document's root element, or None when ``html`` holds no markup at all.
+
+    Comments and processing instructions are dropped while parsing (they are never
+    content). Broken markup is repaired the way libxml2 does; it never raises.
+    """
+    if not isinstance(html, str):
+        raise TypeError(f"parse_html needs str, got {type(html).__name__}; decode bytes with decode_html")
+    html = _XML_DECLARATION.sub("", html, count=1).replace("\x00", "")
+    if not html.strip():
+        return None
+    try:
+        root = lxml_html.document_fromstring(html, parser=_PARSER)
+    except (etree.ParserError, ValueError):
+        return None
+    return root
+
+
+def body_of(root: HtmlElement) -> HtmlElement:
+    """The <body> element, or the root itself for a fragment without one."""
+    body = root.find("body")
+    return body if body is not None else root
+
+
+def is_element(node: object) -> bool:
+    """True for elements, False for comments, processing instructions and entities."""
+    return isinstance(node, etree._Element) and isinstance(node.tag, str)
+
+
+def base_url(root: HtmlElement, page_url: str) -> str:
+    """The URL relative links resolve against: <base href> or the page URL."""
+    for base in root.iter("base"):
+        href = (base.get("href") or "").strip()
+        if href:
+            return urljoin(page_url, href)
+    return page_url
+
+
+def absolute_url(href: str | None, base: str) -> str:
+    """``href`` made absolute against ``base``; "" for empty, fragment-only or script links."""
+    href = (href or "").strip()
+    if not href or href.startswith("#") or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
+        return ""
+    return urljoin(base, href)
+
+
+def remove_keeping_tail(element: HtmlElement) -> None:
+    """Remove ``element`` from its tree but keep the text that follows it."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    if tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)

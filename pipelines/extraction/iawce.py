@@ -1,0 +1,124 @@
+"""The I-AWCE extractors: ``iawce-paper`` (the paper, as published) and ``iawce``."""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+
+from pipelines.extraction.article import ARTICLE_SHARE, LIST_SHARE, article_element_paper, content_element
+from pipelines.extraction.denoise import denoise
+from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
+from pipelines.extraction.lengths import TextLengths, subtree_lengths
+from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper
+from pipelines.extraction.metadata import extract_metadata
+from pipelines.extraction.page import ARTICLE, LIST, Extraction, ExtractedItem, Page
+from pipelines.extraction.pagetype import guess_page_type
+from pipelines.extraction.registry import register
+from pipelines.extraction.textformat import Block, render_blocks, to_markdown, to_text
+
+logger = logging.getLogger(__name__)
+
+
+class _Iawce(ABC):
+    """Shared steps: parse, metadata, denoise for the page type, measure, then the
+    mode's own article or list algorithm."""
+
+    name = ""
+
+    def extract(self, page: Page) -> Extraction | None:
+        root = parse_html(page.html)
+        if root is None:
+            logger.info("%s found nothing on %s: the document has no markup", self.name, page.url or "<page>")
+            return None
+        base = base_url(root, page.url)
+        metadata = extract_metadata(root, base)
+        page_type = _denoise_for(root, page)
+        body = body_of(root)
+        lengths = subtree_lengths(body)
+        if page_type == LIST:
+            blocks, items = self.list_content(body, lengths, base)
+        else:
+            blocks, items = self.article_content(body, lengths, base), []
+        if not blocks:
+            logger.info("%s found no %s content on %s", self.name, page_type, page.url or "<page>")
+            return None
+        return Extraction(
+            extractor=self.name,
+            page_type=page_type,
+            title=metadata.title,
+            text=to_text(blocks),
+            markdown=to_markdown(blocks),
+            items=items,
+            author=metadata.author,
+            published=metadata.published,
+            language=metadata.language,
+            canonical_url=metadata.canonical_url,
+        )
+
+    @abstractmethod
+    def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
+        """The blocks of an article page's main content."""
+
+    @abstractmethod
+    def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
+        """The blocks of a list page's text and its items."""
+
+
+class IawcePaperExtractor(_Iawce):
+    """The paper's algorithms as described: the std-dev descent on article pages; on list
+    pages the same-depth same-class ranking, whose items are the whole text."""
+
+    name = "iawce-paper"
+
+    def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
+        return render_blocks(article_element_paper(body, lengths), base)
+
+    def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
+        items = [item for item in (build_item(el, base) for el in list_items_paper(body, lengths)) if item]
+        return [entry_block(item) for item in items], items
+
+
+class IawceExtractor(_Iawce):
+    """The improved extractor (the default).
+
+    Articles: descend while one child holds most of the text outside links, render the
+    element reached, drop link-dense paragraphs. Lists: descend the same way counting link
+    text, rank (depth, tag.class) keys for the items, and render the region with each
+    item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay).
+    """
+
+    name = "iawce"
+    #: Paragraphs of an article with a larger share of link text are navigation.
+    max_link_density = 0.5
+
+    def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
+        blocks = render_blocks(content_element(body, lengths, ARTICLE_SHARE), base)
+        return [b for b in blocks if b.kind == "heading" or b.link_density <= self.max_link_density]
+
+    def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
+        region = content_element(body, lengths, LIST_SHARE, count_links=True)
+        items, entries = [], {}
+        for element in list_items(region, lengths):
+            item = build_item(element, base)
+            if item is not None:
+                items.append(item)
+                entries[element] = entry_block(item)
+        return render_blocks(region, base, substitutes=entries), items
+
+
+def _denoise_for(root: HtmlElement, page: Page) -> str:
+    """Denoise ``root`` for the page's type and return the type; an unknown type is
+    guessed on the tree denoised for lists (the lighter table), then the article table
+    finishes the job if the guess is "article"."""
+    if page.page_type is not None:
+        denoise(root, page.page_type, page.boxes)
+        return page.page_type
+    denoise(root, LIST, page.boxes)
+    page_type = guess_page_type(body_of(root))
+    if page_type == ARTICLE:
+        denoise(root, ARTICLE)
+    return page_type
+
+
+register(IawcePaperExtractor())
+register(IawceExtractor())

@@ -1,0 +1,189 @@
+"""Page metadata: title, author, publish date, language, canonical URL.
+
+Sources, first found wins:
+
+- title: ``og:title``/``twitter:title``, JSON-LD ``headline``/``name``, the first ``<h1>``,
+  ``<title>`` (without a trailing " | Site name");
+- author: JSON-LD ``author``, ``<meta name="author">`` and its aliases, ``article:author``
+  (unless it is a URL), ``itemprop="author"``, ``rel="author"`` links;
+- published (ISO 8601): JSON-LD ``datePublished``, ``article:published_time`` and date
+  ``<meta>`` tags, ``itemprop="datePublished"``, the first ``<time datetime>``;
+- language: ``<html lang>``, ``Content-Language``, ``og:locale``, JSON-LD ``inLanguage``,
+  then the script of the text (Kana: ja, Han: zh, Hangul: ko);
+- canonical URL: ``<link rel="canonical">``, ``og:url`` (made absolute).
+
+Read it from the parsed page before denoising: the <head> goes there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pipelines.extraction.dates import normalize_date
+from pipelines.extraction.dom import HtmlElement, absolute_url, body_of
+from pipelines.extraction.textlen import normalize_space
+
+_AUTHOR_META = ("author", "article:author", "byl", "dc.creator", "dcterms.creator", "sailthru.author",
+                "parsely-author", "citation_author", "twitter:creator")
+_DATE_META = ("article:published_time", "og:published_time", "datepublished", "pubdate", "publishdate",
+              "publish-date", "publish_date", "publication_date", "date", "dc.date", "dc.date.issued",
+              "dcterms.created", "dcterms.issued", "sailthru.date", "parsely-pub-date",
+              "citation_publication_date", "citation_date")
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+")
+_ARTICLE_TYPES = ("article", "newsarticle", "blogposting", "reportagenewsarticle", "scholarlyarticle",
+                  "techarticle", "webpage", "report", "posting", "discussionforumposting", "qapage")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+
+
+@dataclass
+class Metadata:
+    """What the page says about itself."""
+
+    title: str | None = None
+    author: str | None = None
+    published: str | None = None
+    language: str | None = None
+    canonical_url: str | None = None
+
+
+def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
+    """Metadata of the page at ``root``; relative URLs resolve against ``base``."""
+    meta = _meta_values(root)
+    linked = list(_json_ld_objects(root))
+    article = next((o for o in linked if _types(o) & set(_ARTICLE_TYPES)), linked[0] if linked else {})
+    return Metadata(
+        title=_title(root, meta, article),
+        author=_author(root, meta, article),
+        published=_published(root, meta, article),
+        language=_language(root, meta, article),
+        canonical_url=_canonical(root, meta, base),
+    )
+
+
+def _meta_values(root: HtmlElement) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for element in root.iter("meta"):
+        name = (element.get("property") or element.get("name") or element.get("itemprop")
+                or element.get("http-equiv") or "").strip().lower()
+        content = normalize_space(element.get("content") or "")
+        if name and content and name not in values:
+            values[name] = content
+    return values
+
+
+def _json_ld_objects(root: HtmlElement) -> Iterator[dict[str, Any]]:
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            node = stack.pop(0)
+            if isinstance(node, list):
+                stack.extend(node)
+            elif isinstance(node, dict):
+                yield node
+                if isinstance(node.get("@graph"), list):
+                    stack.extend(node["@graph"])
+
+
+def _types(node: dict[str, Any]) -> set[str]:
+    kind = node.get("@type", [])
+    kinds = kind if isinstance(kind, list) else [kind]
+    return {k.lower() for k in kinds if isinstance(k, str)}
+
+
+def _text_of(value: Any) -> str | None:
+    """A string, or the name of a JSON-LD object or the first of a list."""
+    if isinstance(value, list):
+        names = [name for name in (_text_of(v) for v in value) if name]
+        return ", ".join(names) if names else None
+    if isinstance(value, dict):
+        value = value.get("name")
+    if isinstance(value, str):
+        return normalize_space(value) or None
+    return None
+
+
+def _title(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
+    for candidate in (meta.get("og:title"), meta.get("twitter:title"),
+                      _text_of(article.get("headline")), _text_of(article.get("name"))):
+        if candidate:
+            return candidate
+    h1 = next((normalize_space(h.text_content()) for h in body_of(root).iter("h1")), "")
+    if h1:
+        return h1
+    title = next((normalize_space(t.text_content()) for t in root.iter("title")), "")
+    if not title:
+        return None
+    parts = _TITLE_SEPARATORS.split(title)
+    return parts[0] if len(parts) > 1 and len(parts[0]) >= 10 else title
+
+
+def _author(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
+    author = _text_of(article.get("author"))
+    if author:
+        return author
+    for name in _AUTHOR_META:
+        value = meta.get(name)
+        if value and not value.startswith(("http://", "https://", "@")):
+            return value
+    for element in root.iter():
+        if element.get("itemprop") == "author" or (element.tag == "a" and element.get("rel") == "author"):
+            name_element = next((e for e in element.iter() if e.get("itemprop") == "name"), element)
+            text = normalize_space(name_element.get("content") or name_element.text_content())
+            if text:
+                return text
+    return None
+
+
+def _published(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
+    for candidate in (_text_of(article.get("datePublished")), _text_of(article.get("dateCreated")),
+                      *(meta.get(name) for name in _DATE_META)):
+        found = normalize_date(candidate)
+        if found:
+            return found
+    for element in root.iter():
+        if element.get("itemprop") == "datePublished":
+            found = normalize_date(element.get("content") or element.get("datetime") or element.text_content())
+            if found:
+                return found
+    for element in root.iter("time"):
+        found = normalize_date(element.get("datetime") or element.text_content())
+        if found:
+            return found
+    return None
+
+
+def _language(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
+    for candidate in (root.get("lang"), root.get("xml:lang"), meta.get("content-language"),
+                      meta.get("og:locale"), _text_of(article.get("inLanguage"))):
+        if candidate and re.fullmatch(r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*", candidate.strip()):
+            return candidate.strip().replace("_", "-")
+    text = body_of(root).text_content()[:20_000]
+    if _KANA.search(text):
+        return "ja"
+    if _HANGUL.search(text):
+        return "ko"
+    if len(_HAN.findall(text)) >= 20:
+        return "zh"
+    return None
+
+
+def _canonical(root: HtmlElement, meta: dict[str, str], base: str) -> str | None:
+    for link in root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split():
+            url = absolute_url(link.get("href"), base)
+            if url:
+                return url
+    url = absolute_url(meta.get("og:url"), base)
+    return url or None
