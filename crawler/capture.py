@@ -35,8 +35,10 @@ PAGE_FACTS_JS = """() => {
 # lxml's getpath() writes it, so the boxes can be joined with a parse of the rendered HTML.
 ELEMENT_BOXES_JS = """(maxBoxes) => {
   const doc = document.documentElement;
-  const pageW = Math.max(doc.scrollWidth, document.body ? document.body.scrollWidth : 0);
-  const pageH = Math.max(doc.scrollHeight, document.body ? document.body.scrollHeight : 0);
+  const boxes = [];
+  if (!doc || !document.body) return boxes;
+  const pageW = Math.max(doc.scrollWidth, document.body.scrollWidth);
+  const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
   const pathOf = new Map();
   const stepOf = (el) => {
@@ -59,8 +61,6 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
     pathOf.set(el, p);
     return p;
   };
-  const boxes = [];
-  if (!document.body) return boxes;
   const all = document.body.getElementsByTagName('*');
   for (let i = 0; i < all.length && boxes.length < maxBoxes; i++) {
     const el = all[i];
@@ -114,7 +114,7 @@ async def capture_page(page: Page, options: CaptureOptions) -> dict[str, Any]:
 async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    facts = await page.evaluate(PAGE_FACTS_JS)
+    facts = await _evaluate(page, PAGE_FACTS_JS)
     if page.url == "about:blank" or facts["contentType"] not in HTML_CONTENT_TYPES:
         return {"skip": f"not HTML ({facts['contentType']})"}
     if facts["status"] >= 400:
@@ -129,8 +129,8 @@ async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     timings["settle"] = _ms_since(started)
 
     step_started = time.perf_counter()
-    boxes = await page.evaluate(ELEMENT_BOXES_JS, options.max_boxes)
-    facts = await page.evaluate(PAGE_FACTS_JS)
+    boxes = await _evaluate(page, ELEMENT_BOXES_JS, options.max_boxes)
+    facts = await _evaluate(page, PAGE_FACTS_JS)
     timings["boxes"] = _ms_since(step_started)
 
     step_started = time.perf_counter()
@@ -162,9 +162,21 @@ async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> N
     if options.scroll_steps <= 0 or bottom <= viewport_height:
         return
     for step in range(1, options.scroll_steps + 1):
-        await page.evaluate("(y) => window.scrollTo(0, y)", bottom * step / options.scroll_steps)
+        await _evaluate(page, "(y) => window.scrollTo(0, y)", bottom * step / options.scroll_steps)
         await asyncio.sleep(0.05)
-    await page.evaluate("() => window.scrollTo(0, 0)")
+    await _evaluate(page, "() => window.scrollTo(0, 0)")
+
+
+async def _evaluate(page: Page, script: str, arg: Any = None) -> Any:
+    """page.evaluate that survives one client-side navigation (meta refresh, a script
+    setting location): it waits for the new document to load and evaluates again."""
+    try:
+        return await page.evaluate(script, arg)
+    except PlaywrightError as exc:
+        if "Execution context was destroyed" not in str(exc):
+            raise
+        await page.wait_for_load_state("load")
+        return await page.evaluate(script, arg)
 
 
 def _ms_since(started: float) -> float:

@@ -37,7 +37,11 @@ class LabeledPage:
 
 
 def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
-    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by type."""
+    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by type.
+
+    The site is the metadata's domain; where that is empty, the host of the page's
+    original URL (ground truth), else the file itself (a site of its own).
+    """
     metadata = json.loads((root / "metadata.json").read_text(encoding="utf-8"))
     pages = []
     for file_id, meta in sorted(metadata["files"].items()):
@@ -46,11 +50,19 @@ def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
                 LabeledPage(
                     url=f"{base_url}/{file_id}.html",
                     label=meta["page_type"],
-                    site=meta["domain"],
+                    site=meta.get("domain") or _original_host(root, file_id) or f"wcxb-{file_id}",
                     source=f"wcxb:{file_id}",
                 )
             )
     return pages
+
+
+def _original_host(root: Path, file_id: str) -> str:
+    truth = root / "ground-truth" / f"{file_id}.json"
+    if not truth.is_file():
+        return ""
+    url = json.loads(truth.read_text(encoding="utf-8")).get("url") or ""
+    return (urlsplit(url).hostname or "").removeprefix("www.")
 
 
 def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:

@@ -1,0 +1,105 @@
+"""Screenshot datasets captured through the crawler: sources, serving, manifest, and an
+end-to-end `scrapy capture-dataset` on a tiny WCXB-style folder."""
+
+import gzip
+import json
+import subprocess
+import sys
+import urllib.request
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image
+
+from crawler.dataset import (
+    abort_external_requests,
+    gold_pages,
+    serve_html_folder,
+    wcxb_pages,
+)
+from tests.crawling import PROJECT_ROOT
+
+ARTICLE_HTML = "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 30 + "</body></html>"
+LIST_HTML = "<html><head><title>L</title></head><body><ul>" + "".join(
+    f"<li><a href='/item{i}'>Item {i}</a></li>" for i in range(40)
+) + "</ul></body></html>"
+
+
+@pytest.fixture()
+def wcxb_folder(tmp_path):
+    root = tmp_path / "wcxb"
+    (root / "html").mkdir(parents=True)
+    (root / "ground-truth").mkdir()
+    pages = {"0001": ("article", "news.example", ARTICLE_HTML), "0002": ("listing", "", LIST_HTML)}
+    files = {}
+    for file_id, (page_type, domain, html) in pages.items():
+        (root / "html" / f"{file_id}.html.gz").write_bytes(gzip.compress(html.encode("utf-8")))
+        (root / "ground-truth" / f"{file_id}.json").write_text(
+            json.dumps({"url": f"https://www.shop-{file_id}.example/x", "ground_truth": {}})
+        )
+        files[file_id] = {"split": "dev", "page_type": page_type, "domain": domain}
+    (root / "metadata.json").write_text(json.dumps({"files": files}))
+    return root
+
+
+def test_wcxb_pages_are_labelled_and_sited(wcxb_folder):
+    pages = wcxb_pages(wcxb_folder, "http://127.0.0.1:1")
+    assert [(p.url, p.label, p.site, p.source) for p in pages] == [
+        ("http://127.0.0.1:1/0001.html", "article", "news.example", "wcxb:0001"),
+        # no domain in metadata: the host of the original URL
+        ("http://127.0.0.1:1/0002.html", "listing", "shop-0002.example", "wcxb:0002"),
+    ]
+
+
+def test_gold_pages_and_bad_gold_line(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        '{"url": "http://a.example/1", "site": "a", "page_type": "list"}\n'
+        '{"url": "http://b.example/2"}\n'
+    )
+    (page,) = gold_pages(gold)
+    assert (page.url, page.label, page.site) == ("http://a.example/1", "list", "a")
+    gold.write_text('{"url": "http://a.example/1"}\nnot json\n')
+    with pytest.raises(ValueError, match=r"gold.jsonl:2: not a gold line"):
+        gold_pages(gold)
+
+
+def test_archive_server_serves_gzipped_html(wcxb_folder):
+    with serve_html_folder(wcxb_folder / "html") as base:
+        with urllib.request.urlopen(f"{base}/0001.html") as response:
+            assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+            assert response.read().decode() == ARTICLE_HTML
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(f"{base}/9999.html")
+
+
+def test_external_requests_are_aborted():
+    assert abort_external_requests(SimpleNamespace(url="https://cdn.example/x.css"))
+    assert not abort_external_requests(SimpleNamespace(url="http://127.0.0.1:8000/a.css"))
+    assert not abort_external_requests(SimpleNamespace(url="data:image/png;base64,AA=="))
+
+
+def test_capture_dataset_command_end_to_end(wcxb_folder, tmp_path):
+    out = tmp_path / "ds"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "capture-dataset", "--wcxb", str(wcxb_folder), "--out", str(out)],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 screenshots of 2 pages" in done.stdout
+    lines = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert sorted((entry["label"], entry["site"]) for entry in lines) == [
+        ("article", "news.example"), ("listing", "shop-0002.example"),
+    ]
+    for entry in lines:
+        with Image.open(out / entry["image"]) as image:
+            assert image.size[0] == 1366
+
+
+def test_capture_dataset_needs_a_source(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "capture-dataset", "--out", str(tmp_path)],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "give at least one source" in done.stderr
