@@ -28,7 +28,8 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 @dataclass(frozen=True)
 class LabeledPage:
-    """A page to capture, with its label and the site it belongs to (for splits)."""
+    """A page to capture, with its label, the site it belongs to (for splits) and the
+    data set it comes from (for per-source metrics)."""
 
     url: str
     label: str
@@ -51,7 +52,7 @@ def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
                     url=f"{base_url}/{file_id}.html",
                     label=meta["page_type"],
                     site=meta.get("domain") or _original_host(root, file_id) or f"wcxb-{file_id}",
-                    source=f"wcxb:{file_id}",
+                    source="wcxb",
                 )
             )
     return pages
@@ -79,7 +80,7 @@ def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
                 raise ValueError(f"{gold_path}:{number}: not a gold line ({exc})") from exc
             if record.get("page_type"):
                 site = record.get("site") or urlsplit(url).netloc
-                pages.append(LabeledPage(url, record["page_type"], site, f"{source}:{url}"))
+                pages.append(LabeledPage(url, record["page_type"], site, source))
     return pages
 
 

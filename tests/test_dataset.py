@@ -45,9 +45,9 @@ def wcxb_folder(tmp_path):
 def test_wcxb_pages_are_labelled_and_sited(wcxb_folder):
     pages = wcxb_pages(wcxb_folder, "http://127.0.0.1:1")
     assert [(p.url, p.label, p.site, p.source) for p in pages] == [
-        ("http://127.0.0.1:1/0001.html", "article", "news.example", "wcxb:0001"),
+        ("http://127.0.0.1:1/0001.html", "article", "news.example", "wcxb"),
         # no domain in metadata: the host of the original URL
-        ("http://127.0.0.1:1/0002.html", "listing", "shop-0002.example", "wcxb:0002"),
+        ("http://127.0.0.1:1/0002.html", "listing", "shop-0002.example", "wcxb"),
     ]
 
 
