@@ -57,6 +57,9 @@ COMMON_NOISE_WORDS = (
 #: contact or newsletter form and goes; a longer one wraps content (forum software wraps
 #: whole threads in a form).
 FORM_MAX_LENGTH = 100
+#: Steps 3 to 5 leave an element alone when it holds more than this share of the page's
+#: text: that is misnested markup (an unclosed <header> that swallowed the page), not noise.
+MAX_REMOVED_SHARE = 0.7
 #: ARIA roles of navigation and page chrome.
 COMMON_NOISE_ROLES = ("navigation", "search", "dialog", "alertdialog", "complementary")
 
@@ -96,14 +99,17 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     if boxes:
         removed["invisible"] = _remove_all(root, invisible_elements(root, boxes))
     removed["noscript unwrapped"] = _unwrap_script_fallback(body_of(root))
-    query = PyQuery(root)
-    tags = query(",".join(table.tags))
-    removed["tag"] = len(tags)
-    tags.remove()
-    removed["form"] = _remove_all(root, [f for f in root.iter("form") if text_length(f.text_content()) <= table.form_max_length])
+    body = body_of(root)
+    limit = MAX_REMOVED_SHARE * _shown_length(body)
+
+    def small(elements: list[HtmlElement]) -> list[HtmlElement]:
+        return [el for el in elements if _shown_length(el) <= limit]
+
+    removed["tag"] = _remove_all(root, small(list(PyQuery(root)(",".join(table.tags)))))
+    removed["form"] = _remove_all(root, [f for f in body.iter("form") if text_length(f.text_content()) <= table.form_max_length])
     if table.chrome_outside_content:
-        removed["chrome"] = _remove_all(root, _chrome_outside_content(body_of(root)))
-    removed["class"] = _remove_all(root, _noise_by_class(body_of(root), table))
+        removed["chrome"] = _remove_all(root, small(_chrome_outside_content(body)))
+    removed["class"] = _remove_all(root, small(_noise_by_class(body, table)))
     removed["empty"] = _remove_all(root, _empty_elements(body_of(root)))
     return +removed
 
@@ -151,14 +157,24 @@ def _unwrap_script_fallback(body: HtmlElement) -> int:
     return len(outermost)
 
 
+_CODE_TAGS = ("script", "style", "template")
+
+
 def _text_outside(element: HtmlElement, tag: str) -> str:
     """Text of ``element`` without the text of its ``tag`` descendants, scripts and styles."""
     parts = [element.text or ""]
     for child in element:
-        if is_element(child) and child.tag not in (tag, "script", "style", "template"):
+        if is_element(child) and child.tag not in (tag, *_CODE_TAGS):
             parts.append(_text_outside(child, tag))
         parts.append(child.tail or "")
     return " ".join(parts)
+
+
+def _shown_length(element: HtmlElement) -> int:
+    """Text length of ``element`` without scripts and styles (0 for those themselves)."""
+    if element.tag in _CODE_TAGS:
+        return 0
+    return text_length(_text_outside(element, "script"))
 
 
 def _chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:

@@ -113,9 +113,11 @@ def build_item(element: HtmlElement, base: str) -> ExtractedItem | None:
     else:
         link, title = None, blocks[0].text.split("\n")[0]
     url = absolute_url(link.get("href"), base) if link is not None else ""
+    # The title is not repeated in the text (cards often show it twice: image alt
+    # link and heading).
     lines = [line for block in blocks for line in block.text.split("\n")]
-    if lines and lines[0] == title:
-        lines = lines[1:]
+    if title in lines:
+        lines = [line for line in lines if line != title]
     elif lines and lines[0].startswith(title):
         lines[0] = lines[0][len(title):].strip()
     return ExtractedItem(title=title, url=url, text="\n".join(line for line in lines if line))

@@ -20,7 +20,7 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 NON_TEXT_TAGS = frozenset(
     {"script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object",
      "embed", "video", "audio", "picture", "img", "head", "title", "meta", "link", "select",
-     "option", "textarea", "input", "button"}
+     "option", "textarea", "input"}
 )
 BLOCK_TAGS = frozenset(
     {"address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog",
