@@ -119,13 +119,10 @@ async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
         return {"skip": f"not HTML ({facts['contentType']})"}
     if facts["status"] >= 400:
         return {"skip": f"HTTP {facts['status']}"}
-    await _scroll_through(page, facts["height"], options)
-    try:
-        await page.wait_for_load_state(
-            "networkidle", timeout=options.network_idle_timeout * 1000
-        )
-    except PlaywrightError:
-        logger.debug("Network not idle after %.1fs: %s", options.network_idle_timeout, page.url)
+    with RequestsInFlight(page) as in_flight:
+        await _scroll_through(page, facts["height"], options)
+        if not await in_flight.wait_quiet(options.network_idle_timeout):
+            logger.debug("Network not quiet after %.1fs: %s", options.network_idle_timeout, page.url)
     timings["settle"] = _ms_since(started)
 
     step_started = time.perf_counter()
@@ -152,6 +149,72 @@ async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     }
 
 
+# Scroll to the bottom in steps, one rendered frame apart, then back to the top.
+SCROLL_JS = """async ([bottom, steps]) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  for (let step = 1; step <= steps; step++) {
+    window.scrollTo(0, bottom * step / steps);
+    await frame();
+  }
+  window.scrollTo(0, 0);
+  await frame();
+}"""
+
+#: How long the network must stay quiet (no request in flight) to count as settled.
+QUIET_PERIOD = 0.1
+
+
+class RequestsInFlight:
+    """Counts the page's requests started and not yet finished while it is entered.
+
+    The load event has already waited for the document's own resources; what comes
+    after it (lazy images, fetches that scrolling triggers) is what this watches, so a
+    page that starts nothing settles at once instead of after a fixed idle window.
+    """
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.pending: set[Any] = set()
+        self.quiet = asyncio.Event()
+        self.quiet.set()
+
+    def _started(self, request: Any) -> None:
+        self.pending.add(request)
+        self.quiet.clear()
+
+    def _ended(self, request: Any) -> None:
+        self.pending.discard(request)
+        if not self.pending:
+            self.quiet.set()
+
+    def __enter__(self) -> RequestsInFlight:
+        self.page.on("request", self._started)
+        self.page.on("requestfinished", self._ended)
+        self.page.on("requestfailed", self._ended)
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.page.remove_listener("request", self._started)
+        self.page.remove_listener("requestfinished", self._ended)
+        self.page.remove_listener("requestfailed", self._ended)
+
+    async def wait_quiet(self, timeout: float) -> bool:
+        """Wait until no request has been in flight for QUIET_PERIOD; False on timeout."""
+
+        async def quiet_period() -> None:
+            while True:
+                await self.quiet.wait()
+                await asyncio.sleep(QUIET_PERIOD)
+                if self.quiet.is_set():
+                    return
+
+        try:
+            await asyncio.wait_for(quiet_period(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+
 async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> None:
     """Scroll down in steps (lazy images, infinite-scroll sections), then back to the top.
 
@@ -161,10 +224,7 @@ async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> N
     bottom = min(height, options.max_screenshot_height)
     if options.scroll_steps <= 0 or bottom <= viewport_height:
         return
-    for step in range(1, options.scroll_steps + 1):
-        await _evaluate(page, "(y) => window.scrollTo(0, y)", bottom * step / options.scroll_steps)
-        await asyncio.sleep(0.05)
-    await _evaluate(page, "() => window.scrollTo(0, 0)")
+    await _evaluate(page, SCROLL_JS, [bottom, options.scroll_steps])
 
 
 async def _evaluate(page: Page, script: str, arg: Any = None) -> Any:

@@ -68,3 +68,39 @@ def processes_with_marker(marker: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+@dataclass
+class OpenedPage:
+    """What headless Chromium saw when it opened a local HTML file."""
+
+    text: str
+    errors: list[str]
+    broken_images: int
+
+
+def open_in_chromium(path: Path, screenshot: Path | None = None) -> OpenedPage:
+    """Open a local HTML file in headless Chromium; collect console/page/request errors."""
+    from playwright.sync_api import sync_playwright
+
+    from crawler.browser import find_chromium
+    from settings import PAGESIGHT_BROWSER_ARGS
+
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(), args=PAGESIGHT_BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("requestfailed", lambda request: errors.append(request.url))
+            page.goto(path.resolve().as_uri(), wait_until="load")
+            text = page.inner_text("body")
+            broken = page.evaluate(
+                "[...document.images].filter(i => !i.complete || i.naturalWidth === 0).length"
+            )
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot), full_page=False)
+        finally:
+            browser.close()
+    return OpenedPage(text, errors, broken)

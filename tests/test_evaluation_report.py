@@ -3,7 +3,6 @@
 import gzip
 import html
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -21,9 +20,9 @@ from pipelines.evaluation import (
 )
 from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldPage, GoldSet
+from tests.crawling import open_in_chromium
 
 FIXTURES = Path(__file__).parent / "fixtures" / "evaluation"
-CHROMIUM = "/usr/bin/chromium"
 SUMMARY_KEYS = {
     "pages",
     "word_f1",
@@ -217,37 +216,10 @@ def test_missing_or_unknown_peers_say_what_to_do(gold, monkeypatch):
         evaluate_feed(FIXTURES / "feed.jsonl", gold, ScoringConfig(), compare=["trafilatura"])
 
 
-@pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Chromium not installed")
 def test_html_report_opens_in_headless_chromium_without_errors(gold, tmp_path):
-    from playwright.sync_api import sync_playwright
-
     report = evaluate_feed(_stored_feed(tmp_path), gold, ScoringConfig(), compare=["readability"])
-    path = write_report(report, tmp_path / "out").html
-    errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        try:
-            page = browser.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("requestfailed", lambda request: errors.append(request.url))
-            page.goto(path.as_uri(), wait_until="load")
-            text = page.inner_text("body")
-            broken_images = page.evaluate(
-                "[...document.images].filter(i => !i.complete || i.naturalWidth === 0).length"
-            )
-        finally:
-            browser.close()
+    opened = open_in_chromium(write_report(report, tmp_path / "out").html)
+    errors, broken_images, text = opened.errors, opened.broken_images, opened.text
     assert errors == []
     assert broken_images == 0
     for site in report["sites"]:

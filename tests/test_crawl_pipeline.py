@@ -1,0 +1,74 @@
+"""End-to-end through every pipeline: the demo crawl is classified with the shipped
+weights, extracted, scored against the demo gold, and its report opens in Chromium."""
+
+from __future__ import annotations
+
+import json
+from statistics import mean
+
+from pipelines.evaluation.metrics import word_prf
+from tests.crawling import open_in_chromium
+
+DEMO_SITES = ("portal", "blog", "gov", "magazine")
+
+
+def gold_records(demo_crawl):
+    by_url = demo_crawl.run.by_url()
+    return [(page, by_url[page["url"]]) for page in demo_crawl.gold]
+
+
+def test_shipped_classifier_gets_the_demo_page_types_right(demo_crawl):
+    for page, record in gold_records(demo_crawl):
+        assert record["page_type"] == page["page_type"], (record["url"], record["page_type_score"])
+        assert 0.5 <= record["page_type_score"] <= 1.0
+        assert record["timings_ms"]["classify"] > 0
+
+
+def test_extracted_text_matches_the_demo_gold_on_every_site(demo_crawl):
+    f1_by_site: dict[str, list[float]] = {site: [] for site in DEMO_SITES}
+    for page, record in gold_records(demo_crawl):
+        assert record["extractor"] == "iawce"
+        f1_by_site[page["site"]].append(word_prf(record["text"], page["text"]).f1)
+    # GBK, Shift_JIS and windows-1251 sites included: a decoding error would sink these.
+    for site, scores in f1_by_site.items():
+        assert scores, site
+        assert mean(scores) >= 0.85, (site, mean(scores))
+
+
+def test_list_pages_have_items_with_absolute_urls(demo_crawl):
+    for page, record in gold_records(demo_crawl):
+        if page["page_type"] != "list":
+            continue
+        assert record["items"], record["url"]
+        gold_urls = {item["url"] for item in page["items"]}
+        found = {item["url"] for item in record["items"]}
+        assert all(url.startswith("http://127.0.0.1:") for url in found)
+        assert len(found & gold_urls) >= 0.8 * len(gold_urls), record["url"]
+
+
+def test_article_metadata_is_extracted(demo_crawl):
+    for page, record in gold_records(demo_crawl):
+        if page["page_type"] == "article":
+            assert record["title"] == page["title"], record["url"]
+            assert record["language"] and record["language"].startswith(page["language"])
+            assert record["published"] and record["published"].startswith(page["published"][:10])
+
+
+def test_every_gold_page_is_scored_and_the_report_covers_every_site(demo_crawl):
+    for _, record in gold_records(demo_crawl):
+        assert record["scores"]["word_f1"] is not None
+        assert record["scores"]["hamming_distance"] is not None
+    report_dir = demo_crawl.out_dir / "report"
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    assert report["summary"]["pages"] == len(demo_crawl.gold)
+    assert set(DEMO_SITES) <= set(report["sites"])
+    assert report["summary"]["type_accuracy"] == 1.0
+    assert (report_dir / "report.md").exists()
+
+
+def test_html_report_opens_in_chromium_and_shows_every_site(demo_crawl):
+    opened = open_in_chromium(demo_crawl.out_dir / "report" / "report.html")
+    assert opened.errors == []
+    assert opened.broken_images == 0
+    for site in DEMO_SITES:
+        assert site in opened.text
