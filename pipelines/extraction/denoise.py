@@ -78,7 +78,7 @@ class NoiseTable:
 NOISE_TABLES: dict[str, NoiseTable] = {
     ARTICLE: NoiseTable(
         tags=COMMON_TAGS,
-        noise_words=COMMON_NOISE_WORDS + ("breadcrumb", "breadcrumbs", "related", "related-posts"),
+        noise_words=COMMON_NOISE_WORDS + ("breadcrumb", "breadcrumbs", "related", "related-posts", "reviews"),
         roles=COMMON_NOISE_ROLES,
     ),
     # List pages keep link blocks such as "related" lists: links are their content.

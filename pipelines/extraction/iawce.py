@@ -89,7 +89,7 @@ class IawceExtractor(_Iawce):
 
     name = "iawce"
     #: Paragraphs of an article with a larger share of link text are navigation.
-    max_link_density = 0.5
+    max_link_density = 0.7
 
     def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
         blocks = render_blocks(content_element(body, lengths, ARTICLE_SHARE), base)
