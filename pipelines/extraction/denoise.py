@@ -81,8 +81,16 @@ NOISE_TABLES: dict[str, NoiseTable] = {
         noise_words=COMMON_NOISE_WORDS + ("breadcrumb", "breadcrumbs", "related", "related-posts", "reviews"),
         roles=COMMON_NOISE_ROLES,
     ),
-    # List pages keep link blocks such as "related" lists: links are their content.
-    LIST: NoiseTable(tags=COMMON_TAGS, noise_words=COMMON_NOISE_WORDS, roles=COMMON_NOISE_ROLES),
+    # List pages keep link blocks such as "related" lists (links are their content) but
+    # lose navigation marked by class only: their items are short, so menus and footers
+    # left in outweigh them (WCXB listing and collection pages: 0.714 → 0.730 word F1;
+    # the same words cost article-like pages 0.003).
+    LIST: NoiseTable(
+        tags=COMMON_TAGS,
+        noise_words=COMMON_NOISE_WORDS + ("nav", "navbar", "navigation", "menu", "footer", "sidebar",
+                                          "breadcrumb", "breadcrumbs", "pagination", "pager"),
+        roles=COMMON_NOISE_ROLES,
+    ),
 }
 
 _PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
