@@ -31,12 +31,12 @@ PAGE_FACTS_JS = """() => {
   };
 }"""
 
-# One box per element under <body>, in document order. `path` is the element's XPath as
+# One box per element under <body>, in document order, and the page height. `path` is the element's XPath as
 # lxml's getpath() writes it, so the boxes can be joined with a parse of the rendered HTML.
 ELEMENT_BOXES_JS = """(maxBoxes) => {
   const doc = document.documentElement;
   const boxes = [];
-  if (!doc || !document.body) return boxes;
+  if (!doc || !document.body) return {boxes: boxes, height: 0};
   const pageW = Math.max(doc.scrollWidth, document.body.scrollWidth);
   const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
@@ -82,7 +82,7 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
       text_len: (el.textContent || '').trim().length,
     });
   }
-  return boxes;
+  return {boxes: boxes, height: pageH};
 }"""
 
 
@@ -126,13 +126,13 @@ async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     timings["settle"] = _ms_since(started)
 
     step_started = time.perf_counter()
-    boxes = await _evaluate(page, ELEMENT_BOXES_JS, options.max_boxes)
-    facts = await _evaluate(page, PAGE_FACTS_JS)
+    collected = await _evaluate(page, ELEMENT_BOXES_JS, options.max_boxes)
+    page_height = collected["height"] or facts["height"]
     timings["boxes"] = _ms_since(step_started)
 
     step_started = time.perf_counter()
     viewport = page.viewport_size or {"width": facts["width"], "height": 768}
-    shot_height = max(1, min(facts["height"], options.max_screenshot_height))
+    shot_height = max(1, min(page_height, options.max_screenshot_height))
     png = await page.screenshot(
         type="png",
         full_page=True,
@@ -141,9 +141,9 @@ async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     timings["screenshot"] = _ms_since(step_started)
     return {
         "screenshot_png": png,
-        "boxes": boxes,
+        "boxes": collected["boxes"],
         "viewport_width": viewport["width"],
-        "page_height": facts["height"],
+        "page_height": page_height,
         "screenshot_height": shot_height,
         "timings_ms": timings,
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -9,8 +10,6 @@ import torch
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.defer import deferred_to_future
-from twisted.internet import threads
 
 from crawler.items import PageItem
 from models.checkpoint import load_classifier
@@ -48,9 +47,7 @@ class ClassifyPipeline:
         if item.capture is None:
             return item
         started = time.perf_counter()
-        label, score = await deferred_to_future(
-            threads.deferToThread(self.classify_png, item.capture.screenshot_png)
-        )
+        label, score = await asyncio.to_thread(self.classify_png, item.capture.screenshot_png)
         item.timings_ms["classify"] = round((time.perf_counter() - started) * 1000, 1)
         item.page_type = label
         item.page_type_score = round(score, 4)

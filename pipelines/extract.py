@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.defer import deferred_to_future
-from twisted.internet import threads
 
 import pipelines.extraction  # noqa: F401  (registers the built-in extractors)
 from crawler.items import PageItem
@@ -53,9 +52,7 @@ class ExtractPipeline:
             boxes=item.capture.boxes,
         )
         started = time.perf_counter()
-        extraction: Extraction | None = await deferred_to_future(
-            threads.deferToThread(self.extractor.extract, page)
-        )
+        extraction: Extraction | None = await asyncio.to_thread(self.extractor.extract, page)
         item.timings_ms["extract"] = round((time.perf_counter() - started) * 1000, 1)
         item.extractor = self.extractor.name
         stats = self.crawler.stats

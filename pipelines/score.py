@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -10,8 +11,6 @@ from itemadapter import ItemAdapter
 from scrapy import Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.defer import deferred_to_future
-from twisted.internet import threads
 
 from crawler.items import FEED_FIELDS, PageItem
 from pipelines.evaluation.evaluation import Evaluation
@@ -58,7 +57,7 @@ class ScorePipeline:
         if self.evaluation is None:
             return item
         record = {name: value for name, value in ItemAdapter(item).items() if name in FEED_FIELDS}
-        scores = await deferred_to_future(threads.deferToThread(self.evaluation.score, record))
+        scores = await asyncio.to_thread(self.evaluation.score, record)
         if scores is None:
             self.crawler.stats.inc_value("pagesight/score/no_gold")
             return item

@@ -3,6 +3,7 @@ go to a Scrapy files store; the item keeps their URIs, paths and checksums."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import json
@@ -18,7 +19,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.pipelines.files import FilesPipeline
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from crawler.items import PageItem
+from crawler.items import PageCapture, PageItem
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +54,13 @@ class ArtifactStore:
         }
 
 
+def _encode(capture: PageCapture) -> tuple[bytes, bytes]:
+    """The rendered HTML gzipped (UTF-8) and the boxes as compact JSON (worker thread)."""
+    html_gz = gzip.compress(capture.html.encode("utf-8"), compresslevel=6, mtime=0)
+    boxes = json.dumps(capture.boxes, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return html_gz, boxes
+
+
 def artifact_stem(url: str) -> str:
     """Stable file stem for a page: sha1 of its URL, fanned out by the first two digits."""
     digest = hashlib.sha1(url.encode("utf-8")).hexdigest()
@@ -80,17 +88,14 @@ class StorePipeline:
         if capture is None:
             return item
         stem = artifact_stem(item.url)
-        html_gz = gzip.compress(capture.html.encode("utf-8"), compresslevel=6, mtime=0)
-        boxes_json = json.dumps(capture.boxes, ensure_ascii=False, separators=(",", ":"))
+        html_gz, boxes_json = await asyncio.to_thread(_encode, capture)
         try:
             item.screenshot = await self.store.put(
                 f"screenshots/{stem}.png", capture.screenshot_png, "image/png"
             )
             item.screenshot.update(width=capture.viewport_width, height=capture.screenshot_height)
             item.html = await self.store.put(f"html/{stem}.html.gz", html_gz, "application/gzip")
-            item.boxes = await self.store.put(
-                f"boxes/{stem}.json", boxes_json.encode("utf-8"), "application/json"
-            )
+            item.boxes = await self.store.put(f"boxes/{stem}.json", boxes_json, "application/json")
             item.boxes["count"] = len(capture.boxes)
         except Exception as exc:  # a store outage must not lose the line
             logger.error("Could not store artifacts of %s: %s", item.url, exc)

@@ -1,0 +1,145 @@
+"""The thin pipeline shells: start-up checks, pass-through of uncaptured items, fields set."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+import torch
+from PIL import Image
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from crawler.items import PageCapture, PageItem
+from models.checkpoint import CheckpointError, save_checkpoint
+from models.lenet import LeNet5
+from pipelines.classify import ClassifyPipeline
+from pipelines.evaluation.gold import GoldFormatError
+from pipelines.extract import ExtractPipeline
+from pipelines.score import ScorePipeline
+from tests.test_models_checkpoint import INPUT_SIZE, lenet_meta
+
+ARTICLE = (
+    "<html lang='en'><head><title>Storm hits coast</title></head><body><nav><a href='/'>Home</a></nav>"
+    "<article><h1>Storm hits coast</h1>"
+    + "".join(f"<p>Paragraph {i} about the storm and the people who waited for it all night.</p>" for i in range(8))
+    + "</article><footer>Contact us</footer></body></html>"
+)
+
+
+def png(width=1366, height=1600) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def captured_item(html=ARTICLE) -> PageItem:
+    return PageItem(
+        url="http://a.example/story",
+        site="a.example",
+        capture=PageCapture(html=html, screenshot_png=png(), boxes=[], viewport_width=1366,
+                            page_height=1600, screenshot_height=1600),
+    )
+
+
+def run(pipeline, item):
+    return asyncio.run(pipeline.process_item(item))
+
+
+@pytest.fixture()
+def checkpoint(tmp_path):
+    torch.manual_seed(0)
+    return save_checkpoint(tmp_path / "tiny.pt", LeNet5(input_size=INPUT_SIZE).eval(), lenet_meta())
+
+
+def test_classifier_labels_captured_pages(checkpoint):
+    crawler = get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint)})
+    item = run(ClassifyPipeline.from_crawler(crawler), captured_item())
+    assert item.page_type in ("article", "list")
+    assert 0.5 <= item.page_type_score <= 1.0
+    assert crawler.stats.get_value(f"pagesight/classify/{item.page_type}") == 1
+
+
+def test_classifier_passes_uncaptured_items_through(checkpoint):
+    crawler = get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint)})
+    item = PageItem(url="http://a.example/x", site="a.example", status="error", error="http: HTTP 500")
+    assert run(ClassifyPipeline.from_crawler(crawler), item).page_type is None
+
+
+def test_missing_or_corrupt_checkpoint_stops_at_start_up(tmp_path):
+    with pytest.raises(CheckpointError, match="nope.pt"):
+        ClassifyPipeline.from_crawler(
+            get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(tmp_path / "nope.pt")})
+        )
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"not a checkpoint")
+    with pytest.raises(CheckpointError):
+        ClassifyPipeline.from_crawler(
+            get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(corrupt)})
+        )
+
+
+def test_forced_page_type_switches_the_classifier_off():
+    with pytest.raises(NotConfigured):
+        ClassifyPipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "list"}))
+
+
+def test_extraction_fills_text_title_and_metadata():
+    crawler = get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "article"})
+    item = run(ExtractPipeline.from_crawler(crawler), captured_item())
+    assert item.extractor == "iawce"
+    assert "Paragraph 3 about the storm" in item.text
+    assert "Contact us" not in item.text
+    assert item.title == "Storm hits coast"
+    assert item.language == "en"
+    assert item.page_type == "article"  # the type extraction used, when nothing classified
+    assert crawler.stats.get_value("pagesight/extract/ok") == 1
+
+
+def test_extraction_uses_the_classifiers_type():
+    crawler = get_crawler()
+    item = captured_item()
+    item.page_type = "listing"  # a WCXB-style label maps to "list" through the label mapping
+    run(ExtractPipeline.from_crawler(crawler), item)
+    assert crawler.stats.get_value("pagesight/extract/list") == 1
+
+
+def test_unknown_extractor_or_page_type_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown extractor 'nope'"):
+        ExtractPipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_EXTRACTOR": "nope"}))
+    with pytest.raises(ValueError, match="PAGESIGHT_PAGE_TYPE"):
+        ExtractPipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "forum"}))
+
+
+def test_scoring_without_gold_passes_items_through(tmp_path):
+    crawler = get_crawler()
+    pipeline = ScorePipeline.from_crawler(crawler)
+    pipeline.spider_opened(type("Spider", (), {"gold_path": None})())
+    assert run(pipeline, captured_item()).scores is None
+
+
+def test_bad_gold_stops_the_crawl_when_it_opens(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"url": "http://a.example/story", "text": "x"}\n{broken\n', encoding="utf-8")
+    pipeline = ScorePipeline.from_crawler(get_crawler())
+    with pytest.raises(GoldFormatError, match="line 2"):
+        pipeline.spider_opened(type("Spider", (), {"gold_path": str(gold)})())
+
+
+def test_scores_and_report(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        '{"url": "http://a.example/story", "site": "a", "page_type": "article", '
+        '"text": "Paragraph 1 about the storm and the people who waited for it all night."}\n',
+        encoding="utf-8",
+    )
+    crawler = get_crawler(settings_dict={"PAGESIGHT_REPORT_DIR": str(tmp_path / "report"),
+                                         "PAGESIGHT_PAGE_TYPE": "article"})
+    extract, score = ExtractPipeline.from_crawler(crawler), ScorePipeline.from_crawler(crawler)
+    score.spider_opened(type("Spider", (), {"gold_path": str(gold)})())
+    item = run(score, run(extract, captured_item()))
+    assert 0 < item.scores["word_f1"] < 1
+    score.close_spider()
+    assert (tmp_path / "report" / "report.html").exists()
+    assert crawler.stats.get_value("pagesight/score/pages") == 1
