@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from copy import deepcopy
 from abc import ABC, abstractmethod
 
 from pipelines.extraction.article import ARTICLE_SHARE, LIST_SHARE, article_element_paper, content_element
@@ -32,7 +33,7 @@ class _Iawce(ABC):
             return None
         base = base_url(root, page.url)
         metadata = extract_metadata(root, base)
-        page_type = _denoise_for(root, page)
+        root, page_type = _denoise_for(root, page)
         body = body_of(root)
         lengths = subtree_lengths(body)
         if page_type == LIST:
@@ -106,18 +107,19 @@ class IawceExtractor(_Iawce):
         return render_blocks(region, base, substitutes=entries), items
 
 
-def _denoise_for(root: HtmlElement, page: Page) -> str:
-    """Denoise ``root`` for the page's type and return the type; an unknown type is
-    guessed on the tree denoised for lists (the lighter table), then the article table
-    finishes the job if the guess is "article"."""
+def _denoise_for(root: HtmlElement, page: Page) -> tuple[HtmlElement, str]:
+    """The tree denoised for the page's type, and the type. An unknown type is guessed
+    on a copy denoised with the list table; an article is then denoised afresh with its
+    own table (the list table drops class-marked menus an article keeps)."""
     if page.page_type is not None:
         denoise(root, page.page_type, page.boxes)
-        return page.page_type
-    denoise(root, LIST, page.boxes)
-    page_type = guess_page_type(body_of(root))
-    if page_type == ARTICLE:
-        denoise(root, ARTICLE)
-    return page_type
+        return root, page.page_type
+    as_list = deepcopy(root)
+    denoise(as_list, LIST, page.boxes)
+    if guess_page_type(body_of(as_list)) == LIST:
+        return as_list, LIST
+    denoise(root, ARTICLE, page.boxes)
+    return root, ARTICLE
 
 
 register(IawcePaperExtractor())

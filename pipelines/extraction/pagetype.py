@@ -3,24 +3,42 @@
 
 from __future__ import annotations
 
+from pipelines.extraction.article import LIST_SHARE, content_element
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import subtree_lengths
+from pipelines.extraction.listing import list_items
 from pipelines.extraction.page import ARTICLE, LIST
 
 #: A page whose denoised text is more than this share link text is a list.
 LIST_LINK_SHARE = 0.5
+#: ... and so is one whose repeated blocks (the list ranking's pick) are at least this
+#: many, every one with a link, short on average, and hold this share of the text.
+CARD_MIN_COUNT = 3
+CARD_MAX_AVERAGE_LENGTH = 40
+CARD_MIN_SHARE = 0.5
 
 
 def guess_page_type(body: HtmlElement) -> str:
-    """"list" when most of the (list-denoised) body's text sits in links, else "article".
+    """"list" or "article" for a body denoised with the list table.
 
-    On WCXB dev's tune split this is right on 90% of the pages (listing and collection
-    count as lists), and extraction with the guessed type scores 0.860 word F1 against
-    0.862 with the true type. Rules adding the share of the text the article descent
-    keeps, or the repeated-block coverage, did not do better.
+    List: more than half of the text is link text (a link directory), or the list
+    ranking finds at least 3 repeated blocks that each hold a link, average at most 40
+    words (CJK: characters) and together hold at least half of the text (cards with
+    summaries). Measured on WCXB dev's tune split (listing and collection are lists):
+    right on 90.7% of the pages, and extraction with the guessed type scores 0.860 word F1
+    against 0.862 with the true type; on the demo web's pages 84% right. The link share
+    alone: 89.9% and 66%.
     """
     lengths = subtree_lengths(body)
     total = lengths[body]
     if not total:
         return ARTICLE
-    return LIST if lengths.linked.get(body, 0) / total > LIST_LINK_SHARE else ARTICLE
+    if lengths.linked.get(body, 0) / total > LIST_LINK_SHARE:
+        return LIST
+    cards = list_items(content_element(body, lengths, LIST_SHARE, count_links=True), lengths)
+    if len(cards) < CARD_MIN_COUNT or not all(next(card.iter("a"), None) is not None for card in cards):
+        return ARTICLE
+    card_length = sum(lengths[card] for card in cards)
+    if card_length / len(cards) <= CARD_MAX_AVERAGE_LENGTH and card_length / total >= CARD_MIN_SHARE:
+        return LIST
+    return ARTICLE
