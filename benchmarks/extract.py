@@ -7,8 +7,8 @@ in one run, on the same decoded HTML.
         [--extractors iawce,iawce-paper,trafilatura,readability,justext] [--split all|tune|holdout]
 
 Measure (WCXB's): bag-of-words P/R/F1 of the extracted text against the gold
-``main_content``, tokens lowercased ``\\w+`` (``pipelines.evaluation.metrics.word_prf``,
-which also counts each CJK character as a token), averaged over pages. A page whose gold
+``main_content``, tokens lowercased ``\\w+`` (``pipelines.evaluation``'s ``word_prf`` and
+``tokens``, which also count each CJK character as a token), averaged over pages. A page whose gold
 text is empty cannot be scored and is left out (the count is printed). An extractor that
 returns nothing scores 0 on that page.
 
@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipelines.evaluation.metrics import word_prf  # noqa: E402
+from pipelines.evaluation.text import tokens  # noqa: E402
 from pipelines.evaluation.peers import PeerUnavailable, load_peer  # noqa: E402
 from pipelines.extraction import LIST, ARTICLE, Page, available_extractors, decode_html, get_extractor  # noqa: E402
 
@@ -140,11 +141,12 @@ def run_benchmark(pages: list[WcxbPage], runs: list[Run]) -> dict[str, dict[str,
     started = time.perf_counter()
     for index, page in enumerate(pages, start=1):
         html = decode_html(gzip.decompress(page.html_path.read_bytes()))
+        gold = tokens(page.gold)
         for run in runs:
             begin = time.perf_counter()
             text = run.extract(html, page)
             elapsed = (time.perf_counter() - begin) * 1000
-            prf = word_prf(text, page.gold)
+            prf = word_prf(tokens(text), gold)
             scores[run.label][page.file_id] = {
                 "precision": prf.precision, "recall": prf.recall, "f1": prf.f1, "ms": elapsed,
             }

@@ -1,0 +1,61 @@
+"""benchmarks/extract.py on a missing dataset and on a tiny WCXB-shaped one."""
+
+import gzip
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import extract as benchmark  # noqa: E402
+
+FIXTURES = ROOT / "tests" / "fixtures" / "extraction"
+
+
+def test_missing_dataset_exits_cleanly(tmp_path, capsys):
+    assert benchmark.main([str(tmp_path / "absent")]) == 0
+    assert "WCXB dataset not found" in capsys.readouterr().out
+
+
+def make_dataset(root: Path) -> None:
+    (root / "html").mkdir(parents=True)
+    (root / "ground-truth").mkdir()
+    pages = {
+        "0001": ("article.html", "article", "gazette.example"),
+        "0002": ("list.html", "listing", "gazette.example"),
+        "0003": ("article.html", "forum", "forum.example"),
+    }
+    files = {}
+    for file_id, (name, page_type, domain) in pages.items():
+        html = (FIXTURES / name).read_bytes()
+        (root / "html" / f"{file_id}.html.gz").write_bytes(gzip.compress(html))
+        gold = "More than three hundred volunteers spent Saturday morning" if name == "article.html" else "Council votes on the budget"
+        record = {"url": f"https://{domain}/{file_id}", "ground_truth": {"main_content": gold}}
+        (root / "ground-truth" / f"{file_id}.json").write_text(json.dumps(record))
+        files[file_id] = {"page_type": page_type, "domain": domain, "split": "dev"}
+    unscored = {"url": "https://x.example/", "ground_truth": {"main_content": ""},
+                "_internal": {"page_type": {"primary": "service"}}}
+    (root / "html" / "0004.html.gz").write_bytes(gzip.compress(b"<p>x</p>"))
+    (root / "ground-truth" / "0004.json").write_text(json.dumps(unscored))
+    (root / "metadata.json").write_text(json.dumps({"files": files}))
+
+
+def test_tiny_dataset(tmp_path, capsys):
+    make_dataset(tmp_path / "wcxb")
+    predicted = tmp_path / "pred.json"
+    predicted.write_text(json.dumps({"0001": "article", "0002": "article", "0003": "list"}))
+    out = tmp_path / "results.json"
+    code = benchmark.main([str(tmp_path / "wcxb"), "--extractors", "iawce,iawce-paper", "--out", str(out),
+                           "--page-types", str(predicted), "--auto"])
+    assert code == 0
+    table = capsys.readouterr().out
+    assert table.splitlines()[0].startswith("| extractor | F1 | P | R | article | forum")
+    labels = ["iawce", "iawce [predicted type]", "iawce [auto type]", "iawce-paper"]
+    for label in labels:
+        assert f"| {label} |" in table
+    results = json.loads(out.read_text())
+    assert results["pages"] == 3 and results["unscored_empty_gold"] == 1
+    article = results["per_page"]["iawce"]["0001"]
+    assert article["recall"] == 1.0 and 0 < article["precision"] < 1
+    assert results["summaries"]["iawce"]["listing"]["pages"] == 1

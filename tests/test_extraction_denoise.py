@@ -1,0 +1,166 @@
+"""Denoising tables per page type, invisible boxes, noscript fallbacks, forms, the guard."""
+
+import pytest
+from lxml import html as lxml_html
+
+from pipelines.extraction.denoise import NOISE_TABLES, denoise, invisible_elements
+from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.page import ARTICLE, LIST
+
+STORY = " ".join(["The council met on Tuesday and agreed to repair the bridge."] * 8)
+
+
+def page(body: str):
+    return parse_html(f"<html><head><title>t</title><script>var a=1;</script></head><body>{body}</body></html>")
+
+
+def text_of(root) -> str:
+    return " ".join(" ".join(body_of(root).itertext()).split())
+
+
+def test_tags_that_never_hold_content_go_and_text_after_them_stays():
+    root = page(
+        f"<main><p>{STORY}</p><script>track()</script>after script<style>p{{}}</style><nav>Home About</nav>"
+        "<aside>Most read</aside><iframe src='/ad'></iframe><noscript>enable js</noscript><svg><text>logo</text></svg>"
+        "<template><p>tpl</p></template><button>Buy</button><select><option>EN</option></select></main>"
+    )
+    removed = denoise(root, ARTICLE)
+    assert root.find("head") is None
+    assert text_of(root) == f"{STORY} after script"
+    assert removed["tag"] >= 10
+
+
+def test_header_and_footer_go_outside_the_content_but_stay_inside_an_article():
+    root = page(
+        f"<header>Site name</header><article><header><h1>Headline</h1></header><p>{STORY}</p>"
+        f"<footer>Filed under news</footer></article><footer>Copyright</footer><div role='contentinfo'>Contact</div>"
+    )
+    denoise(root, ARTICLE)
+    text = text_of(root)
+    assert "Site name" not in text and "Copyright" not in text and "Contact" not in text
+    assert text.startswith("Headline") and text.endswith("Filed under news")
+
+
+@pytest.mark.parametrize(
+    "noise",
+    [
+        '<div class="cookie-banner">We use cookies</div>',
+        '<div id="gdpr-consent">Accept all</div>',
+        '<div class="ad">Buy now</div>',
+        '<ins class="adsbygoogle">Sponsored</ins>',
+        '<div class="social-share">Share this</div>',
+        '<ul class="share_buttons">Tweet</ul>',
+        '<span class="sr-only">Skip to content</span>',
+        '<div role="navigation">Menu</div>',
+    ],
+)
+def test_noise_by_class_id_and_role(noise):
+    root = page(f"<main><p>{STORY}</p>{noise}</main>")
+    denoise(root, ARTICLE)
+    assert text_of(root) == STORY
+
+
+@pytest.mark.parametrize(
+    "kept",
+    ['<div class="header-shadow">Kept one</div>', '<div class="download">Kept one</div>',
+     '<div class="loading-spinner">Kept one</div>', '<div class="badge">Kept one</div>'],
+)
+def test_class_words_match_whole_words_only(kept):
+    root = page(f"<main><p>{STORY}</p>{kept}</main>")
+    denoise(root, ARTICLE)
+    assert text_of(root).endswith("Kept one")
+
+
+def test_protected_elements_keep_their_content_whatever_their_class():
+    root = page(f'<main class="has-ads"><article class="share-enabled"><h1>Title</h1><p>{STORY}</p></article></main>')
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"Title {STORY}"
+    root = page(f'<div class="modal-open"><h1>Title</h1><p>{STORY}</p></div>')
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"Title {STORY}"  # it holds the page's <h1>
+
+
+def test_tables_differ_per_page_type():
+    body = f'<div><p>{STORY}</p></div><div class="related">Related story one</div><div class="nav">Home About Contact</div>'
+    article, listing = page(body), page(body)
+    denoise(article, ARTICLE)
+    denoise(listing, LIST)
+    assert "Related story one" not in text_of(article) and "Home About" in text_of(article)
+    assert "Related story one" in text_of(listing) and "Home About" not in text_of(listing)
+    with pytest.raises(ValueError, match="no noise table for page type 'gallery'"):
+        denoise(page(body), "gallery")
+    assert set(NOISE_TABLES) == {ARTICLE, LIST}
+
+
+def test_invisible_boxes_are_removed_by_path_and_tag():
+    root = page(f'<main><p>{STORY}</p><div id="popup">Subscribe now</div><div>Visible tail</div></main>')
+    tree = root.getroottree()
+    popup = root.get_element_by_id("popup")
+    boxes = [
+        {"tag": "div", "path": tree.getpath(popup), "visible": False},
+        {"tag": "p", "path": "/html/body/main/p", "visible": True},
+    ]
+    removed = denoise(root, ARTICLE, boxes)
+    assert removed["invisible"] == 1
+    assert text_of(root) == f"{STORY} Visible tail"
+
+
+def test_invisible_box_with_a_visible_descendant_stays():
+    # A zero-height float container is "invisible" but shows its children.
+    root = page(f'<main><div class="floats"><p>{STORY}</p></div></main>')
+    boxes = [
+        {"tag": "div", "path": "/html/body/main/div", "visible": False},
+        {"tag": "p", "path": "/html/body/main/div/p", "visible": True},
+    ]
+    assert invisible_elements(root, boxes) == []
+
+
+def test_boxes_that_do_not_match_the_tree_are_ignored():
+    root = page(f"<main><p>{STORY}</p><div>Second</div></main>")
+    boxes = [
+        {"tag": "section", "path": "/html/body/main/div", "visible": False},  # tag differs
+        {"tag": "div", "path": "/html/body/main/div[7]", "visible": False},  # no such element
+        {"tag": "div", "path": "not an xpath ((", "visible": False},
+        {"tag": "div", "visible": False},
+    ]
+    assert invisible_elements(root, boxes) == []
+
+
+def test_markup_hints_of_hiddenness_are_not_trusted():
+    root = page(f'<main><div style="display:none"><p>{STORY}</p></div><div hidden>Also shown</div></main>')
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"{STORY} Also shown"
+
+
+def test_noscript_is_unwrapped_when_it_holds_the_page():
+    root = page(f"<div id='app'>Loading</div><noscript><div class='post'><p>{STORY}</p></div></noscript>")
+    denoise(root, ARTICLE)
+    assert STORY in text_of(root)
+    root = page(f"<main><p>{STORY}</p></main><noscript>Please enable JavaScript</noscript>")
+    denoise(root, ARTICLE)
+    assert text_of(root) == STORY
+
+
+def test_short_forms_go_and_forms_wrapping_content_stay():
+    root = page(
+        f"<main><p>{STORY}</p><form><label>Email</label><input name='e'><button>Sign up</button></form>"
+        f"<form action='/thread'><div class='message'>{STORY} {STORY}</div></form></main>"
+    )
+    denoise(root, ARTICLE)
+    assert "Email" not in text_of(root)
+    assert text_of(root).count(STORY) == 3
+
+
+def test_chrome_holding_most_of_the_page_is_misnested_markup_and_stays():
+    root = page(f"<header><a href='/'>Logo</a><div class='content'><p>{STORY}</p></div></header><footer>Small print</footer>")
+    denoise(root, ARTICLE)
+    assert STORY in text_of(root)
+    assert "Small print" not in text_of(root)
+
+
+def test_empty_elements_go_but_line_breaks_stay():
+    root = page(f"<main><div class='spacer'></div><div><span> </span></div><p>{STORY}<br>second line</p></main>")
+    removed = denoise(root, ARTICLE)
+    assert removed["empty"] == 2
+    assert root.find(".//br") is not None
+    assert lxml_html.tostring(body_of(root), encoding="unicode").count("<div") == 0

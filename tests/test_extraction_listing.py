@@ -1,0 +1,98 @@
+"""The list ranking: R(O, L), TL(O, L), top-n, competing repeated blocks, items."""
+
+from pathlib import Path
+
+from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.lengths import subtree_lengths
+from pipelines.extraction.listing import (
+    TOP_N,
+    average_length,
+    build_item,
+    entry_block,
+    group_by_depth_and_class,
+    list_items,
+    list_items_paper,
+    rank,
+)
+from pipelines.extraction.page import ExtractedItem
+
+FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
+
+
+def words(n: int) -> str:
+    return " ".join(f"w{i}" for i in range(n))
+
+
+def parsed(html: str):
+    body = body_of(parse_html(html))
+    return body, subtree_lengths(body)
+
+
+def test_rank_and_average_length_formulas():
+    assert rank(1, 500) == 0.0  # one element is not a list
+    assert rank(4, 100) == 400.0  # R = O * L
+    assert average_length(4, 100) == 25.0  # TL = L / O
+    assert average_length(0, 0) == 0.0
+    assert TOP_N == 15
+
+
+def test_grouping_keys_by_depth_and_class():
+    body, lengths = parsed(
+        '<html><body><div class="a">x</div><div class="a">y z</div>'
+        '<div><p class="a">deeper</p></div><div>no class</div></body></html>'
+    )
+    groups = group_by_depth_and_class(body, lengths)
+    assert groups[(1, "a")].count == 2 and groups[(1, "a")].length == 3
+    assert groups[(2, "a")].count == 1
+    assert not any(name == "" for _, name in groups)  # class-less elements are not grouped
+
+
+def test_cards_beat_many_short_nav_links():
+    # 40 nav links of 2 words: O=40, L=80, R=3200 (ranked above the cards), TL=2.
+    # 5 cards of 30 words:    O=5,  L=150, R=750, TL=30 -> the cards win on TL.
+    nav = "".join(f'<a class="nav-link" href="/s{i}">{words(2)}</a>' for i in range(40))
+    cards = "".join(
+        f'<div class="card"><h2><a href="/story/{i}">Story {i}</a></h2><p>{words(28)}</p></div>' for i in range(5)
+    )
+    body, lengths = parsed(f'<html><body><div class="menu">{nav}</div><div class="feed">{cards}</div></body></html>')
+    groups = group_by_depth_and_class(body, lengths)
+    nav_group, card_group = groups[(2, "nav-link")], groups[(2, "card")]
+    assert rank(nav_group.count, nav_group.length) > rank(card_group.count, card_group.length)
+    for chosen in (list_items_paper(body, lengths), list_items(body, lengths)):
+        assert [el.get("class") for el in chosen] == ["card"] * 5
+
+
+def test_the_improved_ranking_sees_class_less_repeats():
+    rows = "".join(f'<li><a href="/{i}">{words(3)}</a> {words(10)}</li>' for i in range(6))
+    body, lengths = parsed(f"<html><body><ul>{rows}</ul><p>{words(20)}</p></body></html>")
+    assert list_items_paper(body, lengths) == []
+    assert [el.tag for el in list_items(body, lengths)] == ["li"] * 6
+
+
+def test_items_of_the_list_fixture():
+    html = (FIXTURES / "list.html").read_text(encoding="utf-8")
+    body, lengths = parsed(html)
+    items = [build_item(el, "https://gazette.example/news/") for el in list_items(body, lengths)]
+    assert items[0] == ExtractedItem(
+        title="River cleanup draws hundreds",
+        url="https://gazette.example/news/2024/river-cleanup",
+        text="Volunteers filled two skips with rubbish pulled from the Avon on Saturday morning.",
+    )
+    assert [item.url for item in items][-1] == "https://sport.example/derby"
+    assert len(items) == 4
+
+
+def test_item_title_falls_back_to_the_main_link_and_is_not_repeated():
+    body, _ = parsed(
+        '<html><body><div class="card"><a href="/x"><img alt=""></a><a href="/x">A much longer link title</a>'
+        '<div>A much longer link title</div><p>Summary here.</p></div></body></html>'
+    )
+    item = build_item(body.find("div"), "https://e.example/")
+    assert item == ExtractedItem("A much longer link title", "https://e.example/x", "Summary here.")
+
+
+def test_entry_block_is_title_then_text():
+    block = entry_block(ExtractedItem("Title", "https://e.example/t", "Text one."))
+    assert block.text == "Title\nText one."
+    assert block.markdown == "### [Title](https://e.example/t)\n\nText one."
+    assert entry_block(ExtractedItem("Only a title", "", "")).text == "Only a title"

@@ -1,0 +1,67 @@
+"""Plain text and Markdown rendering of an element."""
+
+from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.textformat import render_blocks, to_markdown, to_text
+
+HTML = """<html><body>
+<h1>Title  here</h1>
+<p>Hello <a href="/x">world</a>, this   is <b>bold</b>.<br>Second line</p>
+<div>Loose <span>inline</span> text<div>nested block</div>tail text</div>
+<ul><li>one</li><li>two<ul><li>two-a</li></ul></li></ul>
+<ol><li>first</li><li>second</li></ol>
+<table><tr><th>City</th><th>Rain</th></tr><tr><td>Oslo</td><td><a href="https://o.example">42</a></td></tr></table>
+<blockquote><p>Quoted words</p></blockquote>
+<pre>code  line 1
+   line 2</pre>
+<script>ignored()</script>
+</body></html>"""
+
+
+def blocks():
+    return render_blocks(body_of(parse_html(HTML)), "https://site.example/a/")
+
+
+def test_plain_text_format():
+    assert to_text(blocks()) == (
+        "Title here\n\n"
+        "Hello world, this is bold.\nSecond line\n\n"
+        "Loose inline text\n\nnested block\n\ntail text\n\n"
+        "one\n\ntwo\n\ntwo-a\n\nfirst\n\nsecond\n\n"
+        "City | Rain\n\nOslo | 42\n\n"
+        "Quoted words\n\n"
+        "code  line 1\n   line 2"
+    )
+
+
+def test_markdown_format():
+    assert to_markdown(blocks()) == (
+        "# Title here\n\n"
+        "Hello [world](https://site.example/x), this is **bold**.\nSecond line\n\n"
+        "Loose inline text\n\nnested block\n\ntail text\n\n"
+        "- one\n- two\n  - two-a\n1. first\n2. second\n\n"
+        "| City | Rain |\n| --- | --- |\n| Oslo | [42](https://o.example) |\n\n"
+        "> Quoted words\n\n"
+        "```\ncode  line 1\n   line 2\n```"
+    )
+
+
+def test_block_kinds_levels_and_link_density():
+    found = blocks()
+    assert [b.kind for b in found][:2] == ["heading", "paragraph"]
+    assert found[0].level == 1
+    paragraph = found[1]
+    assert paragraph.length == 7 and paragraph.link_length == 1
+    assert paragraph.link_density == 1 / 7
+
+
+def test_skip_and_substitutes():
+    root = parse_html("<html><body><p>keep</p><div class='x'>drop</div><div id='s'>old</div></body></html>")
+    body = body_of(root)
+    substitute = render_blocks(parse_html("<p>new text</p>"))[0]
+    found = render_blocks(body, skip=lambda el: el.get("class") == "x", substitutes={body.find("div[@id='s']"): substitute})
+    assert to_text(found) == "keep\n\nnew text"
+
+
+def test_cjk_text_keeps_its_characters():
+    body = body_of(parse_html("<html><body><h2>日本語の見出し</h2><p>本文です。  二行目</p></body></html>"))
+    assert to_text(render_blocks(body)) == "日本語の見出し\n\n本文です。 二行目"

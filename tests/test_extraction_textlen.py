@@ -1,0 +1,47 @@
+"""Language-aware text length: words for space-separated scripts, characters for CJK."""
+
+import pytest
+
+from pipelines.extraction.textlen import cjk_share, normalize_space, text_length
+
+
+@pytest.mark.parametrize(
+    ("text", "length"),
+    [
+        ("The quick brown fox jumps.", 5),
+        ("  spaced   out\n\ttext ", 3),
+        ("Привет, как дела?", 3),
+        ("Hello — world!!! ...", 2),
+        ("", 0),
+        ("。、！？", 0),
+    ],
+)
+def test_space_separated_text_counts_words(text, length):
+    assert text_length(text) == length
+
+
+def test_chinese_counts_characters_not_whitespace_words():
+    sentence = "我们今天去公园散步。"  # one "word" between spaces, nine characters
+    assert len(sentence.split()) == 1
+    assert text_length(sentence) == 9
+
+
+def test_japanese_counts_kana_and_kanji_characters():
+    assert text_length("日本語のテキストです") == 10
+    assert text_length("ｶﾀｶﾅ") == 4  # half-width katakana
+
+
+def test_mixed_script_adds_words_and_characters():
+    # "iPhone", "15" are words; は, 人, 気 are characters.
+    assert text_length("iPhone 15は人気") == 5
+
+
+def test_cjk_share():
+    assert cjk_share("中文") == 1.0
+    assert cjk_share("two words") == 0.0
+    assert cjk_share("中文 and English") == pytest.approx(0.5)
+    assert cjk_share("") == 0.0
+
+
+def test_normalize_space():
+    assert normalize_space("  a \n b\t\tc  ") == "a b c"
