@@ -131,3 +131,15 @@ def test_chinese_article():
     assert found.text.split("\n\n")[0] == "地铁新线开通"
     assert found.text.count("城市交通") == 12 and "首页" not in found.text
     assert found.language == "zh-CN"
+
+
+def test_threads_get_the_same_results():
+    # The extract pipeline runs extractors in a thread pool.
+    from concurrent.futures import ThreadPoolExecutor
+
+    pages = [Page(fixture(name), "https://gazette.example/", page_type)
+             for name in ("article.html", "list.html") for page_type in ("article", "list", None)] * 8
+    iawce = get_extractor("iawce")
+    serial = [iawce.extract(page).to_dict() for page in pages]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert [found.to_dict() for found in pool.map(iawce.extract, pages)] == serial

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from urllib.parse import urljoin
 
 from lxml import etree, html as lxml_html
@@ -10,7 +11,8 @@ from lxml import etree, html as lxml_html
 HtmlElement = lxml_html.HtmlElement
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
-_PARSER = lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+# lxml parsers must not be shared between threads (the extract pipeline runs in a pool).
+_PARSERS = threading.local()
 
 
 def parse_html(html: str) -> HtmlElement | None:
@@ -24,8 +26,11 @@ def parse_html(html: str) -> HtmlElement | None:
     html = _XML_DECLARATION.sub("", html, count=1).replace("\x00", "")
     if not html.strip():
         return None
+    parser = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
     try:
-        root = lxml_html.document_fromstring(html, parser=_PARSER)
+        root = lxml_html.document_fromstring(html, parser=parser)
     except (etree.ParserError, ValueError):
         return None
     return root
