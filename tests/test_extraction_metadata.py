@@ -44,6 +44,13 @@ def test_author_sources():
     assert meta_of(body='<a rel="author" href="/staff/jo">Jo March</a>').author == "Jo March"
 
 
+def test_article_objects_win_over_web_page_objects_in_json_ld():
+    graph = {"@graph": [{"@type": "WebPage", "datePublished": "2020-01-01"},
+                        {"@type": "NewsArticle", "datePublished": "2024-03-05", "author": {"name": "Ann Lee"}}]}
+    found = meta_of(head=json_ld(graph))
+    assert (found.published, found.author) == ("2024-03-05", "Ann Lee")
+
+
 def test_published_sources():
     graph = {"@context": "https://schema.org", "@graph": [{"@type": "WebSite"}, {"@type": "BlogPosting", "datePublished": "2024-03-05T09:30:00+01:00"}]}
     assert meta_of(head=json_ld(graph)).published == "2024-03-05T09:30:00+01:00"
@@ -52,6 +59,8 @@ def test_published_sources():
     assert meta_of(body='<span itemprop="datePublished" content="2023-12-01">1 Dec</span>').published == "2023-12-01"
     assert meta_of(body='<p>Posted <time datetime="2022-07-14T08:00">July 14</time></p>').published == "2022-07-14T08:00:00"
     assert meta_of(body="<time>5 января 2024</time>").published == "2024-01-05"
+    assert meta_of(body='<div class="post-meta">By Ann · March 5, 2024</div>').published == "2024-03-05"
+    assert meta_of(body='<div class="content">Founded 5 March 2024</div>').published is None
 
 
 def test_language_sources():

@@ -8,7 +8,8 @@ Sources, first found wins:
 - author: JSON-LD ``author``, ``<meta name="author">`` and its aliases, ``article:author``
   (unless it is a URL), ``itemprop="author"``, ``rel="author"`` links;
 - published (ISO 8601): JSON-LD ``datePublished``, ``article:published_time`` and date
-  ``<meta>`` tags, ``itemprop="datePublished"``, the first ``<time datetime>``;
+  ``<meta>`` tags, ``itemprop="datePublished"``, the first ``<time datetime>``, then a
+  date written in a small element classed date/published/posted/byline/meta;
 - language: ``<html lang>``, ``Content-Language``, ``og:locale``, JSON-LD ``inLanguage``,
   then the script of the text (Kana: ja, Han: zh, Hangul: ko);
 - canonical URL: ``<link rel="canonical">``, ``og:url`` (made absolute).
@@ -36,7 +37,10 @@ _DATE_META = ("article:published_time", "og:published_time", "datepublished", "p
               "citation_publication_date", "citation_date")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+")
 _ARTICLE_TYPES = ("article", "newsarticle", "blogposting", "reportagenewsarticle", "scholarlyarticle",
-                  "techarticle", "webpage", "report", "posting", "discussionforumposting", "qapage")
+                  "techarticle", "report", "posting", "socialmediaposting", "discussionforumposting",
+                  "question", "product")
+_PAGE_TYPES = ("webpage", "itempage", "qapage", "aboutpage", "collectionpage")
+_DATE_CLASS = re.compile(r"(?:^|[\s_-])(?:date|published|pubdate|posted|post-date|entry-date|byline|meta)(?:$|[\s_-])", re.IGNORECASE)
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -57,7 +61,8 @@ def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
     """Metadata of the page at ``root``; relative URLs resolve against ``base``."""
     meta = _meta_values(root)
     linked = list(_json_ld_objects(root))
-    article = next((o for o in linked if _types(o) & set(_ARTICLE_TYPES)), linked[0] if linked else {})
+    article = next((o for o in linked if _types(o) & set(_ARTICLE_TYPES)),
+                   next((o for o in linked if _types(o) & set(_PAGE_TYPES)), linked[0] if linked else {}))
     return Metadata(
         title=_title(root, meta, article),
         author=_author(root, meta, article),
@@ -166,6 +171,12 @@ def _published(root: HtmlElement, meta: dict[str, str], article: dict[str, Any])
         found = normalize_date(element.get("datetime") or element.text_content())
         if found:
             return found
+    for element in body_of(root).iter():
+        marker = f"{element.get('class', '')} {element.get('id', '')}"
+        if _DATE_CLASS.search(marker) and len(element) < 5:
+            found = normalize_date(normalize_space(element.text_content())[:80])
+            if found:
+                return found
     return None
 
 
