@@ -12,6 +12,7 @@ from pipelines.extraction.listing import (
     group_by_depth_and_class,
     list_items,
     list_items_paper,
+    list_region,
     rank,
 )
 from pipelines.extraction.page import ExtractedItem
@@ -96,3 +97,24 @@ def test_entry_block_is_title_then_text():
     assert block.text == "Title\nText one."
     assert block.markdown == "### [Title](https://e.example/t)\n\nText one."
     assert entry_block(ExtractedItem("Only a title", "", "")).text == "Only a title"
+
+
+def test_two_page_wide_wrappers_are_not_a_list():
+    body, lengths = parsed(
+        f'<html><body><div class="wrap">{words(30)}</div><div class="wrap">{words(40)}</div>'
+        f'<ul>{"".join(f"<li><a href=/{i}>{words(4)}</a></li>" for i in range(5))}</ul></body></html>'
+    )
+    assert [el.tag for el in list_items(body, lengths)] == ["li"] * 5
+
+
+def test_list_region_narrows_to_the_items_block_with_its_heading():
+    rows = "".join(f'<li><a href="/n/{i}">通知标题第{i}号文件发布</a></li>' for i in range(5))
+    body, lengths = parsed(
+        '<html><body><div class="top">欢迎访问人民政府门户网站</div><div class="banner">人民政府</div>'
+        f'<div class="main"><h1>最新信息</h1><ul id="list">{rows}</ul></div><div class="links">相关链接</div></body></html>'
+    )
+    items = list_items(body, lengths)
+    region = list_region(body, items, lengths)
+    assert region.get("class") == "main"  # holds the items and their heading, not the chrome
+    # A block holding too little of its parent's text is not narrowed to.
+    assert list_region(body, items, lengths, share=0.95) is body

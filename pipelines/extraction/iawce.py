@@ -10,7 +10,7 @@ from pipelines.extraction.article import ARTICLE_SHARE, LIST_SHARE, article_elem
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
-from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper
+from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
 from pipelines.extraction.metadata import extract_metadata
 from pipelines.extraction.page import ARTICLE, LIST, Extraction, ExtractedItem, Page
 from pipelines.extraction.pagetype import guess_page_type
@@ -97,9 +97,13 @@ class IawceExtractor(_Iawce):
         return [b for b in blocks if b.kind == "heading" or b.link_density <= self.max_link_density]
 
     def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
-        region = content_element(body, lengths, LIST_SHARE, count_links=True)
+        elements = list_items(body, lengths)
+        if elements:
+            region = list_region(body, elements, lengths)
+        else:
+            region = content_element(body, lengths, LIST_SHARE, count_links=True)
         items, entries = [], {}
-        for element in list_items(region, lengths):
+        for element in elements:
             item = build_item(element, base)
             if item is not None:
                 items.append(item)

@@ -83,44 +83,28 @@ def list_items_paper(root: HtmlElement, lengths: TextLengths) -> list[HtmlElemen
 
 def list_items(root: HtmlElement, lengths: TextLengths) -> list[HtmlElement]:
     """The improved ranking: the key is (depth, tag and class), so that ``li.card`` and
-    ``div.card`` differ and class-less repeats (plain ``<li>``, ``<article>``) count; an
-    item repeats beside a sibling of its key somewhere (page-wide ``div.wrap`` blocks,
-    one per header, nav and body, share depth and class but are no list); and a list
-    has at least 3 items."""
+    ``div.card`` differ and class-less repeats (plain ``<li>``, ``<article>``) count; and
+    a list has at least 3 items (page-wide ``div.wrap`` blocks, one in the header and
+    one in the body, share depth and class but are no list)."""
     groups = group_by_depth_and_class(root, lengths, _tag_and_class)
-    repeated = {key: _with_siblings(group, lengths) for key, group in groups.items()}
-    return _best_group({key: group for key, group in repeated.items() if group.count >= MIN_ITEMS})
-
-
-def _with_siblings(group: Group, lengths: TextLengths) -> Group:
-    """The group, or an empty one when none of its elements shares its parent with
-    another element of the group (one-per-parent blocks are layout, not a list).
-
-    Measured (benchmarks/extract.py, iawce, true page types): WCXB dev listing pages
-    0.761 → 0.751 and collection pages 0.708 → 0.697 word F1 (lists whose cards each sit
-    in a column wrapper of their own lose their best group), overall 0.864 → 0.862; the
-    demo's government list pages go from 0.39 to 0.62, their items instead of the
-    header and footer wrappers. A list made of page chrome is the worse failure."""
-    parents = [id(element.getparent()) for element in group.elements]
-    if len(set(parents)) < len(parents):
-        return group
-    return Group(group.key)
+    return _best_group({key: group for key, group in groups.items() if group.count >= MIN_ITEMS})
 
 
 def list_region(body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float = ITEMS_SHARE) -> HtmlElement:
     """The block a list page's text comes from: go down from ``body`` toward the items'
     lowest common ancestor while the next block still holds ``share`` of its parent's
     text (so a list heading and intro next to the items stay, page chrome goes)."""
-    chains = [[el, *el.iterancestors()][::-1] for el in items]
-    region = body
+    chains = [[el, *el.iterancestors()][::-1] for el in items]  # root first
+    region, below_body = body, False
     for level in zip(*chains):
-        if any(el is not level[0] for el in level) or level[0] in items:
-            break
-        if level[0] is body or not any(a is region for a in level[0].iterancestors()):
-            continue
-        if lengths[level[0]] < share * lengths[region]:
-            break
-        region = level[0]
+        node = level[0]
+        if any(el is not node for el in level) or node in items:
+            break  # past the lowest common ancestor
+        if below_body:
+            if lengths[node] < share * lengths[region]:
+                break
+            region = node
+        below_body = below_body or node is body
     return region
 
 
