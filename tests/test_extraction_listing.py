@@ -107,14 +107,20 @@ def test_two_page_wide_wrappers_are_not_a_list():
     assert [el.tag for el in list_items(body, lengths)] == ["li"] * 5
 
 
-def test_list_region_narrows_to_the_items_block_with_its_heading():
+def test_list_region_narrows_toward_the_items_and_keeps_a_long_intro():
     rows = "".join(f'<li><a href="/n/{i}">通知标题第{i}号文件发布</a></li>' for i in range(5))
-    body, lengths = parsed(
-        '<html><body><div class="top">欢迎访问人民政府门户网站</div><div class="banner">人民政府</div>'
-        f'<div class="main"><h1>最新信息</h1><ul id="list">{rows}</ul></div><div class="links">相关链接</div></body></html>'
-    )
-    items = list_items(body, lengths)
-    region = list_region(body, items, lengths)
-    assert region.get("class") == "main"  # holds the items and their heading, not the chrome
-    # A block holding too little of its parent's text is not narrowed to.
+    chrome = '<div class="top">欢迎访问人民政府门户网站</div><div class="banner">人民政府</div>'
+
+    def region_of(intro: str):
+        body, lengths = parsed(
+            f'<html><body>{chrome}<div class="main"><h1>最新信息</h1>{intro}<ul id="list">{rows}</ul></div>'
+            '<div class="links">相关链接</div></body></html>'
+        )
+        items = list_items(body, lengths)
+        return body, items, lengths, list_region(body, items, lengths)
+
+    body, items, lengths, region = region_of("")
+    assert region.get("id") == "list"  # the chrome and the short heading go
+    body, items, lengths, region = region_of("<p>" + "本栏目发布本市政府最新的通知公告政策文件和工作动态信息" * 3 + "</p>")
+    assert region.get("class") == "main"  # an intro longer than the items stays
     assert list_region(body, items, lengths, share=0.95) is body

@@ -93,7 +93,7 @@ def list_items(root: HtmlElement, lengths: TextLengths) -> list[HtmlElement]:
 def list_region(body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float = ITEMS_SHARE) -> HtmlElement:
     """The block a list page's text comes from: go down from ``body`` toward the items'
     lowest common ancestor while the next block still holds ``share`` of its parent's
-    text (so a list heading and intro next to the items stay, page chrome goes)."""
+    text (page chrome around the list goes; an intro as long as the list stays)."""
     chains = [[el, *el.iterancestors()][::-1] for el in items]  # root first
     region, below_body = body, False
     for level in zip(*chains):
