@@ -11,6 +11,7 @@ from pipelines.extraction.listing import (
     entry_block,
     group_by_depth_and_class,
     list_items,
+    is_list,
     list_items_paper,
     list_region,
     rank,
@@ -124,3 +125,15 @@ def test_list_region_narrows_toward_the_items_and_keeps_a_long_intro():
     body, items, lengths, region = region_of("<p>" + "本栏目发布本市政府最新的通知公告政策文件和工作动态信息" * 3 + "</p>")
     assert region.get("class") == "main"  # an intro longer than the items stays
     assert list_region(body, items, lengths, share=0.95) is body
+
+
+def test_a_linked_pair_of_siblings_is_a_list_but_other_pairs_are_not():
+    body, lengths = parsed(
+        '<html><body><div class="top"><div class="wrap"><span>Welcome to the city portal</span></div></div>'
+        '<div class="main"><div class="wrap"><ul><li><a href="/1">First notice of the week</a></li>'
+        '<li><a href="/2">Second notice of the week</a></li></ul></div></div></body></html>'
+    )
+    assert [el.tag for el in list_items(body, lengths)] == ["li", "li"]
+    groups = group_by_depth_and_class(body, lengths, lambda el: f"{el.tag}.{el.get('class') or ''}")
+    assert groups[(2, "div.wrap")].count == 2 and not is_list(groups[(2, "div.wrap")])
+    assert is_list(groups[(4, "li.")])
