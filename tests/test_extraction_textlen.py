@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipelines.extraction.textlen import cjk_share, normalize_space, text_length
+from pipelines.extraction.textlen import normalize_space, text_length
 
 
 @pytest.mark.parametrize(
@@ -34,13 +34,6 @@ def test_japanese_counts_kana_and_kanji_characters():
 def test_mixed_script_adds_words_and_characters():
     # "iPhone", "15" are words; は, 人, 気 are characters.
     assert text_length("iPhone 15は人気") == 5
-
-
-def test_cjk_share():
-    assert cjk_share("中文") == 1.0
-    assert cjk_share("two words") == 0.0
-    assert cjk_share("中文 and English") == pytest.approx(0.5)
-    assert cjk_share("") == 0.0
 
 
 def test_normalize_space():

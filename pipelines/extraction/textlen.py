@@ -24,21 +24,12 @@ CJK_CHARS = (
 )
 
 _UNITS = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+")
-_CJK = re.compile(rf"[{CJK_CHARS}]")
 _SPACES = re.compile(r"\s+")
 
 
 def text_length(text: str) -> int:
     """Length of ``text`` in words, counting each CJK character as one word."""
     return len(_UNITS.findall(text))
-
-
-def cjk_share(text: str) -> float:
-    """Fraction of the length units of ``text`` that are CJK characters (0 for no text)."""
-    units = _UNITS.findall(text)
-    if not units:
-        return 0.0
-    return len(_CJK.findall(text)) / len(units)
 
 
 def normalize_space(text: str) -> str:
