@@ -40,7 +40,7 @@ PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 PLAYWRIGHT_MAX_CONTEXTS = 1
 # PLAYWRIGHT_LAUNCH_OPTIONS and PLAYWRIGHT_CONTEXTS are filled in by this add-on from
 # PAGESIGHT_BROWSER_PATH, PAGESIGHT_BROWSER_ARGS and the viewport, unless you set them.
-ADDONS = {"crawler.browser.BrowserAddon": 0}
+ADDONS = {"crawler.browser.BrowserAddon": 0, "crawler.feeds.DefaultFeedAddon": 0}
 
 # Path to a Chromium binary. Empty: detect (Playwright's own browser if installed, else
 # /usr/bin/chromium and friends).
@@ -137,9 +137,8 @@ PAGESIGHT_EVAL_CALIBRATION_PAIRS = 50
 PAGESIGHT_EVAL_WORST_PAGES = 10
 
 # --- Feed -------------------------------------------------------------------------------
-FEEDS = {
-    "output/news-%(time)s.jsonl": {"format": "jsonlines", "encoding": "utf8"},
-}
+# The feed written when the crawl names none (-o/-O or FEEDS replace it; empty: none).
+PAGESIGHT_DEFAULT_FEED = "output/news-%(time)s.jsonl"
 FEED_EXPORT_FIELDS = FEED_FIELDS
 FEED_EXPORT_ENCODING = "utf-8"
 

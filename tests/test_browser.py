@@ -53,3 +53,15 @@ def test_addon_keeps_users_launch_options():
     settings = Settings({"PLAYWRIGHT_LAUNCH_OPTIONS": {"executable_path": "/x"}})
     BrowserAddon().update_settings(settings)
     assert settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS") == {"executable_path": "/x"}
+
+
+def test_default_feed_only_when_the_crawl_names_none():
+    from crawler.feeds import DefaultFeedAddon
+
+    settings = Settings({"PAGESIGHT_DEFAULT_FEED": "output/news-%(time)s.jsonl"})
+    DefaultFeedAddon().update_settings(settings)
+    assert list(settings.getdict("FEEDS")) == ["output/news-%(time)s.jsonl"]
+    named = Settings({"PAGESIGHT_DEFAULT_FEED": "output/news-%(time)s.jsonl"})
+    named.set("FEEDS", {"out.jsonl": {"format": "jsonlines", "overwrite": True}}, priority="cmdline")
+    DefaultFeedAddon().update_settings(named)
+    assert list(named.getdict("FEEDS")) == ["out.jsonl"]
