@@ -21,6 +21,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from pipelines.evaluation.urls import site_of
+
 logger = logging.getLogger(__name__)
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -62,8 +64,8 @@ def _original_host(root: Path, file_id: str) -> str:
     truth = root / "ground-truth" / f"{file_id}.json"
     if not truth.is_file():
         return ""
-    url = json.loads(truth.read_text(encoding="utf-8")).get("url") or ""
-    return (urlsplit(url).hostname or "").removeprefix("www.")
+    url = json.loads(truth.read_text(encoding="utf-8")).get("url")
+    return site_of(url) if url else ""
 
 
 def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:

@@ -12,8 +12,8 @@ STATUS_ERROR = "error"
 
 @dataclass
 class PageCapture:
-    """What one browser visit produced; travels on the item until the store pipeline
-    has written it, and is never exported."""
+    """What one browser visit produced. It rides on the item through the pipelines
+    (store writes it, classify and extract read it) and is never exported."""
 
     html: str
     screenshot_png: bytes

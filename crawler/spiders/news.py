@@ -23,18 +23,9 @@ from crawler.middlewares import (
     CAPTURE_SKIP_KEY,
     CAPTURE_TIMINGS_KEY,
 )
+from pipelines.evaluation.urls import site_of
 
 logger = logging.getLogger(__name__)
-
-
-def site_of(url: str) -> str:
-    """The site a URL belongs to: its host without ``www.``, with a non-default port."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower().removeprefix("www.")
-    default_port = {"http": 80, "https": 443}.get(parts.scheme)
-    if parts.port and parts.port != default_port:
-        return f"{host}:{parts.port}"
-    return host
 
 
 def parse_bool(value: str | bool) -> bool:
@@ -82,13 +73,13 @@ class NewsSpider(Spider):
             seeds += read_urls_file(urls_file)
         for url in seeds:
             if urlsplit(url).scheme not in ("http", "https", "file"):
-                raise ValueError(f"not an http(s) URL: {url!r}")
+                raise ValueError(f"not an http(s) or file URL: {url!r}")
         self.seed_urls: list[str] = seeds
         self.follow: bool = parse_bool(follow)
         self.gold_path: str | None = gold
         self.demo = None
         self.allowed_sites: set[str] = set()
-        self.link_extractor = LinkExtractor()
+        self.link_extractor: LinkExtractor  # built in from_crawler, from the settings
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:

@@ -41,6 +41,10 @@ def url_key(url: str) -> str:
 
 
 def site_of(url: str) -> str:
-    """The host of ``url`` without ``www.``: the site when nothing better is known."""
-    host = (urlsplit(url).hostname or "").rstrip(".")
-    return host.removeprefix("www.")
+    """The site a URL belongs to: its host without ``www.``, with a non-default port
+    (the crawl's ``site`` field, and the site of gold pages that name none)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").rstrip(".").removeprefix("www.")
+    if parts.port and parts.port not in _DEFAULT_PORTS:
+        return f"{host}:{parts.port}"
+    return host
