@@ -27,15 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import torch  # noqa: E402
+import torch
 
-from models.checkpoint import CheckpointError, load_classifier  # noqa: E402
-from models.classifier import PageTypeClassifier  # noqa: E402
-from models.data import ManifestError, ManifestRecord, read_manifests  # noqa: E402
-from models.labels import LabelMappingError, label_mapping_from_dict  # noqa: E402
-from models.metrics import ClassificationMetrics, classification_metrics  # noqa: E402
-from models.registry import MODELS  # noqa: E402
-from models.transform import open_screenshot  # noqa: E402
+from models.checkpoint import CheckpointError, load_classifier
+from models.classifier import PageTypeClassifier
+from models.data import ManifestError, ManifestRecord, read_manifests
+from models.labels import LabelMappingError, label_mapping_from_dict
+from models.metrics import ClassificationMetrics, classification_metrics
+from models.registry import MODELS
+from models.transform import open_screenshot
 
 CHUNK = 16
 
@@ -71,9 +71,7 @@ def evaluation_records(
     return held_out
 
 
-def score(
-    classifier: PageTypeClassifier, records: Sequence[ManifestRecord]
-) -> ClassificationMetrics:
+def score(classifier: PageTypeClassifier, records: Sequence[ManifestRecord]) -> ClassificationMetrics:
     """Classify the pages (batches of 16) and score them against their mapped labels."""
     mapping = label_mapping_from_dict(classifier.metadata["config"]["label_mapping"])
     mapping.check_covers(record.label for record in records)
@@ -81,9 +79,7 @@ def score(
     predicted = []
     for start in range(0, len(records), CHUNK):
         images = [open_screenshot(record.image) for record in records[start : start + CHUNK]]
-        predicted += [
-            classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK)
-        ]
+        predicted += [classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK)]
     return classification_metrics(true, predicted, classifier.labels)
 
 
@@ -180,12 +176,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="test",
         help="score the checkpoint's held-out test sites (default) or every page",
     )
-    parser.add_argument(
-        "--timing-pages", type=int, default=32, help="pages timed per run (default: 32)"
-    )
-    parser.add_argument(
-        "--repeats", type=int, default=3, help="timed runs, median reported (default: 3)"
-    )
+    parser.add_argument("--timing-pages", type=int, default=32, help="pages timed per run (default: 32)")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs, median reported (default: 3)")
     parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
     args = parser.parse_args(argv)
     if args.threads:
@@ -193,8 +185,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         records = read_manifests(args.data)
         rows = [
-            benchmark(path, records, args.split, args.timing_pages, args.repeats)
-            for path in args.checkpoint
+            benchmark(path, records, args.split, args.timing_pages, args.repeats) for path in args.checkpoint
         ]
     except (ManifestError, LabelMappingError, CheckpointError) as exc:
         parser.error(str(exc))

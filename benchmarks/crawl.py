@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawler.demo import DemoWeb  # noqa: E402
+from crawler.demo import DemoWeb
 
 
 def tree_pss_kib(root_pid: int) -> int:
@@ -49,7 +49,9 @@ def tree_pss_kib(root_pid: int) -> int:
 def run_measured(command: list[str]) -> dict:
     """Run a command; wall time and peak PSS of its process tree sampled every 0.2 s."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     peak = 0
     stop = threading.Event()
 
@@ -74,7 +76,9 @@ def count_lines(path: Path) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "crawl.json")
     args = parser.parse_args()
@@ -87,19 +91,56 @@ def main() -> None:
             raise SystemExit(f"the demo web has only {len(urls)} pages")
         urls_file = work / "urls.txt"
         urls_file.write_text("\n".join(urls) + "\n", encoding="utf-8")
-        common = ["-s", "LOG_LEVEL=WARNING", "-s", "ROBOTSTXT_OBEY=False",
-                  "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "TELNETCONSOLE_ENABLED=False"]
+        common = [
+            "-s",
+            "LOG_LEVEL=WARNING",
+            "-s",
+            "ROBOTSTXT_OBEY=False",
+            "-s",
+            "AUTOTHROTTLE_ENABLED=False",
+            "-s",
+            "TELNETCONSOLE_ENABLED=False",
+        ]
         capture_feed, bare_feed = work / "capture.jsonl", work / "bare.jsonl"
         capture = run_measured(
-            [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"urls_file={urls_file}",
-             "-a", "follow=false", "-O", str(capture_feed), *common,
-             "-s", f"PAGESIGHT_STORE_URI={work / 'store'}",
-             "-s", 'ITEM_PIPELINES={"pipelines.store.StorePipeline": 100}']
+            [
+                sys.executable,
+                "-m",
+                "scrapy",
+                "crawl",
+                "news",
+                "-a",
+                f"urls_file={urls_file}",
+                "-a",
+                "follow=false",
+                "-O",
+                str(capture_feed),
+                *common,
+                "-s",
+                f"PAGESIGHT_STORE_URI={work / 'store'}",
+                "-s",
+                'ITEM_PIPELINES={"pipelines.store.StorePipeline": 100}',
+            ]
         )
         bare = run_measured(
-            [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "benchmarks" / "bare_spider.py"),
-             "-a", f"urls_file={urls_file}", "-O", str(bare_feed), *common,
-             "-s", "DOWNLOADER_MIDDLEWARES={}", "-s", "ITEM_PIPELINES={}", "-s", "FEEDS={}"]
+            [
+                sys.executable,
+                "-m",
+                "scrapy",
+                "runspider",
+                str(ROOT / "benchmarks" / "bare_spider.py"),
+                "-a",
+                f"urls_file={urls_file}",
+                "-O",
+                str(bare_feed),
+                *common,
+                "-s",
+                "DOWNLOADER_MIDDLEWARES={}",
+                "-s",
+                "ITEM_PIPELINES={}",
+                "-s",
+                "FEEDS={}",
+            ]
         )
         capture["pages"], bare["pages"] = count_lines(capture_feed), count_lines(bare_feed)
 
@@ -117,9 +158,13 @@ def main() -> None:
     print("| crawl | pages | seconds | pages/s | peak PSS (MiB) |")
     print("|---|---|---|---|---|")
     for name, run in (("capture (PageSight)", capture), ("bare screenshot", bare)):
-        print(f"| {name} | {run['pages']} | {run['seconds']:.1f} | {run['pages_per_s']:.2f} | {run['peak_pss_mib']:.0f} |")
-    print(f"\ncapture/bare throughput ratio {result['throughput_ratio']:.2f} "
-          f"(capture overhead {result['overhead_pct']:.1f}%)")
+        print(
+            f"| {name} | {run['pages']} | {run['seconds']:.1f} | {run['pages_per_s']:.2f} | {run['peak_pss_mib']:.0f} |"
+        )
+    print(
+        f"\ncapture/bare throughput ratio {result['throughput_ratio']:.2f} "
+        f"(capture overhead {result['overhead_pct']:.1f}%)"
+    )
 
 
 if __name__ == "__main__":

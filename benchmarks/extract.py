@@ -38,10 +38,10 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipelines.evaluation.metrics import word_prf  # noqa: E402
-from pipelines.evaluation.text import tokens  # noqa: E402
-from pipelines.evaluation.peers import PeerUnavailable, load_peer  # noqa: E402
-from pipelines.extraction import LIST, ARTICLE, Page, available_extractors, decode_html, get_extractor  # noqa: E402
+from pipelines.evaluation.metrics import word_prf
+from pipelines.evaluation.peers import PeerUnavailable, load_peer
+from pipelines.evaluation.text import tokens
+from pipelines.extraction import ARTICLE, LIST, Page, available_extractors, decode_html, get_extractor
 
 WCXB_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
 WCXB_LIST_TYPES = frozenset({"listing", "collection"})
@@ -148,7 +148,10 @@ def run_benchmark(pages: list[WcxbPage], runs: list[Run]) -> dict[str, dict[str,
             elapsed = (time.perf_counter() - begin) * 1000
             prf = word_prf(tokens(text), gold)
             scores[run.label][page.file_id] = {
-                "precision": prf.precision, "recall": prf.recall, "f1": prf.f1, "ms": elapsed,
+                "precision": prf.precision,
+                "recall": prf.recall,
+                "f1": prf.f1,
+                "ms": elapsed,
             }
         if index % 100 == 0:
             print(f"{index}/{len(pages)} pages, {time.perf_counter() - started:.0f} s", file=sys.stderr)
@@ -191,12 +194,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dataset", type=Path, help="WCXB dev folder (metadata.json, html/, ground-truth/)")
     parser.add_argument("--limit", type=int, default=0, help="first N pages only")
     parser.add_argument("--out", type=Path, help="write summaries and per-page scores as JSON here")
-    parser.add_argument("--page-types", type=Path, help='predicted page types, JSON {file_id: "article"|"list"}')
+    parser.add_argument(
+        "--page-types", type=Path, help='predicted page types, JSON {file_id: "article"|"list"}'
+    )
     parser.add_argument("--auto", action="store_true", help="also run our extractors without a page type")
-    parser.add_argument("--extractors", default=",".join(DEFAULT_EXTRACTORS),
-                        help=f"comma-separated; ours: {', '.join(available_extractors())}; peers: {', '.join(PEERS)}")
-    parser.add_argument("--split", choices=("all", "tune", "holdout"), default="all",
-                        help="domain split to run on (default all)")
+    parser.add_argument(
+        "--extractors",
+        default=",".join(DEFAULT_EXTRACTORS),
+        help=f"comma-separated; ours: {', '.join(available_extractors())}; peers: {', '.join(PEERS)}",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("all", "tune", "holdout"),
+        default="all",
+        help="domain split to run on (default all)",
+    )
     args = parser.parse_args(argv)
 
     if not (args.dataset / "metadata.json").is_file():
@@ -214,17 +226,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         pages = pages[: args.limit]
     runs = build_runs([n.strip() for n in args.extractors.split(",") if n.strip()], predicted, args.auto)
-    print(f"{len(pages)} pages ({unscored} with an empty gold text left out), {len(runs)} runs", file=sys.stderr)
+    print(
+        f"{len(pages)} pages ({unscored} with an empty gold text left out), {len(runs)} runs", file=sys.stderr
+    )
 
     per_page = run_benchmark(pages, runs)
     summaries = {label: summarize(pages, scores) for label, scores in per_page.items()}
     print(markdown_table(summaries))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({
-            "dataset": str(args.dataset), "pages": len(pages), "unscored_empty_gold": unscored,
-            "split": args.split, "summaries": summaries, "per_page": per_page,
-        }, indent=1), encoding="utf-8")
+        args.out.write_text(
+            json.dumps(
+                {
+                    "dataset": str(args.dataset),
+                    "pages": len(pages),
+                    "unscored_empty_gold": unscored,
+                    "split": args.split,
+                    "summaries": summaries,
+                    "per_page": per_page,
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
     return 0
 
 

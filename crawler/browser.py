@@ -37,9 +37,7 @@ class BrowserNotFound(RuntimeError):
 
 def playwright_chromium() -> str | None:
     """Path of a Chromium installed by ``playwright install``, if there is one."""
-    root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(
-        Path.home() / ".cache" / "ms-playwright"
-    )
+    root = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache" / "ms-playwright")
     found = sorted(glob.glob(os.path.join(root, "chromium-*", "chrome-linux*", "chrome")))
     return found[-1] if found else None
 

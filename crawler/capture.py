@@ -107,7 +107,7 @@ async def capture_page(page: Page, options: CaptureOptions) -> dict[str, Any]:
     """
     try:
         return await asyncio.wait_for(_capture(page, options), timeout=options.timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise TimeoutError(f"capture did not finish in {options.timeout:.0f}s") from None
 
 
@@ -210,7 +210,7 @@ class RequestsInFlight:
 
         try:
             await asyncio.wait_for(quiet_period(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 

@@ -100,7 +100,7 @@ def abort_external_requests(request) -> bool:
 class _ArchiveHandler(SimpleHTTPRequestHandler):
     """Serves ``NNNN.html`` from ``NNNN.html.gz`` (or plain files) of a folder, as HTML."""
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_GET(self) -> None:
         name = Path(urlsplit(self.path).path).name
         folder = Path(self.directory)
         candidates = [folder / f"{name}.gz", folder / name]
@@ -117,7 +117,7 @@ class _ArchiveHandler(SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002
+    def log_message(self, format: str, *args) -> None:
         logger.debug("archive server: " + format, *args)
 
 

@@ -24,7 +24,12 @@ class FailureOutcome:
     http_status: int | None = None
 
 
-_CRASH_MARKERS = ("Target crashed", "Page crashed", "crashed", "Target page, context or browser has been closed")
+_CRASH_MARKERS = (
+    "Target crashed",
+    "Page crashed",
+    "crashed",
+    "Target page, context or browser has been closed",
+)
 _DNS_MARKERS = ("ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED")
 _CONNECTION_MARKERS = ("ERR_CONNECTION", "ERR_ADDRESS_UNREACHABLE", "ERR_EMPTY_RESPONSE")
 _TIMEOUT_MARKERS = ("ERR_TIMED_OUT", "Timeout")

@@ -12,6 +12,4 @@ class DefaultFeedAddon:
     def update_settings(self, settings: BaseSettings) -> None:
         uri = settings.get("PAGESIGHT_DEFAULT_FEED")
         if uri and not settings.getdict("FEEDS"):
-            settings.set(
-                "FEEDS", {uri: {"format": "jsonlines", "encoding": "utf8"}}, priority="addon"
-            )
+            settings.set("FEEDS", {uri: {"format": "jsonlines", "encoding": "utf8"}}, priority="addon")

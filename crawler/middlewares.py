@@ -106,8 +106,7 @@ class CaptureMiddleware:
         if html_bytes > self.max_html_bytes:
             stats.inc_value("pagesight/capture/too_large")
             raise PageTooLarge(
-                f"page too large: {html_bytes} bytes of HTML > "
-                f"PAGESIGHT_MAX_HTML_BYTES={self.max_html_bytes}"
+                f"page too large: {html_bytes} bytes of HTML > PAGESIGHT_MAX_HTML_BYTES={self.max_html_bytes}"
             )
         response.meta[CAPTURE_RESULT_KEY] = PageCapture(
             html=html,

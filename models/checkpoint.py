@@ -64,10 +64,7 @@ def stored_state_dict(model: nn.Module, model_name: str) -> dict[str, torch.Tens
     model's storage dtype, on the CPU)."""
     dtype = model_spec(model_name).storage_dtype
     return {
-        name: (tensor.to(dtype) if tensor.is_floating_point() else tensor)
-        .detach()
-        .cpu()
-        .contiguous()
+        name: (tensor.to(dtype) if tensor.is_floating_point() else tensor).detach().cpu().contiguous()
         for name, tensor in model.state_dict().items()
     }
 
@@ -109,9 +106,7 @@ def read_checkpoint(path: str | Path | None) -> tuple[CheckpointMeta, dict[str, 
     if missing:
         raise CheckpointError(f"{path} lacks {', '.join(missing)}")
     not_objects = [
-        key
-        for key in METADATA_KEYS
-        if key not in ("model", "labels") and not isinstance(payload[key], dict)
+        key for key in METADATA_KEYS if key not in ("model", "labels") and not isinstance(payload[key], dict)
     ]
     if not_objects:
         raise CheckpointError(f"{path}: {', '.join(not_objects)} must be objects")
@@ -141,9 +136,7 @@ def build_model(meta: CheckpointMeta, state: dict[str, torch.Tensor], where: str
         with torch.device("meta"):
             model = spec.build(meta.args)
     except (TypeError, ValueError) as exc:
-        raise CheckpointError(
-            f"{where}: cannot build {spec.title} from args {meta.args}: {exc}"
-        ) from exc
+        raise CheckpointError(f"{where}: cannot build {spec.title} from args {meta.args}: {exc}") from exc
     weights = {name: t.float() if t.is_floating_point() else t for name, t in state.items()}
     try:
         model.load_state_dict(weights, assign=True)

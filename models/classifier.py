@@ -46,9 +46,7 @@ class PageTypeClassifier:
         batches = []
         with torch.inference_mode():
             for start in range(0, len(images), batch_size):
-                inputs = torch.stack(
-                    [self.transform(image) for image in images[start : start + batch_size]]
-                )
+                inputs = torch.stack([self.transform(image) for image in images[start : start + batch_size]])
                 logits = self.model(inputs.to(self.device))
                 batches.append(torch.softmax(logits.float(), dim=1).cpu())
         if not batches:

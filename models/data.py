@@ -74,9 +74,7 @@ def _parse_line(line: str, root: Path, where: str) -> ManifestRecord:
     if not isinstance(entry, dict):
         raise ManifestError(f"{where}: expected a JSON object")
     missing = [
-        key
-        for key in ("image", "label", "site")
-        if not isinstance(entry.get(key), str) or not entry[key]
+        key for key in ("image", "label", "site") if not isinstance(entry.get(key), str) or not entry[key]
     ]
     if missing:
         raise ManifestError(f"{where}: missing or empty {', '.join(missing)}")

@@ -66,9 +66,7 @@ class LabelMapping:
 
     def check_covers(self, raw_labels: Iterable[str]) -> None:
         """Raise LabelMappingError naming every label the mapping does not cover."""
-        missing = sorted(
-            {raw for raw in raw_labels if raw not in self.labels and raw not in self.aliases}
-        )
+        missing = sorted({raw for raw in raw_labels if raw not in self.labels and raw not in self.aliases})
         if missing:
             raise LabelMappingError(
                 f"mapping {self.name!r} does not cover dataset labels {missing} "
@@ -106,8 +104,7 @@ def load_label_mapping(spec: str | Path | Mapping[str, Any] | None = None) -> La
         path = LABEL_MAPS_DIR / f"{spec}.json"
     if not path.is_file():
         raise LabelMappingError(
-            f"label mapping not found: {spec} "
-            f"(give a JSON file or one of {shipped_label_mappings()})"
+            f"label mapping not found: {spec} (give a JSON file or one of {shipped_label_mappings()})"
         )
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -55,6 +55,4 @@ def classification_metrics(
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         per_class.append(ClassScores(label, precision, recall, f1, sum(confusion[k])))
     correct = sum(confusion[k][k] for k in range(size))
-    return ClassificationMetrics(
-        list(labels), len(true), _ratio(correct, len(true)), per_class, confusion
-    )
+    return ClassificationMetrics(list(labels), len(true), _ratio(correct, len(true)), per_class, confusion)

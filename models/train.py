@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -84,13 +84,9 @@ class TrainConfig:
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
         if self.class_weights not in CLASS_WEIGHTING:
-            raise ValueError(
-                f"class_weights must be one of {CLASS_WEIGHTING}, got {self.class_weights!r}"
-            )
+            raise ValueError(f"class_weights must be one of {CLASS_WEIGHTING}, got {self.class_weights!r}")
         if self.weights is not None and not spec.pretrained_backbone:
-            raise ValueError(
-                f"--weights applies to models with a pretrained backbone, not {self.model}"
-            )
+            raise ValueError(f"--weights applies to models with a pretrained backbone, not {self.model}")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (paths as strings) for the checkpoint."""
@@ -134,8 +130,7 @@ class TrainResult:
         lines = [
             f"{title} ({self.backbone}): best epoch {self.best_epoch}/{len(self.history)}, "
             f"validation accuracy {best.val_accuracy:.4f}",
-            f"test split: {self.data['test']['pages']} pages "
-            f"from {self.data['test']['sites']} sites",
+            f"test split: {self.data['test']['pages']} pages from {self.data['test']['sites']} sites",
             format_metrics(self.test),
         ]
         if len(self.test_by_source) > 1:
@@ -239,15 +234,13 @@ def train_classifier(config: TrainConfig) -> TrainResult:
         meta,
         {
             "data": data,
-            "trained_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "training_device": str(device),
             "seconds": {"encode": round(encode_seconds, 1), "train": round(train_seconds, 1)},
             "versions": {"torch": torch.__version__},
         },
     )
-    logger.info(
-        "Saved %s checkpoint to %s (test accuracy %.4f)", spec.title, checkpoint, test.accuracy
-    )
+    logger.info("Saved %s checkpoint to %s (test accuracy %.4f)", spec.title, checkpoint, test.accuracy)
     return TrainResult(
         checkpoint,
         card,
@@ -269,9 +262,7 @@ def _split_dataset(
     records = read_manifests(config.data)
     mapping.check_covers(record.label for record in records)
     classes = [mapping.index_of(record.label) for record in records]
-    indices = split_by_site(
-        [record.site for record in records], classes, config.fractions, config.seed
-    )
+    indices = split_by_site([record.site for record in records], classes, config.fractions, config.seed)
     for name in SPLITS:
         if not indices[name]:
             raise ManifestError(
@@ -315,9 +306,7 @@ def _encode_split(
     starts = range(0, len(records), config.batch_size)
     with torch.no_grad():
         for start in tqdm(starts, desc=f"encode {name}", unit="batch", disable=not config.progress):
-            batch = torch.stack(
-                [transform(_open(r)) for r in records[start : start + config.batch_size]]
-            )
+            batch = torch.stack([transform(_open(r)) for r in records[start : start + config.batch_size]])
             batch = batch.to(device)
             outputs.append(encoder(batch) if encoder is not None else batch)
     return _Split(records, targets.to(device), torch.cat(outputs))
@@ -339,12 +328,8 @@ def _fit(
 ) -> tuple[list[EpochStats], int]:
     """Train ``trainable``; leave it holding the best epoch's weights."""
     train = splits["train"]
-    loss_fn = nn.CrossEntropyLoss(
-        weight=_class_weights(train.targets, num_classes, config).to(device)
-    )
-    optimizer = torch.optim.Adam(
-        [p for p in trainable.parameters() if p.requires_grad], lr=config.lr
-    )
+    loss_fn = nn.CrossEntropyLoss(weight=_class_weights(train.targets, num_classes, config).to(device))
+    optimizer = torch.optim.Adam([p for p in trainable.parameters() if p.requires_grad], lr=config.lr)
     order = torch.Generator().manual_seed(config.seed)
     history: list[EpochStats] = []
     best_state: dict[str, torch.Tensor] = {}
@@ -399,9 +384,7 @@ def _class_weights(targets: torch.Tensor, num_classes: int, config: TrainConfig)
 def _predict(trainable: nn.Module, inputs: torch.Tensor, batch_size: int) -> list[int]:
     trainable.eval()
     with torch.no_grad():
-        return [
-            int(k) for chunk in inputs.split(batch_size) for k in trainable(chunk).argmax(dim=1)
-        ]
+        return [int(k) for chunk in inputs.split(batch_size) for k in trainable(chunk).argmax(dim=1)]
 
 
 def _evaluate(

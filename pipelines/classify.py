@@ -38,9 +38,7 @@ class ClassifyPipeline:
         path = settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT")
         torch.set_num_threads(settings.getint("PAGESIGHT_CLASSIFIER_THREADS", 1))
         classifier = load_classifier(path, device=settings.get("PAGESIGHT_CLASSIFIER_DEVICE", "cpu"))
-        logger.info(
-            "Page-type classifier: %s %s from %s", classifier.model_name, classifier.labels, path
-        )
+        logger.info("Page-type classifier: %s %s from %s", classifier.model_name, classifier.labels, path)
         return cls(crawler, classifier)
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:

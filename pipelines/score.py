@@ -40,7 +40,9 @@ class ScorePipeline:
         if not settings.getbool("PAGESIGHT_SCORE_ENABLED", True):
             raise NotConfigured("PAGESIGHT_SCORE_ENABLED is off")
         report_dir = settings.get("PAGESIGHT_REPORT_DIR")
-        pipeline = cls(crawler, ScoringConfig.from_settings(settings), Path(report_dir) if report_dir else None)
+        pipeline = cls(
+            crawler, ScoringConfig.from_settings(settings), Path(report_dir) if report_dir else None
+        )
         crawler.signals.connect(pipeline.spider_opened, signal=signals.spider_opened)
         return pipeline
 

@@ -46,9 +46,7 @@ def run_crawl(
         command += ["-s", f"{name}={text}"]
     marker = uuid.uuid4().hex
     env = dict(os.environ, PAGESIGHT_TEST_RUN=marker)
-    done = subprocess.run(
-        command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout
-    )
+    done = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     records = []
     if feed.exists():
         records = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]

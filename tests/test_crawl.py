@@ -78,7 +78,7 @@ def test_element_boxes_are_inside_the_screenshot(demo_crawl):
         width, height = 1366, record["screenshot"]["height"]
         for box in visible:
             assert box["w"] > 0 and box["h"] > 0
-            assert 0 <= box["x"] and box["x"] + box["w"] <= width + 1
+            assert box["x"] >= 0 and box["x"] + box["w"] <= width + 1
             if box["y"] + box["h"] <= height:
                 assert box["y"] >= 0
             assert box["path"].startswith("/html/body")
@@ -105,7 +105,9 @@ def test_default_crawl_serves_the_demo_web_and_stops_it(tmp_path):
     assert run.returncode == 0, run.log[-3000:]
     assert "Serving the demo web" in run.log
     gold = [json.loads(line) for line in (tmp_path / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
-    home_pages = {page["url"] for page in gold if urlparse(page["url"]).path == "/" and not urlparse(page["url"]).query}
+    home_pages = {
+        page["url"] for page in gold if urlparse(page["url"]).path == "/" and not urlparse(page["url"]).query
+    }
     assert len(home_pages) == 4
     assert {r["url"] for r in run.records} == home_pages
     assert all(r["status"] == "ok" for r in run.records)

@@ -19,10 +19,14 @@ from crawler.dataset import (
 )
 from tests.crawling import PROJECT_ROOT
 
-ARTICLE_HTML = "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 30 + "</body></html>"
-LIST_HTML = "<html><head><title>L</title></head><body><ul>" + "".join(
-    f"<li><a href='/item{i}'>Item {i}</a></li>" for i in range(40)
-) + "</ul></body></html>"
+ARTICLE_HTML = (
+    "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 30 + "</body></html>"
+)
+LIST_HTML = (
+    "<html><head><title>L</title></head><body><ul>"
+    + "".join(f"<li><a href='/item{i}'>Item {i}</a></li>" for i in range(40))
+    + "</ul></body></html>"
+)
 
 
 @pytest.fixture()
@@ -54,8 +58,7 @@ def test_wcxb_pages_are_labelled_and_sited(wcxb_folder):
 def test_gold_pages_and_bad_gold_line(tmp_path):
     gold = tmp_path / "gold.jsonl"
     gold.write_text(
-        '{"url": "http://a.example/1", "site": "a", "page_type": "list"}\n'
-        '{"url": "http://b.example/2"}\n'
+        '{"url": "http://a.example/1", "site": "a", "page_type": "list"}\n{"url": "http://b.example/2"}\n'
     )
     (page,) = gold_pages(gold)
     assert (page.url, page.label, page.site) == ("http://a.example/1", "list", "a")
@@ -83,13 +86,17 @@ def test_capture_dataset_command_end_to_end(wcxb_folder, tmp_path):
     out = tmp_path / "ds"
     done = subprocess.run(
         [sys.executable, "-m", "scrapy", "capture-dataset", "--wcxb", str(wcxb_folder), "--out", str(out)],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 screenshots of 2 pages" in done.stdout
     lines = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
     assert sorted((entry["label"], entry["site"]) for entry in lines) == [
-        ("article", "news.example"), ("listing", "shop-0002.example"),
+        ("article", "news.example"),
+        ("listing", "shop-0002.example"),
     ]
     for entry in lines:
         with Image.open(out / entry["image"]) as image:
@@ -99,7 +106,10 @@ def test_capture_dataset_command_end_to_end(wcxb_folder, tmp_path):
 def test_capture_dataset_needs_a_source(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "scrapy", "capture-dataset", "--out", str(tmp_path)],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2
     assert "give at least one source" in done.stderr

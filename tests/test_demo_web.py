@@ -105,9 +105,7 @@ def depths(model: SiteModel, base: str = "http://demo.test") -> dict[str, int]:
 
 
 @functools.cache
-def built(
-    seed: int = 2026, articles_per_site: int = 12, faults: Faults = NO_FAULTS
-) -> list[SiteModel]:
+def built(seed: int = 2026, articles_per_site: int = 12, faults: Faults = NO_FAULTS) -> list[SiteModel]:
     """Generated sites, built once per argument set (tests only read them)."""
     return build_web(seed, articles_per_site, faults)
 
@@ -228,9 +226,7 @@ def test_gold_text_is_what_the_page_shows(web, pages):
         seen = visible_text(html)
         for paragraph in record["text"].split("\n\n"):
             for line in paragraph.split("\n"):
-                assert (
-                    normalize(line) in seen
-                ), f"{record['url']}: gold line not on the page: {line[:60]}"
+                assert normalize(line) in seen, f"{record['url']}: gold line not on the page: {line[:60]}"
         if record["page_type"] == "article":
             assert f'datetime="{record["published"]}"' in html
             assert record["author"] in seen
@@ -302,9 +298,7 @@ def test_gold_and_fault_pages_are_within_depth_two(articles_per_site):
 def test_default_size_is_modest():
     sizes = {model.spec.name: len(model.gold_records()) for model in built()}
     assert all(18 <= size <= 26 for size in sizes.values()), sizes
-    large = [
-        r for model in built(articles_per_site=50, faults=ALL_FAULTS) for r in model.gold_records()
-    ]
+    large = [r for model in built(articles_per_site=50, faults=ALL_FAULTS) for r in model.gold_records()]
     assert sum(r["page_type"] == "article" for r in large) == 200 - 20  # 10% answer 5xx
 
 
@@ -361,9 +355,7 @@ def test_faults_parse_errors(text, message):
 
 def test_no_faults_means_no_fault_pages():
     for model in built():
-        assert not (
-            model.error_paths or model.hang_paths or model.huge_paths or model.non_html_paths
-        )
+        assert not (model.error_paths or model.hang_paths or model.huge_paths or model.non_html_paths)
         assert all(page.status == 200 for page in model.pages.values())
 
 
@@ -378,9 +370,7 @@ def test_error_pages_answer_5xx_and_stay_out_of_gold(web):
 
 def test_error_pages_are_chosen_by_the_seed():
     def chosen(seed):
-        return [
-            path for model in built(seed, 12, Faults(error_rate=0.3)) for path in model.error_paths
-        ]
+        return [path for model in built(seed, 12, Faults(error_rate=0.3)) for path in model.error_paths]
 
     assert chosen(1) == chosen(1)
     assert chosen(1) != chosen(2)

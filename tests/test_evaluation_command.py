@@ -51,10 +51,7 @@ def test_evaluate_reads_thresholds_from_settings(tmp_path):
         "PAGESIGHT_EVAL_CORRECT_DISTANCE=25",
     )
     assert result.returncode == 0, result.stderr
-    assert (
-        json.loads((tmp_path / "report.json").read_text("utf-8"))["config"]["correct_distance"]
-        == 25
-    )
+    assert json.loads((tmp_path / "report.json").read_text("utf-8"))["config"]["correct_distance"] == 25
 
 
 def test_bad_gold_line_stops_with_file_and_line(tmp_path):

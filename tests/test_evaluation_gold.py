@@ -84,9 +84,7 @@ def test_gold_line_that_is_not_utf8(tmp_path):
     ],
 )
 def test_invalid_gold_lines_are_reported_with_their_line(tmp_path, line, message):
-    path = _write_lines(
-        tmp_path / "gold.jsonl", ['{"url": "https://a.example/1", "text": "x"}', line]
-    )
+    path = _write_lines(tmp_path / "gold.jsonl", ['{"url": "https://a.example/1", "text": "x"}', line])
     with pytest.raises(GoldFormatError, match=message):
         load_gold(path)
 

@@ -40,9 +40,7 @@ def test_normalize_text_keeps_paragraphs_and_folds_width_and_case():
 
 def test_tokens_split_cjk_characters_but_not_words():
     assert tokens("Hello, wörld! Привет мир") == ["hello", "wörld", "привет", "мир"]
-    assert tokens("城市图书馆 opens, カタカナ") == ["城", "市", "图", "书", "馆", "opens"] + list(
-        "カタカナ"
-    )
+    assert tokens("城市图书馆 opens, カタカナ") == ["城", "市", "图", "书", "馆", "opens"] + list("カタカナ")
 
 
 def test_shingles_of_short_and_long_token_lists():

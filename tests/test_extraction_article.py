@@ -88,7 +88,7 @@ def test_lengths_of_chinese_text_count_characters():
 def test_improved_descent_follows_a_dominant_child_and_stops_where_text_spreads():
     body, lengths = tree(
         f'<div id="page"><div id="menu">{words(5)}</div><div id="content">'
-        f'<p>{words(40)}</p><p>{words(50)}</p><p>{words(45)}</p></div></div>'
+        f"<p>{words(40)}</p><p>{words(50)}</p><p>{words(45)}</p></div></div>"
     )
     assert content_element(body, lengths) is by_id(body, "content")
 

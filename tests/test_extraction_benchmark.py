@@ -30,12 +30,19 @@ def make_dataset(root: Path) -> None:
     for file_id, (name, page_type, domain) in pages.items():
         html = (FIXTURES / name).read_bytes()
         (root / "html" / f"{file_id}.html.gz").write_bytes(gzip.compress(html))
-        gold = "More than three hundred volunteers spent Saturday morning" if name == "article.html" else "Council votes on the budget"
+        gold = (
+            "More than three hundred volunteers spent Saturday morning"
+            if name == "article.html"
+            else "Council votes on the budget"
+        )
         record = {"url": f"https://{domain}/{file_id}", "ground_truth": {"main_content": gold}}
         (root / "ground-truth" / f"{file_id}.json").write_text(json.dumps(record))
         files[file_id] = {"page_type": page_type, "domain": domain, "split": "dev"}
-    unscored = {"url": "https://x.example/", "ground_truth": {"main_content": ""},
-                "_internal": {"page_type": {"primary": "service"}}}
+    unscored = {
+        "url": "https://x.example/",
+        "ground_truth": {"main_content": ""},
+        "_internal": {"page_type": {"primary": "service"}},
+    }
     (root / "html" / "0004.html.gz").write_bytes(gzip.compress(b"<p>x</p>"))
     (root / "ground-truth" / "0004.json").write_text(json.dumps(unscored))
     (root / "metadata.json").write_text(json.dumps({"files": files}))
@@ -46,8 +53,18 @@ def test_tiny_dataset(tmp_path, capsys):
     predicted = tmp_path / "pred.json"
     predicted.write_text(json.dumps({"0001": "article", "0002": "article", "0003": "list"}))
     out = tmp_path / "results.json"
-    code = benchmark.main([str(tmp_path / "wcxb"), "--extractors", "iawce,iawce-paper", "--out", str(out),
-                           "--page-types", str(predicted), "--auto"])
+    code = benchmark.main(
+        [
+            str(tmp_path / "wcxb"),
+            "--extractors",
+            "iawce,iawce-paper",
+            "--out",
+            str(out),
+            "--page-types",
+            str(predicted),
+            "--auto",
+        ]
+    )
     assert code == 0
     table = capsys.readouterr().out
     assert table.splitlines()[0].startswith("| extractor | F1 | P | R | article | forum")

@@ -28,7 +28,9 @@ def test_command_prints_text():
 
 
 def test_command_prints_json_of_a_list_page_with_absolute_item_urls():
-    run = scrapy_extract(str(FIXTURES / "list.html"), "--page-type", "list", "--url", "https://gazette.example/news/")
+    run = scrapy_extract(
+        str(FIXTURES / "list.html"), "--page-type", "list", "--url", "https://gazette.example/news/"
+    )
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
     assert found["extractor"] == "iawce" and found["page_type"] == "list"

@@ -11,7 +11,9 @@ STORY = " ".join(["The council met on Tuesday and agreed to repair the bridge."]
 
 
 def page(body: str):
-    return parse_html(f"<html><head><title>t</title><script>var a=1;</script></head><body>{body}</body></html>")
+    return parse_html(
+        f"<html><head><title>t</title><script>var a=1;</script></head><body>{body}</body></html>"
+    )
 
 
 def text_of(root) -> str:
@@ -62,8 +64,12 @@ def test_noise_by_class_id_and_role(noise):
 
 @pytest.mark.parametrize(
     "kept",
-    ['<div class="header-shadow">Kept one</div>', '<div class="download">Kept one</div>',
-     '<div class="loading-spinner">Kept one</div>', '<div class="badge">Kept one</div>'],
+    [
+        '<div class="header-shadow">Kept one</div>',
+        '<div class="download">Kept one</div>',
+        '<div class="loading-spinner">Kept one</div>',
+        '<div class="badge">Kept one</div>',
+    ],
 )
 def test_class_words_match_whole_words_only(kept):
     root = page(f"<main><p>{STORY}</p>{kept}</main>")
@@ -72,7 +78,9 @@ def test_class_words_match_whole_words_only(kept):
 
 
 def test_protected_elements_keep_their_content_whatever_their_class():
-    root = page(f'<main class="has-ads"><article class="share-enabled"><h1>Title</h1><p>{STORY}</p></article></main>')
+    root = page(
+        f'<main class="has-ads"><article class="share-enabled"><h1>Title</h1><p>{STORY}</p></article></main>'
+    )
     denoise(root, ARTICLE)
     assert text_of(root) == f"Title {STORY}"
     root = page(f'<div class="modal-open"><h1>Title</h1><p>{STORY}</p></div>')
@@ -152,14 +160,18 @@ def test_short_forms_go_and_forms_wrapping_content_stay():
 
 
 def test_chrome_holding_most_of_the_page_is_misnested_markup_and_stays():
-    root = page(f"<header><a href='/'>Logo</a><div class='content'><p>{STORY}</p></div></header><footer>Small print</footer>")
+    root = page(
+        f"<header><a href='/'>Logo</a><div class='content'><p>{STORY}</p></div></header><footer>Small print</footer>"
+    )
     denoise(root, ARTICLE)
     assert STORY in text_of(root)
     assert "Small print" not in text_of(root)
 
 
 def test_empty_elements_go_but_line_breaks_stay():
-    root = page(f"<main><div class='spacer'></div><div><span> </span></div><p>{STORY}<br>second line</p></main>")
+    root = page(
+        f"<main><div class='spacer'></div><div><span> </span></div><p>{STORY}<br>second line</p></main>"
+    )
     removed = denoise(root, ARTICLE)
     assert removed["empty"] == 2
     assert root.find(".//br") is not None

@@ -24,7 +24,9 @@ def test_declared_in_meta(charset):
 
 @pytest.mark.parametrize("charset", sorted(SAMPLES))
 def test_declared_in_http_equiv(charset):
-    html = document(SAMPLES[charset], f'<meta http-equiv="Content-Type" content="text/html; charset={charset}">')
+    html = document(
+        SAMPLES[charset], f'<meta http-equiv="Content-Type" content="text/html; charset={charset}">'
+    )
     assert decode_html(html.encode(charset)) == html
 
 

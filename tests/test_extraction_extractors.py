@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from pipelines.extraction import LIST, Page, get_extractor
-from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.denoise import denoise
+from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.pagetype import guess_page_type
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
@@ -69,10 +69,16 @@ def test_list_page_items(name):
     found = get_extractor(name).extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
     assert found is not None
     assert [item.title for item in found.items] == [
-        "River cleanup draws hundreds", "Council votes on the budget", "Old bridge closed for repairs", "Derby ends in a draw",
+        "River cleanup draws hundreds",
+        "Council votes on the budget",
+        "Old bridge closed for repairs",
+        "Derby ends in a draw",
     ]
     assert found.items[1].url == "https://gazette.example/news/2024/budget"
-    assert found.items[1].text == "Councillors approved a small rise in council tax after a four hour debate on Tuesday."
+    assert (
+        found.items[1].text
+        == "Councillors approved a small rise in council tax after a four hour debate on Tuesday."
+    )
     items_text = "\n\n".join(f"{item.title}\n{item.text}" for item in found.items)
     assert found.text.endswith(items_text)
     assert "### [Derby ends in a draw](https://sport.example/derby)" in found.markdown
@@ -102,9 +108,17 @@ def test_page_type_fallback():
 @pytest.mark.parametrize("name", ["iawce", "iawce-paper"])
 @pytest.mark.parametrize(
     "html",
-    ["", "   ", "<html></html>", "<?xml version='1.0' encoding='utf-8'?><html><body></body></html>",
-     "<script>only()</script>", "\x00\x01 binary junk \xff", "<div><p>unclosed <b>tags <i>everywhere",
-     "<" * 1000, "<div>" * 3000 + "deep text"],
+    [
+        "",
+        "   ",
+        "<html></html>",
+        "<?xml version='1.0' encoding='utf-8'?><html><body></body></html>",
+        "<script>only()</script>",
+        "\x00\x01 binary junk \xff",
+        "<div><p>unclosed <b>tags <i>everywhere",
+        "<" * 1000,
+        "<div>" * 3000 + "deep text",
+    ],
 )
 def test_bad_html_never_raises(name, html, caplog):
     caplog.set_level(logging.INFO, logger="pipelines.extraction")
@@ -120,7 +134,12 @@ def test_nothing_found_is_none_with_a_logged_reason(caplog):
     caplog.set_level(logging.INFO, logger="pipelines.extraction")
     assert get_extractor("iawce").extract(Page("", "https://e.example/empty")) is None
     assert "iawce found nothing on https://e.example/empty: the document has no markup" in caplog.text
-    assert get_extractor("iawce").extract(Page("<html><body><div></div></body></html>", "https://e.example/blank", "article")) is None
+    assert (
+        get_extractor("iawce").extract(
+            Page("<html><body><div></div></body></html>", "https://e.example/blank", "article")
+        )
+        is None
+    )
     assert "iawce found no article content on https://e.example/blank" in caplog.text
 
 
@@ -137,8 +156,11 @@ def test_threads_get_the_same_results():
     # The extract pipeline runs extractors in a thread pool.
     from concurrent.futures import ThreadPoolExecutor
 
-    pages = [Page(fixture(name), "https://gazette.example/", page_type)
-             for name in ("article.html", "list.html") for page_type in ("article", "list", None)] * 8
+    pages = [
+        Page(fixture(name), "https://gazette.example/", page_type)
+        for name in ("article.html", "list.html")
+        for page_type in ("article", "list", None)
+    ] * 8
     iawce = get_extractor("iawce")
     serial = [iawce.extract(page).to_dict() for page in pages]
     with ThreadPoolExecutor(max_workers=4) as pool:

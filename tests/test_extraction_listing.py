@@ -10,8 +10,8 @@ from pipelines.extraction.listing import (
     build_item,
     entry_block,
     group_by_depth_and_class,
-    list_items,
     is_list,
+    list_items,
     list_items_paper,
     list_region,
     rank,
@@ -54,9 +54,12 @@ def test_cards_beat_many_short_nav_links():
     # 5 cards of 30 words:    O=5,  L=150, R=750, TL=30 -> the cards win on TL.
     nav = "".join(f'<a class="nav-link" href="/s{i}">{words(2)}</a>' for i in range(40))
     cards = "".join(
-        f'<div class="card"><h2><a href="/story/{i}">Story {i}</a></h2><p>{words(28)}</p></div>' for i in range(5)
+        f'<div class="card"><h2><a href="/story/{i}">Story {i}</a></h2><p>{words(28)}</p></div>'
+        for i in range(5)
     )
-    body, lengths = parsed(f'<html><body><div class="menu">{nav}</div><div class="feed">{cards}</div></body></html>')
+    body, lengths = parsed(
+        f'<html><body><div class="menu">{nav}</div><div class="feed">{cards}</div></body></html>'
+    )
     groups = group_by_depth_and_class(body, lengths)
     nav_group, card_group = groups[(2, "nav-link")], groups[(2, "card")]
     assert rank(nav_group.count, nav_group.length) > rank(card_group.count, card_group.length)
@@ -87,7 +90,7 @@ def test_items_of_the_list_fixture():
 def test_item_title_falls_back_to_the_main_link_and_is_not_repeated():
     body, _ = parsed(
         '<html><body><div class="card"><a href="/x"><img alt=""></a><a href="/x">A much longer link title</a>'
-        '<div>A much longer link title</div><p>Summary here.</p></div></body></html>'
+        "<div>A much longer link title</div><p>Summary here.</p></div></body></html>"
     )
     item = build_item(body.find("div"), "https://e.example/")
     assert item == ExtractedItem("A much longer link title", "https://e.example/x", "Summary here.")
@@ -103,7 +106,7 @@ def test_entry_block_is_title_then_text():
 def test_two_page_wide_wrappers_are_not_a_list():
     body, lengths = parsed(
         f'<html><body><div class="wrap">{words(30)}</div><div class="wrap">{words(40)}</div>'
-        f'<ul>{"".join(f"<li><a href=/{i}>{words(4)}</a></li>" for i in range(5))}</ul></body></html>'
+        f"<ul>{''.join(f'<li><a href=/{i}>{words(4)}</a></li>' for i in range(5))}</ul></body></html>"
     )
     assert [el.tag for el in list_items(body, lengths)] == ["li"] * 5
 
@@ -122,7 +125,9 @@ def test_list_region_narrows_toward_the_items_and_keeps_a_long_intro():
 
     body, items, lengths, region = region_of("")
     assert region.get("id") == "list"  # the chrome and the short heading go
-    body, items, lengths, region = region_of("<p>" + "本栏目发布本市政府最新的通知公告政策文件和工作动态信息" * 3 + "</p>")
+    body, items, lengths, region = region_of(
+        "<p>" + "本栏目发布本市政府最新的通知公告政策文件和工作动态信息" * 3 + "</p>"
+    )
     assert region.get("class") == "main"  # an intro longer than the items stays
     assert list_region(body, items, lengths, share=0.95) is body
 

@@ -9,7 +9,9 @@ from pipelines.extraction.dom import parse_html
 from pipelines.extraction.metadata import Metadata, extract_metadata
 
 
-def meta_of(head: str = "", body: str = "", html_attrs: str = "", base: str = "https://news.example/a/b.html"):
+def meta_of(
+    head: str = "", body: str = "", html_attrs: str = "", base: str = "https://news.example/a/b.html"
+):
     root = parse_html(f"<html {html_attrs}><head>{head}</head><body>{body}</body></html>")
     return extract_metadata(root, base)
 
@@ -36,28 +38,55 @@ def test_title_sources_in_order():
 
 
 def test_author_sources():
-    assert meta_of(head=json_ld({"@type": "Article", "author": [{"name": "Ann Lee"}, {"name": "Bo Chen"}]})).author == "Ann Lee, Bo Chen"
+    assert (
+        meta_of(
+            head=json_ld({"@type": "Article", "author": [{"name": "Ann Lee"}, {"name": "Bo Chen"}]})
+        ).author
+        == "Ann Lee, Bo Chen"
+    )
     assert meta_of(head='<meta name="author" content="Dana Whitfield">').author == "Dana Whitfield"
     profile = '<meta property="article:author" content="https://facebook.example/dana">'
     assert meta_of(head=profile).author is None  # a profile URL is not a name
-    assert meta_of(body='<span itemprop="author"><span itemprop="name">Kim Park</span></span>').author == "Kim Park"
+    assert (
+        meta_of(body='<span itemprop="author"><span itemprop="name">Kim Park</span></span>').author
+        == "Kim Park"
+    )
     assert meta_of(body='<a rel="author" href="/staff/jo">Jo March</a>').author == "Jo March"
 
 
 def test_article_objects_win_over_web_page_objects_in_json_ld():
-    graph = {"@graph": [{"@type": "WebPage", "datePublished": "2020-01-01"},
-                        {"@type": "NewsArticle", "datePublished": "2024-03-05", "author": {"name": "Ann Lee"}}]}
+    graph = {
+        "@graph": [
+            {"@type": "WebPage", "datePublished": "2020-01-01"},
+            {"@type": "NewsArticle", "datePublished": "2024-03-05", "author": {"name": "Ann Lee"}},
+        ]
+    }
     found = meta_of(head=json_ld(graph))
     assert (found.published, found.author) == ("2024-03-05", "Ann Lee")
 
 
 def test_published_sources():
-    graph = {"@context": "https://schema.org", "@graph": [{"@type": "WebSite"}, {"@type": "BlogPosting", "datePublished": "2024-03-05T09:30:00+01:00"}]}
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite"},
+            {"@type": "BlogPosting", "datePublished": "2024-03-05T09:30:00+01:00"},
+        ],
+    }
     assert meta_of(head=json_ld(graph)).published == "2024-03-05T09:30:00+01:00"
-    assert meta_of(head='<meta property="article:published_time" content="2024-03-05T09:30:00Z">').published == "2024-03-05T09:30:00+00:00"
+    assert (
+        meta_of(head='<meta property="article:published_time" content="2024-03-05T09:30:00Z">').published
+        == "2024-03-05T09:30:00+00:00"
+    )
     assert meta_of(head='<meta name="pubdate" content="2024/03/05">').published == "2024-03-05"
-    assert meta_of(body='<span itemprop="datePublished" content="2023-12-01">1 Dec</span>').published == "2023-12-01"
-    assert meta_of(body='<p>Posted <time datetime="2022-07-14T08:00">July 14</time></p>').published == "2022-07-14T08:00:00"
+    assert (
+        meta_of(body='<span itemprop="datePublished" content="2023-12-01">1 Dec</span>').published
+        == "2023-12-01"
+    )
+    assert (
+        meta_of(body='<p>Posted <time datetime="2022-07-14T08:00">July 14</time></p>').published
+        == "2022-07-14T08:00:00"
+    )
     assert meta_of(body="<time>5 января 2024</time>").published == "2024-01-05"
     assert meta_of(body='<div class="post-meta">By Ann · March 5, 2024</div>').published == "2024-03-05"
     assert meta_of(body='<div class="content">Founded 5 March 2024</div>').published is None
@@ -74,8 +103,14 @@ def test_language_sources():
 
 
 def test_canonical_url_is_absolute():
-    assert meta_of(head='<link rel="canonical" href="/a/canonical">').canonical_url == "https://news.example/a/canonical"
-    assert meta_of(head='<meta property="og:url" content="https://news.example/og">').canonical_url == "https://news.example/og"
+    assert (
+        meta_of(head='<link rel="canonical" href="/a/canonical">').canonical_url
+        == "https://news.example/a/canonical"
+    )
+    assert (
+        meta_of(head='<meta property="og:url" content="https://news.example/og">').canonical_url
+        == "https://news.example/og"
+    )
 
 
 def test_broken_json_ld_is_skipped():

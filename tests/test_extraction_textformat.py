@@ -58,7 +58,9 @@ def test_skip_and_substitutes():
     root = parse_html("<html><body><p>keep</p><div class='x'>drop</div><div id='s'>old</div></body></html>")
     body = body_of(root)
     substitute = render_blocks(parse_html("<p>new text</p>"))[0]
-    found = render_blocks(body, skip=lambda el: el.get("class") == "x", substitutes={body.find("div[@id='s']"): substitute})
+    found = render_blocks(
+        body, skip=lambda el: el.get("class") == "x", substitutes={body.find("div[@id='s']"): substitute}
+    )
     assert to_text(found) == "keep\n\nnew text"
 
 

@@ -55,8 +55,12 @@ def test_capture_result_moves_to_response_meta():
     mw = middleware()
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True, "download_latency": 0.5})
     result = {
-        "screenshot_png": b"png", "boxes": [{"tag": "p"}], "viewport_width": 1366,
-        "page_height": 2000, "screenshot_height": 2000, "timings_ms": {"settle": 10.0},
+        "screenshot_png": b"png",
+        "boxes": [{"tag": "p"}],
+        "viewport_width": 1366,
+        "page_height": 2000,
+        "screenshot_height": 2000,
+        "timings_ms": {"settle": 10.0},
     }
     response = mw.process_response(request, rendered(request, result))
     capture = response.meta[CAPTURE_RESULT_KEY]
@@ -77,8 +81,14 @@ def test_skip_reason_is_passed_on():
 def test_huge_html_is_refused():
     mw = middleware(PAGESIGHT_MAX_HTML_BYTES=100)
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True})
-    result = {"screenshot_png": b"", "boxes": [], "viewport_width": 1366, "page_height": 1,
-              "screenshot_height": 1, "timings_ms": {}}
+    result = {
+        "screenshot_png": b"",
+        "boxes": [],
+        "viewport_width": 1366,
+        "page_height": 1,
+        "screenshot_height": 1,
+        "timings_ms": {},
+    }
     with pytest.raises(PageTooLarge, match="PAGESIGHT_MAX_HTML_BYTES=100"):
         mw.process_response(request, rendered(request, result, body=b"x" * 500))
 

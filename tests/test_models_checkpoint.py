@@ -49,9 +49,7 @@ def saved(tmp_path) -> tuple[Path, LeNet5]:
 
 def screenshots(count: int) -> list[Image.Image]:
     rng = np.random.default_rng(1)
-    return [
-        Image.fromarray(rng.integers(0, 256, (90, 60, 3), dtype=np.uint8)) for _ in range(count)
-    ]
+    return [Image.fromarray(rng.integers(0, 256, (90, 60, 3), dtype=np.uint8)) for _ in range(count)]
 
 
 def rewrite(path: Path, **changes) -> Path:
@@ -73,9 +71,7 @@ def test_round_trip_keeps_metadata_and_predictions(saved):
     assert classifier.metadata["split"] == {"test_sites": ["a.test"]}
     images = screenshots(5)
     with torch.no_grad():
-        expected = torch.softmax(
-            model(torch.stack([classifier.transform(i) for i in images])), dim=1
-        )
+        expected = torch.softmax(model(torch.stack([classifier.transform(i) for i in images])), dim=1)
     probabilities = classifier.predict_proba(images)
     assert torch.allclose(probabilities, expected, atol=2e-3)  # fp16 storage
     predictions = classifier.predict(images, batch_size=2)
@@ -186,9 +182,7 @@ def test_model_card_repeats_metadata_with_file_facts(saved):
     assert card_path == model_card_path(path) == path.with_name("lenet5.card.json")
     card = json.loads(card_path.read_text())
     assert card["checkpoint"]["file"] == "lenet5.pt"
-    assert (
-        card["checkpoint"]["bytes"] == path.stat().st_size and len(card["checkpoint"]["md5"]) == 32
-    )
+    assert card["checkpoint"]["bytes"] == path.stat().st_size and len(card["checkpoint"]["md5"]) == 32
     assert (card["model"], card["labels"], card["data"]) == (
         "lenet5",
         ["article", "list"],

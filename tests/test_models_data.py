@@ -61,12 +61,8 @@ def test_manifest_records_resolve_images_and_normalize_sites(tmp_path):
 
 
 def test_several_manifests_concatenate(tmp_path):
-    first = write_dataset(
-        tmp_path / "one", [{"image": "png/a.png", "label": "article", "site": "a.test"}]
-    )
-    second = write_dataset(
-        tmp_path / "two", [{"image": "png/a.png", "label": "list", "site": "b.test"}]
-    )
+    first = write_dataset(tmp_path / "one", [{"image": "png/a.png", "label": "article", "site": "a.test"}])
+    second = write_dataset(tmp_path / "two", [{"image": "png/a.png", "label": "list", "site": "b.test"}])
     records = read_manifests([first, second])
     assert [(r.site, r.label) for r in records] == [("a.test", "article"), ("b.test", "list")]
     assert records[0].image != records[1].image
@@ -144,9 +140,7 @@ def test_mappings_come_from_files_and_dicts(tmp_path):
 
 def test_uncovered_labels_and_bad_mappings_are_refused(tmp_path):
     mapping = load_label_mapping("wcxb-7")
-    with pytest.raises(
-        LabelMappingError, match=r"does not cover dataset labels \['list', 'video'\]"
-    ):
+    with pytest.raises(LabelMappingError, match=r"does not cover dataset labels \['list', 'video'\]"):
         mapping.check_covers(["article", "video", "list"])
     with pytest.raises(LabelMappingError, match="'video' is not covered"):
         mapping.index_of("video")
@@ -235,9 +229,7 @@ def test_short_pages_are_padded_with_white_at_the_bottom():
 
 
 def test_rgb_transform_uses_imagenet_normalization():
-    tensor = screenshot_transform(
-        Image.new("RGBA", (40, 60), (255, 255, 255, 255)), 16, grayscale=False
-    )
+    tensor = screenshot_transform(Image.new("RGBA", (40, 60), (255, 255, 255, 255)), 16, grayscale=False)
     assert tensor.shape == (3, 16, 16)
     expected = [(1 - m) / s for m, s in zip(IMAGENET_MEAN, IMAGENET_STD)]
     assert torch.allclose(tensor[:, 0, 0], torch.tensor(expected))

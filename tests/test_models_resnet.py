@@ -29,9 +29,7 @@ def test_no_gradient_reaches_frozen_layers(model):
     model.train()
     batch_norms = [m for m in model.backbone.modules() if isinstance(m, torch.nn.BatchNorm2d)]
     running_mean = batch_norms[0].running_mean.clone()
-    loss = torch.nn.functional.cross_entropy(
-        model(torch.randn(3, 3, 32, 32)), torch.tensor([0, 1, 2])
-    )
+    loss = torch.nn.functional.cross_entropy(model(torch.randn(3, 3, 32, 32)), torch.tensor([0, 1, 2]))
     loss.backward()
     assert all(not p.requires_grad and p.grad is None for p in model.backbone.parameters())
     assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in model.head.parameters())
@@ -75,9 +73,7 @@ def test_weights_load_from_torchvision_cache_folder(model, tmp_path, monkeypatch
     assert path == cache / IMAGENET_WEIGHTS_FILE
     loaded = ResNet101Classifier(backbone_weights=path)
     assert torch.equal(loaded.backbone.conv1.weight, reference["conv1.weight"])
-    assert torch.equal(
-        loaded.backbone.layer4[2].bn3.running_var, reference["layer4.2.bn3.running_var"]
-    )
+    assert torch.equal(loaded.backbone.layer4[2].bn3.running_var, reference["layer4.2.bn3.running_var"])
 
 
 def test_unusable_weights_file_is_reported(tmp_path):

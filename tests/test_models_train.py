@@ -45,9 +45,7 @@ def list_page(rng: random.Random, width: int = 96, height: int = 200) -> Image.I
     for top in range(16, height - 30, 34):
         for left in range(4, width - 28, 31):
             draw.rectangle((left, top, left + 26, top + 28), outline=(120, 120, 120))
-            draw.rectangle(
-                (left + 2, top + 2, left + 24, top + 16), fill=(rng.randint(60, 200),) * 3
-            )
+            draw.rectangle((left + 2, top + 2, left + 24, top + 16), fill=(rng.randint(60, 200),) * 3)
     return image
 
 
@@ -123,9 +121,7 @@ def test_lenet_training_lowers_loss_and_round_trips(dataset, tmp_path):
     assert meta.metrics["val_accuracy"] == max(e.val_accuracy for e in result.history)
     assert meta.config["backbone"] == "trained end to end" and meta.config["lr"] == 1e-3
     train_sites = (
-        {f"site{s}.test" for s in range(SITES)}
-        - set(meta.split["val_sites"])
-        - set(meta.split["test_sites"])
+        {f"site{s}.test" for s in range(SITES)} - set(meta.split["val_sites"]) - set(meta.split["test_sites"])
     )
     assert train_sites and not set(meta.split["val_sites"]) & set(meta.split["test_sites"])
     card = json.loads(result.model_card.read_text())
@@ -156,10 +152,7 @@ def test_resnet_trains_its_head_on_a_random_init_backbone(tmp_path):
         )
     )
     meta, state = read_checkpoint(result.checkpoint)
-    assert (
-        meta.config["backbone"] == "random-init backbone"
-        and result.backbone == "random-init backbone"
-    )
+    assert meta.config["backbone"] == "random-init backbone" and result.backbone == "random-init backbone"
     assert meta.transform["grayscale"] is False and state["head.2.weight"].shape == (2, 1024)
     assert reload_test_metrics(result.checkpoint, dataset) == result.test.confusion
 
@@ -253,10 +246,7 @@ def test_scrapy_train_classifier_command(dataset, tmp_path, monkeypatch, capsys)
     assert "confusion matrix" in captured.out and "epoch 2/2" in captured.err
     meta, _ = read_checkpoint(out)
     assert meta.config["class_weights"] == "balanced" and meta.config["epochs"] == 2
-    assert (
-        out.with_name("lenet5.card.json").is_file()
-        and out.with_name("lenet5.confusion.png").is_file()
-    )
+    assert out.with_name("lenet5.card.json").is_file() and out.with_name("lenet5.confusion.png").is_file()
 
 
 def _load_command():

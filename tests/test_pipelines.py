@@ -23,7 +23,9 @@ from tests.test_models_checkpoint import INPUT_SIZE, lenet_meta
 ARTICLE = (
     "<html lang='en'><head><title>Storm hits coast</title></head><body><nav><a href='/'>Home</a></nav>"
     "<article><h1>Storm hits coast</h1>"
-    + "".join(f"<p>Paragraph {i} about the storm and the people who waited for it all night.</p>" for i in range(8))
+    + "".join(
+        f"<p>Paragraph {i} about the storm and the people who waited for it all night.</p>" for i in range(8)
+    )
     + "</article><footer>Contact us</footer></body></html>"
 )
 
@@ -38,8 +40,14 @@ def captured_item(html=ARTICLE) -> PageItem:
     return PageItem(
         url="http://a.example/story",
         site="a.example",
-        capture=PageCapture(html=html, screenshot_png=png(), boxes=[], viewport_width=1366,
-                            page_height=1600, screenshot_height=1600),
+        capture=PageCapture(
+            html=html,
+            screenshot_png=png(),
+            boxes=[],
+            viewport_width=1366,
+            page_height=1600,
+            screenshot_height=1600,
+        ),
     )
 
 
@@ -134,8 +142,9 @@ def test_scores_and_report(tmp_path):
         '"text": "Paragraph 1 about the storm and the people who waited for it all night."}\n',
         encoding="utf-8",
     )
-    crawler = get_crawler(settings_dict={"PAGESIGHT_REPORT_DIR": str(tmp_path / "report"),
-                                         "PAGESIGHT_PAGE_TYPE": "article"})
+    crawler = get_crawler(
+        settings_dict={"PAGESIGHT_REPORT_DIR": str(tmp_path / "report"), "PAGESIGHT_PAGE_TYPE": "article"}
+    )
     extract, score = ExtractPipeline.from_crawler(crawler), ScorePipeline.from_crawler(crawler)
     score.spider_opened(type("Spider", (), {"gold_path": str(gold)})())
     item = run(score, run(extract, captured_item()))

@@ -72,8 +72,12 @@ def captured_response(url, body, capture=True):
     response = HtmlResponse(url, body=body, encoding="utf-8", request=request)
     if capture:
         response.meta[CAPTURE_RESULT_KEY] = PageCapture(
-            html=body.decode(), screenshot_png=b"png", boxes=[], viewport_width=1366,
-            page_height=900, screenshot_height=900,
+            html=body.decode(),
+            screenshot_png=b"png",
+            boxes=[],
+            viewport_width=1366,
+            page_height=900,
+            screenshot_height=900,
         )
     else:
         response.meta[CAPTURE_SKIP_KEY] = "not HTML (application/pdf)"

@@ -97,7 +97,21 @@ def test_store_failure_keeps_the_item(tmp_path):
 
 def test_feed_fields_never_export_bytes():
     assert "capture" not in FEED_FIELDS
-    for name in ("url", "site", "status", "error", "fetched_at", "title", "page_type",
-                 "page_type_score", "text", "items", "extractor", "screenshot", "html",
-                 "boxes", "timings_ms"):
+    for name in (
+        "url",
+        "site",
+        "status",
+        "error",
+        "fetched_at",
+        "title",
+        "page_type",
+        "page_type_score",
+        "text",
+        "items",
+        "extractor",
+        "screenshot",
+        "html",
+        "boxes",
+        "timings_ms",
+    ):
         assert name in FEED_FIELDS

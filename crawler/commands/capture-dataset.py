@@ -37,8 +37,12 @@ class Command(ScrapyCommand):
         source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, metadata.json)")
         source.add_argument("--gold", metavar="FILE", help="gold JSONL whose pages have page_type")
         source.add_argument("--demo", action="store_true", help="the bundled demo web")
-        parser.add_argument("--demo-seeds", default="2026", metavar="S,S",
-                            help="demo web seeds, comma-separated (default: 2026)")
+        parser.add_argument(
+            "--demo-seeds",
+            default="2026",
+            metavar="S,S",
+            help="demo web seeds, comma-separated (default: 2026)",
+        )
         parser.add_argument("--limit", type=int, default=0, help="at most N WCXB pages")
         parser.add_argument("--out", required=True, metavar="DIR", help="dataset folder")
 
@@ -87,7 +91,8 @@ class Command(ScrapyCommand):
             urls_file.write_text("".join(f"{p.url}\n" for p in pages), encoding="utf-8")
             feed = out / "capture-feed.jsonl"
             self.settings.set(
-                "FEEDS", {str(feed): {"format": "jsonlines", "encoding": "utf8", "overwrite": True}},
+                "FEEDS",
+                {str(feed): {"format": "jsonlines", "encoding": "utf8", "overwrite": True}},
                 priority="cmdline",
             )
             self.crawler_process.crawl("news", urls_file=str(urls_file), follow="false")

@@ -46,9 +46,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument("--gold", required=True, metavar="GOLD", help="gold file or folder")
-        parser.add_argument(
-            "--out", metavar="DIR", help="report folder (default: FEED's name + -report)"
-        )
+        parser.add_argument("--out", metavar="DIR", help="report folder (default: FEED's name + -report)")
         parser.add_argument(
             "--compare",
             default="",

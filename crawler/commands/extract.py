@@ -42,12 +42,15 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument(
-            "--page-type", choices=PAGE_TYPE_CHOICES, default="auto",
+            "--page-type",
+            choices=PAGE_TYPE_CHOICES,
+            default="auto",
             help="article, list, or auto to decide from the HTML (default: auto)",
         )
         parser.add_argument("--format", choices=FORMATS, default="json", help="output (default: json)")
         parser.add_argument(
-            "--extractor", metavar="NAME",
+            "--extractor",
+            metavar="NAME",
             help=f"one of {', '.join(available_extractors())} (default from PAGESIGHT_EXTRACTOR)",
         )
         parser.add_argument("--url", metavar="URL", help="page URL relative links of a file resolve against")

@@ -53,16 +53,12 @@ class Command(ScrapyCommand):
         )
         group.add_argument("--epochs", type=int, default=30, help="default: 30")
         group.add_argument("--batch-size", type=int, default=16, help="default: 16")
-        group.add_argument(
-            "--lr", type=float, default=2e-4, help="Adam learning rate (default: 2e-4)"
-        )
+        group.add_argument("--lr", type=float, default=2e-4, help="Adam learning rate (default: 2e-4)")
         group.add_argument(
             "--input-size", type=int, default=224, help="square input side in pixels (default: 224)"
         )
         group.add_argument("--device", default="auto", help="cpu, cuda or auto (default: auto)")
-        group.add_argument(
-            "--seed", type=int, default=0, help="seed of the split and training (default: 0)"
-        )
+        group.add_argument("--seed", type=int, default=0, help="seed of the split and training (default: 0)")
         group.add_argument(
             "--weights",
             metavar="PATH|none",

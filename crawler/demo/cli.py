@@ -50,9 +50,7 @@ def add_demo_web_arguments(parser: argparse.ArgumentParser) -> None:
         help='fault knobs, e.g. "latency_ms=50,error_rate=0.1,hang,huge,non_html" or "none" '
         "(default from PAGESIGHT_DEMO_FAULTS)",
     )
-    parser.add_argument(
-        "--gold", metavar="PATH", help="write the gold JSONL of the served pages here"
-    )
+    parser.add_argument("--gold", metavar="PATH", help="write the gold JSONL of the served pages here")
 
 
 def demo_web_options(opts: argparse.Namespace, settings: BaseSettings) -> DemoWebOptions:
@@ -68,12 +66,8 @@ def demo_web_options(opts: argparse.Namespace, settings: BaseSettings) -> DemoWe
         else settings.getint("PAGESIGHT_DEMO_ARTICLES_PER_SITE")
     )
     if articles < 1:
-        raise UsageError(
-            f"--articles-per-site must be at least 1, got {articles}", print_help=False
-        )
-    fault_text = (
-        opts.faults if opts.faults is not None else settings.get("PAGESIGHT_DEMO_FAULTS", "")
-    )
+        raise UsageError(f"--articles-per-site must be at least 1, got {articles}", print_help=False)
+    fault_text = opts.faults if opts.faults is not None else settings.get("PAGESIGHT_DEMO_FAULTS", "")
     try:
         faults = Faults.parse(fault_text)
     except ValueError as error:
@@ -104,9 +98,7 @@ def serve_demo_web(options: DemoWebOptions, out: TextIO, stop: threading.Event) 
             file=out,
         )
         for site in web.sites:
-            print(
-                f"  {site.name:<9} {site.language}  {site.encoding:<13} {site.base_url}/", file=out
-            )
+            print(f"  {site.name:<9} {site.language}  {site.encoding:<13} {site.base_url}/", file=out)
         if options.gold_path is not None:
             path = web.write_gold(options.gold_path)
             print(f"Gold: {len(web.gold)} pages written to {path}", file=out)

@@ -104,9 +104,7 @@ class TextWriter:
     def paragraph(self, min_sentences: int = 3, max_sentences: int = 6) -> str:
         """A paragraph of several sentences."""
         count = self.random.randint(min_sentences, max_sentences)
-        return self.clean(
-            self.language.sentence_separator.join(self.sentence() for _ in range(count))
-        )
+        return self.clean(self.language.sentence_separator.join(self.sentence() for _ in range(count)))
 
     def person(self) -> str:
         """A person's name as the locale writes it."""

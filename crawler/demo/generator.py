@@ -140,9 +140,7 @@ def site_names() -> list[str]:
     return [spec.name for spec in SITES]
 
 
-def build_web(
-    seed: int = 2026, articles_per_site: int = 12, faults: Faults | None = None
-) -> list[SiteModel]:
+def build_web(seed: int = 2026, articles_per_site: int = 12, faults: Faults | None = None) -> list[SiteModel]:
     """Every demo site, generated for ``seed``."""
     return [build_site(spec, seed, articles_per_site, faults or Faults()) for spec in SITES]
 
@@ -156,17 +154,11 @@ def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults
     if articles_per_site < 1:
         raise ValueError(f"articles_per_site must be at least 1, got {articles_per_site}")
     theme_class = THEMES[spec.theme]
-    categories = [
-        Category(slug, name, theme_class.category_path(slug, 1)) for slug, name in spec.categories
-    ]
+    categories = [Category(slug, name, theme_class.category_path(slug, 1)) for slug, name in spec.categories]
     articles = _write_articles(spec, theme_class, categories, seed, articles_per_site)
     popular = random.Random(f"{seed}/{spec.name}/popular").sample(articles, min(5, len(articles)))
-    home_links = [
-        Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)
-    ]
-    footer_links = (
-        [Link(theme_class.link_labels["private"], PRIVATE_PATH)] if "private" in spec.hosts else []
-    )
+    home_links = [Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)]
+    footer_links = [Link(theme_class.link_labels["private"], PRIVATE_PATH)] if "private" in spec.hosts else []
     theme = theme_class(SiteView(spec, categories, popular, home_links, footer_links))
     fault_articles = _fault_articles(spec, articles, seed, faults)
 
@@ -176,11 +168,7 @@ def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults
         model.add(page)
     for listing in _listings(spec, theme_class, categories, articles):
         html = theme.list_page(listing)
-        model.add(
-            Page(
-                listing.path, _encode(html, spec), _html_type(spec), gold=_list_gold(spec, listing)
-            )
-        )
+        model.add(Page(listing.path, _encode(html, spec), _html_type(spec), gold=_list_gold(spec, listing)))
     for article in articles:
         related = [a for a in articles if a.category == article.category and a is not article][:4]
         html = theme.article_page(article, related)
@@ -209,9 +197,7 @@ def _write_articles(
         category = categories[(number - 1) % len(categories)]
         path = theme.article_path(number, category, published)
         articles.append(
-            _write_article(
-                writer, structure, spec, theme, number, path, category, published, authors
-            )
+            _write_article(writer, structure, spec, theme, number, path, category, published, authors)
         )
         published -= timedelta(minutes=structure.randint(3 * 60, 30 * 60))
     return articles
@@ -264,9 +250,7 @@ def _listings(
     spec: SiteSpec, theme: type[Theme], categories: list[Category], articles: list[Article]
 ) -> list[Listing]:
     """Home index pages, then each category's index pages."""
-    listings = _paginate(
-        articles, spec.home_page_size, theme.home_path, theme.home_heading, category=None
-    )
+    listings = _paginate(articles, spec.home_page_size, theme.home_path, theme.home_heading, category=None)
     for category in categories:
         listings += _paginate(
             [a for a in articles if a.category == category],
@@ -306,15 +290,11 @@ def _home_link_paths(spec: SiteSpec, faults: Faults) -> list[tuple[str, str]]:
     }
     paths = {"hang": HANG_PATH, "huge": HUGE_PATH, "pdf": PDF_PATH, "png": PNG_PATH}
     return [
-        (kind, paths[kind])
-        for kind in ("hang", "huge", "pdf", "png")
-        if wanted[kind] and kind in spec.hosts
+        (kind, paths[kind]) for kind in ("hang", "huge", "pdf", "png") if wanted[kind] and kind in spec.hosts
     ]
 
 
-def _fault_articles(
-    spec: SiteSpec, articles: list[Article], seed: int, faults: Faults
-) -> dict[str, Article]:
+def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: Faults) -> dict[str, Article]:
     """Article-shaped fault pages this site hosts (live ticker, huge longread), by kind."""
     structure = random.Random(f"{seed}/{spec.name}/fault-pages")
     writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}/fault-pages")
@@ -360,9 +340,7 @@ def _add_faults(
     spec = model.spec
     chooser = random.Random(f"{seed}/{spec.name}/errors")
     articles = sorted(
-        path
-        for path, page in model.pages.items()
-        if page.gold and page.gold["page_type"] == "article"
+        path for path, page in model.pages.items() if page.gold and page.gold["page_type"] == "article"
     )
     for path in sorted(chooser.sample(articles, round(faults.error_rate * len(articles)))):
         status = chooser.choice((500, 503))
@@ -396,9 +374,7 @@ def _add_faults(
 
 def _notice(theme: Theme, spec: SiteSpec, status: int) -> Page:
     title, message = _MESSAGES[status]
-    return Page(
-        "", _encode(theme.notice_page(title, message), spec), _html_type(spec), status=status
-    )
+    return Page("", _encode(theme.notice_page(title, message), spec), _html_type(spec), status=status)
 
 
 def _html_type(spec: SiteSpec) -> str:
@@ -437,9 +413,7 @@ def _list_gold(spec: SiteSpec, listing: Listing) -> dict[str, Any]:
         "site": spec.name,
         "page_type": "list",
         "title": listing.heading,
-        "text": "\n\n".join(
-            f"{i['title']}\n{i['text']}" if i["text"] else i["title"] for i in items
-        ),
+        "text": "\n\n".join(f"{i['title']}\n{i['text']}" if i["text"] else i["title"] for i in items),
         "items": items,
         "language": spec.language.code,
     }

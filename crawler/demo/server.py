@@ -64,10 +64,10 @@ class _SiteHandler(BaseHTTPRequestHandler):
     server_version = "PageSightDemo/1.0"
     timeout = IDLE_TIMEOUT
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+    def do_GET(self) -> None:
         self._answer(send_body=True)
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self._answer(send_body=False)
 
     def _answer(self, send_body: bool) -> None:
@@ -99,16 +99,14 @@ class _SiteHandler(BaseHTTPRequestHandler):
             # The rest of the document never comes: hold the connection until stop().
             self.server.stopping.wait()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (signature of the base class)
+    def log_message(self, format: str, *args: Any) -> None:
         logger.debug("demo web %s: " + format, self.server.model.spec.name, *args)
 
 
 class SiteServer:
     """One site on ``host:port`` (port 0: a free port), served from a background thread."""
 
-    def __init__(
-        self, model: SiteModel, faults: Faults, host: str = "127.0.0.1", port: int = 0
-    ) -> None:
+    def __init__(self, model: SiteModel, faults: Faults, host: str = "127.0.0.1", port: int = 0) -> None:
         self.model = model
         self._httpd = _SiteHTTPServer((host, port), model, faults)
         self._thread = threading.Thread(

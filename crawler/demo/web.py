@@ -33,9 +33,7 @@ def absolute_gold(record: dict[str, Any], base_url: str) -> dict[str, Any]:
     """A gold record with its page and item URLs resolved against ``base_url``."""
     resolved = dict(record, url=urljoin(base_url, record["url"]))
     if "items" in record:
-        resolved["items"] = [
-            dict(item, url=urljoin(base_url, item["url"])) for item in record["items"]
-        ]
+        resolved["items"] = [dict(item, url=urljoin(base_url, item["url"])) for item in record["items"]]
     return resolved
 
 
@@ -116,9 +114,7 @@ class DemoWeb:
 
     def _served(self) -> list[tuple[SiteModel, str]]:
         if not self._servers:
-            raise RuntimeError(
-                "DemoWeb is not started: call start() or use it as a context manager"
-            )
+            raise RuntimeError("DemoWeb is not started: call start() or use it as a context manager")
         return [(server.model, server.base_url) for server in self._servers]
 
     # --- What is served -------------------------------------------------------------
@@ -154,11 +150,7 @@ class DemoWeb:
         return path
 
     def _urls(self, attribute: str) -> list[str]:
-        return [
-            base_url + path
-            for model, base_url in self._served()
-            for path in getattr(model, attribute)
-        ]
+        return [base_url + path for model, base_url in self._served() for path in getattr(model, attribute)]
 
     @property
     def error_urls(self) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
@@ -111,9 +111,7 @@ class NewsSpider(Spider):
             gold_path.parent.mkdir(parents=True, exist_ok=True)
             self.demo.write_gold(gold_path)
             self.gold_path = str(gold_path)
-        logger.info(
-            "Serving the demo web: %s (gold: %s)", ", ".join(self.seed_urls), self.gold_path
-        )
+        logger.info("Serving the demo web: %s (gold: %s)", ", ".join(self.seed_urls), self.gold_path)
 
     def on_closed(self, spider: Spider, reason: str) -> None:
         if self.demo is not None:
@@ -177,6 +175,6 @@ class NewsSpider(Spider):
             url=url,
             site=site_of(url),
             status=STATUS_OK,
-            fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            fetched_at=datetime.now(UTC).isoformat(timespec="seconds"),
             depth=meta.get("depth", 0),
         )

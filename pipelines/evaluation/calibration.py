@@ -66,6 +66,4 @@ class UnrelatedPairs:
 
     def subset(self, indexes: Sequence[int]) -> UnrelatedPairs:
         """The pairs of the rows at ``indexes``."""
-        return UnrelatedPairs(
-            [self.same_site[i] for i in indexes], [self.any_site[i] for i in indexes]
-        )
+        return UnrelatedPairs([self.same_site[i] for i in indexes], [self.any_site[i] for i in indexes])

@@ -213,9 +213,7 @@ def _system_results(rows: Sequence[Mapping[str, Any]], config: ScoringConfig) ->
         "hamming_histogram": {
             "pages": _histogram(row["hamming_distance"] for row in rows),
             "unrelated": _histogram(d for distances in unrelated.same_site for d in distances),
-            "unrelated_any_site": _histogram(
-                d for distances in unrelated.any_site for d in distances
-            ),
+            "unrelated_any_site": _histogram(d for distances in unrelated.any_site for d in distances),
         },
         "failures": [
             {"url": row["gold_url"], "site": row["site"], "reason": row["failure"]}
@@ -236,9 +234,7 @@ def summarize(
     """
     text_rows = [row for row in rows if row["gold_has_text"]]
     distances = [row["hamming_distance"] for row in text_rows]
-    precision, recall = paper_precision_recall(
-        distances, config.correct_distance, config.complete_distance
-    )
+    precision, recall = paper_precision_recall(distances, config.correct_distance, config.complete_distance)
     shingle = pooled_shingle_prf(ShingleCounts(*row["shingle_counts"]) for row in text_rows)
     pairs = [d for distances_of_page in unrelated.same_site for d in distances_of_page]
     any_site_pairs = [d for distances_of_page in unrelated.any_site for d in distances_of_page]
@@ -263,12 +259,8 @@ def summarize(
         "unrelated_correct_rate": _share(d < config.correct_distance for d in pairs),
         "unrelated_complete_rate": _share(d < config.complete_distance for d in pairs),
         "unrelated_any_site_pairs": len(any_site_pairs),
-        "unrelated_any_site_correct_rate": _share(
-            d < config.correct_distance for d in any_site_pairs
-        ),
-        "unrelated_any_site_complete_rate": _share(
-            d < config.complete_distance for d in any_site_pairs
-        ),
+        "unrelated_any_site_correct_rate": _share(d < config.correct_distance for d in any_site_pairs),
+        "unrelated_any_site_complete_rate": _share(d < config.complete_distance for d in any_site_pairs),
         "type_accuracy": _share(typed),
         "typed_pages": len(typed),
         "snippet_recall": _mean(row["snippet_recall"] for row in rows),

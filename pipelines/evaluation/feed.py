@@ -75,9 +75,7 @@ def read_stored_html(record: Mapping[str, Any]) -> str:
 def peer_record(name: str, extract: PeerExtractor, record: Mapping[str, Any]) -> dict[str, Any]:
     """A feed-like record of what the peer extracted from the record's stored HTML; a
     page our crawl lost, or one the peer fails on, is a failed line with the reason."""
-    result: dict[str, Any] = {
-        key: record.get(key) for key in ("url", "canonical_url", "site", "screenshot")
-    }
+    result: dict[str, Any] = {key: record.get(key) for key in ("url", "canonical_url", "site", "screenshot")}
     if (record.get("status") or "ok") != "ok":
         return {**result, "status": record.get("status"), "error": record.get("error")}
     try:

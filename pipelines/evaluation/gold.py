@@ -105,8 +105,7 @@ def load_gold(path: str | Path) -> GoldSet:
         if (path / "ground-truth").is_dir():
             return read_wcxb_folder(path)
         raise GoldFormatError(
-            f"{path}: unknown gold format: a gold folder must contain ground-truth/*.json "
-            "(WCXB layout)"
+            f"{path}: unknown gold format: a gold folder must contain ground-truth/*.json (WCXB layout)"
         )
     if not path.is_file():
         raise GoldFormatError(f"{path}: no such gold file or folder")

@@ -141,9 +141,7 @@ def _item_label(item: dict[str, Any]) -> str:
     return item.get("title") or item.get("text") or ""
 
 
-def item_prf(
-    predicted: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]], min_text_f1: float
-) -> PRF:
+def item_prf(predicted: Sequence[dict[str, Any]], gold: Sequence[dict[str, Any]], min_text_f1: float) -> PRF:
     """Item-level precision/recall/F1 of a list page."""
     matched = match_items(predicted, gold, min_text_f1)
     return PRF.from_counts(matched, len(predicted), len(gold))

@@ -14,8 +14,37 @@ import lxml.html
 PeerExtractor = Callable[[str, str], str | None]
 
 _BLOCK_TAGS = frozenset(
-    "address article aside blockquote dd div dl dt figcaption figure footer h1 h2 h3 h4 "
-    "h5 h6 header li main ol p pre section table td th tr ul".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "li",
+        "main",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "td",
+        "th",
+        "tr",
+        "ul",
+    ]
 )
 _BLANK_LINES = re.compile(r"\n\s*\n")
 
@@ -32,9 +61,7 @@ def load_peer(name: str) -> PeerExtractor:
         "justext": _justext,
     }
     if name not in factories:
-        raise PeerUnavailable(
-            f"unknown peer extractor {name!r}; known: {', '.join(sorted(factories))}"
-        )
+        raise PeerUnavailable(f"unknown peer extractor {name!r}; known: {', '.join(sorted(factories))}")
     return factories[name]()
 
 

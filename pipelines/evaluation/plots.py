@@ -53,9 +53,7 @@ def hamming_histogram_png(
                 label=f"extraction vs other pages' gold, {name} ({pair_total} pairs)",
             )
     for threshold, name, style in ((correct, "correct", "--"), (complete, "complete", ":")):
-        axes.axvline(
-            threshold - 0.5, color="#333333", linestyle=style, label=f"{name}: < {threshold}"
-        )
+        axes.axvline(threshold - 0.5, color="#333333", linestyle=style, label=f"{name}: < {threshold}")
     axes.set_xlim(-1, len(pages))
     axes.set_xlabel("simhash Hamming distance (bits)")
     axes.set_ylabel("share")
@@ -88,9 +86,7 @@ def word_f1_per_site_png(
     axes.set_xlim(0, 1)
     axes.set_xlabel("word F1 (mean over pages)")
     if len(shown) < len(sites):
-        axes.set_title(
-            f"{len(shown)} of {len(sites)} sites: most pages, then lowest F1", fontsize=9
-        )
+        axes.set_title(f"{len(shown)} of {len(sites)} sites: most pages, then lowest F1", fontsize=9)
     if len(systems) > 1:
         axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _png(figure)

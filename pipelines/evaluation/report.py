@@ -98,9 +98,7 @@ def write_report(report: Mapping[str, Any], out_dir: str | Path) -> ReportPaths:
         plot_paths[name] = out / "plots" / f"{name}.png"
         plot_paths[name].write_bytes(png)
     paths = ReportPaths(out / "report.json", out / "report.md", out / "report.html", plot_paths)
-    paths.json.write_text(
-        json.dumps(report, ensure_ascii=False, indent=1, default=str), encoding="utf-8"
-    )
+    paths.json.write_text(json.dumps(report, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     paths.markdown.write_text(render_markdown(report, plot_paths, out), encoding="utf-8")
     paths.html.write_text(render_html(report, plots), encoding="utf-8")
     return paths
@@ -122,9 +120,7 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
     }
     if report["sites"]:
         f1_by_site = {
-            site: {
-                name: view["sites"].get(site, {}).get("word_f1") for name, view in systems.items()
-            }
+            site: {name: view["sites"].get(site, {}).get("word_f1") for name, view in systems.items()}
             for site in report["sites"]
         }
         pages_by_site = {site: group["pages"] for site, group in report["sites"].items()}
@@ -186,19 +182,13 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
         "## Summary",
         _md_table(
             ["system", *(heading for _, heading, _ in SUMMARY_COLUMNS)],
-            [
-                [name, *_metric_texts(view["summary"], SUMMARY_COLUMNS)]
-                for name, view in systems.items()
-            ],
+            [[name, *_metric_texts(view["summary"], SUMMARY_COLUMNS)] for name, view in systems.items()],
         ),
         "## Calibration",
         _calibration_note(report),
         _md_table(
             ["system", *(heading for _, heading, _ in CALIBRATION_COLUMNS)],
-            [
-                [name, *_metric_texts(view["summary"], CALIBRATION_COLUMNS)]
-                for name, view in systems.items()
-            ],
+            [[name, *_metric_texts(view["summary"], CALIBRATION_COLUMNS)] for name, view in systems.items()],
         ),
     ]
     for group, title in (("sites", "Sites"), ("page_types", "Page types")):
@@ -230,8 +220,7 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
                 for page in report["worst_pages"]
             ],
         ),
-        f"Thresholds: correct < {config['correct_distance']}, "
-        f"complete < {config['complete_distance']} bits.",
+        f"Thresholds: correct < {config['correct_distance']}, complete < {config['complete_distance']} bits.",
     ]
     return "\n\n".join(parts) + "\n"
 
@@ -294,8 +283,7 @@ def _html_table(headings: Sequence[str], rows: Sequence[Sequence[tuple[str, bool
     """Rows of (already escaped cell HTML, is numeric)."""
     head = "".join(f"<th>{_e(h)}</th>" for h in headings)
     body = "".join(
-        "<tr>" + "".join(_html_cell(cell, numeric) for cell, numeric in row) + "</tr>"
-        for row in rows
+        "<tr>" + "".join(_html_cell(cell, numeric) for cell, numeric in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -354,8 +342,7 @@ def render_html(report: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
         ]
     sections.append("<h2>Plots</h2>")
     sections += [
-        f'<p><img alt="{_e(name)}" src="data:image/png;base64,'
-        f'{base64.b64encode(png).decode("ascii")}"></p>'
+        f'<p><img alt="{_e(name)}" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}"></p>'
         for name, png in plots.items()
     ]
     sections += ["<h2>Worst pages</h2>", *(_worst_page_html(p) for p in report["worst_pages"])]
@@ -382,14 +369,10 @@ def _failures_html(report: Mapping[str, Any]) -> str:
     else:
         parts.append("<p>No failed or missing pages.</p>")
     if report["gold"]["skipped"]:
-        items = "".join(
-            f"<li>{_e(s['source'])}: {_e(s['reason'])}</li>" for s in report["gold"]["skipped"]
-        )
+        items = "".join(f"<li>{_e(s['source'])}: {_e(s['reason'])}</li>" for s in report["gold"]["skipped"])
         parts.append(f"<p>Gold entries that cannot be matched:</p><ul>{items}</ul>")
     if report["feed"]["unmatched"]:
-        parts.append(
-            f"<p>{report['feed']['unmatched']} feed lines have no gold page (not scored).</p>"
-        )
+        parts.append(f"<p>{report['feed']['unmatched']} feed lines have no gold page (not scored).</p>")
     return "\n".join(parts)
 
 

@@ -42,8 +42,4 @@ def tokens(text: str | None) -> list[str]:
 def shingles(words: Sequence[str], size: int = SHINGLE_SIZE) -> list[tuple[str, ...]]:
     """Overlapping ``size``-token shingles; a text shorter than ``size`` is one shingle
     (none when empty), as in the ScrapingHub article-extraction benchmark."""
-    return [
-        tuple(words[i : i + size])
-        for i in range(max(1, len(words) - size + 1))
-        if words[i : i + size]
-    ]
+    return [tuple(words[i : i + size]) for i in range(max(1, len(words) - size + 1)) if words[i : i + size]]

@@ -7,19 +7,74 @@ from datetime import date, datetime
 from email.utils import parsedate_to_datetime
 
 _MONTHS = {
-    **{name: i for i, name in enumerate(
-        ["january", "february", "march", "april", "may", "june", "july", "august",
-         "september", "october", "november", "december"], start=1)},
-    **{name: i for i, name in enumerate(
-        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)},
+    **{
+        name: i
+        for i, name in enumerate(
+            [
+                "january",
+                "february",
+                "march",
+                "april",
+                "may",
+                "june",
+                "july",
+                "august",
+                "september",
+                "october",
+                "november",
+                "december",
+            ],
+            start=1,
+        )
+    },
+    **{
+        name: i
+        for i, name in enumerate(
+            ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1
+        )
+    },
     "sept": 9,
     # Russian month names, genitive ("5 января 2024") and nominative.
-    **{name: i for i, name in enumerate(
-        ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
-         "сентября", "октября", "ноября", "декабря"], start=1)},
-    **{name: i for i, name in enumerate(
-        ["январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август",
-         "сентябрь", "октябрь", "ноябрь", "декабрь"], start=1)},
+    **{
+        name: i
+        for i, name in enumerate(
+            [
+                "января",
+                "февраля",
+                "марта",
+                "апреля",
+                "мая",
+                "июня",
+                "июля",
+                "августа",
+                "сентября",
+                "октября",
+                "ноября",
+                "декабря",
+            ],
+            start=1,
+        )
+    },
+    **{
+        name: i
+        for i, name in enumerate(
+            [
+                "январь",
+                "февраль",
+                "март",
+                "апрель",
+                "май",
+                "июнь",
+                "июль",
+                "август",
+                "сентябрь",
+                "октябрь",
+                "ноябрь",
+                "декабрь",
+            ],
+            start=1,
+        )
+    },
 }
 _MONTH = r"(?P<month_name>[^\W\d_]{3,9})\.?"
 _TIME = r"(?:[T\s,]+(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?"
@@ -85,7 +140,13 @@ def _from_match(match: re.Match[str]) -> str | None:
         day = date(int(parts["year"]), month, int(parts["day"]))
         if parts.get("hour") is None:
             return day.isoformat()
-        return datetime(day.year, day.month, day.day, int(parts["hour"]), int(parts["minute"]),
-                        int(parts.get("second") or 0)).isoformat()
+        return datetime(
+            day.year,
+            day.month,
+            day.day,
+            int(parts["hour"]),
+            int(parts["minute"]),
+            int(parts.get("second") or 0),
+        ).isoformat()
     except ValueError:
         return None

@@ -40,18 +40,71 @@ from pipelines.extraction.textlen import text_length
 
 #: Tags removed on every page type.
 COMMON_TAGS = (
-    "head", "script", "style", "noscript", "iframe", "template", "svg", "canvas", "object", "embed",
-    "nav", "aside", "input", "button", "select", "textarea", "dialog", "link", "meta",
+    "head",
+    "script",
+    "style",
+    "noscript",
+    "iframe",
+    "template",
+    "svg",
+    "canvas",
+    "object",
+    "embed",
+    "nav",
+    "aside",
+    "input",
+    "button",
+    "select",
+    "textarea",
+    "dialog",
+    "link",
+    "meta",
 )
 #: Class/id words of cookie and consent banners, ads, share bars and visually hidden text.
 COMMON_NOISE_WORDS = (
-    "cookie", "cookies", "cookiebanner", "cookieconsent", "consent", "gdpr", "ccpa",
-    "ad", "ads", "advert", "adverts", "advertisement", "advertising", "adsbygoogle", "adslot",
-    "adunit", "ad-slot", "dfp", "sponsor", "sponsored", "sponsors", "promoted",
-    "share", "shares", "sharing", "sharebar", "share-buttons", "social-share", "sharedaddy",
-    "addthis", "addtoany", "a2a", "social-links", "social-icons",
-    "sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden", "skip-link",
-    "popup", "modal", "newsletter", "subscribe",
+    "cookie",
+    "cookies",
+    "cookiebanner",
+    "cookieconsent",
+    "consent",
+    "gdpr",
+    "ccpa",
+    "ad",
+    "ads",
+    "advert",
+    "adverts",
+    "advertisement",
+    "advertising",
+    "adsbygoogle",
+    "adslot",
+    "adunit",
+    "ad-slot",
+    "dfp",
+    "sponsor",
+    "sponsored",
+    "sponsors",
+    "promoted",
+    "share",
+    "shares",
+    "sharing",
+    "sharebar",
+    "share-buttons",
+    "social-share",
+    "sharedaddy",
+    "addthis",
+    "addtoany",
+    "a2a",
+    "social-links",
+    "social-icons",
+    "sr-only",
+    "screen-reader-text",
+    "visually-hidden",
+    "visuallyhidden",
+    "skip-link",
+    "popup",
+    "modal",
+    "newsletter",
+    "subscribe",
 )
 #: A <form> with at most this much text (words; CJK characters) is a search, login,
 #: contact or newsletter form and goes; a longer one wraps content (forum software wraps
@@ -87,8 +140,19 @@ NOISE_TABLES: dict[str, NoiseTable] = {
     # the same words cost article-like pages 0.003).
     LIST: NoiseTable(
         tags=COMMON_TAGS,
-        noise_words=COMMON_NOISE_WORDS + ("nav", "navbar", "navigation", "menu", "footer", "sidebar",
-                                          "breadcrumb", "breadcrumbs", "pagination", "pager"),
+        noise_words=COMMON_NOISE_WORDS
+        + (
+            "nav",
+            "navbar",
+            "navigation",
+            "menu",
+            "footer",
+            "sidebar",
+            "breadcrumb",
+            "breadcrumbs",
+            "pagination",
+            "pager",
+        ),
         roles=COMMON_NOISE_ROLES,
     ),
 }
@@ -114,7 +178,9 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         return [el for el in elements if _shown_length(el) <= limit]
 
     removed["tag"] = _remove_all(root, small(list(PyQuery(root)(",".join(table.tags)))))
-    removed["form"] = _remove_all(root, [f for f in body.iter("form") if text_length(f.text_content()) <= table.form_max_length])
+    removed["form"] = _remove_all(
+        root, [f for f in body.iter("form") if text_length(f.text_content()) <= table.form_max_length]
+    )
     if table.chrome_outside_content:
         removed["chrome"] = _remove_all(root, small(_chrome_outside_content(body)))
     removed["class"] = _remove_all(root, small(_noise_by_class(body, table)))
@@ -197,7 +263,9 @@ def _chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:
 
 def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     words = re.compile(
-        r"(?:^|[\s_-])(?:" + "|".join(re.escape(w) for w in sorted(table.noise_words, key=len, reverse=True)) + r")(?:$|[\s_-])",
+        r"(?:^|[\s_-])(?:"
+        + "|".join(re.escape(w) for w in sorted(table.noise_words, key=len, reverse=True))
+        + r")(?:$|[\s_-])",
         re.IGNORECASE,
     )
     roles = frozenset(table.roles)

@@ -6,7 +6,8 @@ import re
 import threading
 from urllib.parse import urljoin
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 HtmlElement = lxml_html.HtmlElement
 
@@ -28,7 +29,9 @@ def parse_html(html: str) -> HtmlElement | None:
         return None
     parser = getattr(_PARSERS, "parser", None)
     if parser is None:
-        parser = _PARSERS.parser = lxml_html.HTMLParser(remove_comments=True, remove_pis=True, default_doctype=False)
+        parser = _PARSERS.parser = lxml_html.HTMLParser(
+            remove_comments=True, remove_pis=True, default_doctype=False
+        )
     try:
         root = lxml_html.document_fromstring(html, parser=parser)
     except (etree.ParserError, ValueError):
@@ -59,7 +62,11 @@ def base_url(root: HtmlElement, page_url: str) -> str:
 def absolute_url(href: str | None, base: str) -> str:
     """``href`` made absolute against ``base``; "" for empty, fragment-only or script links."""
     href = (href or "").strip()
-    if not href or href.startswith("#") or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
+    if (
+        not href
+        or href.startswith("#")
+        or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:"))
+    ):
         return ""
     return urljoin(base, href)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from copy import deepcopy
 from abc import ABC, abstractmethod
+from copy import deepcopy
 
 from pipelines.extraction.article import ARTICLE_SHARE, LIST_SHARE, article_element_paper, content_element
 from pipelines.extraction.denoise import denoise
@@ -12,7 +12,7 @@ from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
 from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
 from pipelines.extraction.metadata import extract_metadata
-from pipelines.extraction.page import ARTICLE, LIST, Extraction, ExtractedItem, Page
+from pipelines.extraction.page import ARTICLE, LIST, ExtractedItem, Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
 from pipelines.extraction.registry import register
 from pipelines.extraction.textformat import Block, render_blocks, to_markdown, to_text
@@ -61,7 +61,9 @@ class _Iawce(ABC):
         """The blocks of an article page's main content."""
 
     @abstractmethod
-    def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
+    def list_content(
+        self, body: HtmlElement, lengths: TextLengths, base: str
+    ) -> tuple[list[Block], list[ExtractedItem]]:
         """The blocks of a list page's text and its items."""
 
 
@@ -74,7 +76,9 @@ class IawcePaperExtractor(_Iawce):
     def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
         return render_blocks(article_element_paper(body, lengths), base)
 
-    def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
+    def list_content(
+        self, body: HtmlElement, lengths: TextLengths, base: str
+    ) -> tuple[list[Block], list[ExtractedItem]]:
         items = [item for item in (build_item(el, base) for el in list_items_paper(body, lengths)) if item]
         return [entry_block(item) for item in items], items
 
@@ -96,7 +100,9 @@ class IawceExtractor(_Iawce):
         blocks = render_blocks(content_element(body, lengths, ARTICLE_SHARE), base)
         return [b for b in blocks if b.kind == "heading" or b.link_density <= self.max_link_density]
 
-    def list_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> tuple[list[Block], list[ExtractedItem]]:
+    def list_content(
+        self, body: HtmlElement, lengths: TextLengths, base: str
+    ) -> tuple[list[Block], list[ExtractedItem]]:
         elements = list_items(body, lengths)
         if elements:
             region = list_region(body, elements, lengths)

@@ -108,7 +108,9 @@ def is_list(group: Group) -> bool:
     )
 
 
-def list_region(body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float = ITEMS_SHARE) -> HtmlElement:
+def list_region(
+    body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float = ITEMS_SHARE
+) -> HtmlElement:
     """The block a list page's text comes from: go down from ``body`` toward the items'
     lowest common ancestor while the next block still holds ``share`` of its parent's
     text (page chrome around the list goes; an intro as long as the list stays)."""
@@ -165,7 +167,7 @@ def build_item(element: HtmlElement, base: str) -> ExtractedItem | None:
     if title in lines:
         lines = [line for line in lines if line != title]
     elif lines and lines[0].startswith(title):
-        lines[0] = lines[0][len(title):].strip()
+        lines[0] = lines[0][len(title) :].strip()
     return ExtractedItem(title=title, url=url, text="\n".join(line for line in lines if line))
 
 

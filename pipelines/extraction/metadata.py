@@ -29,18 +29,56 @@ from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import HtmlElement, absolute_url, body_of
 from pipelines.extraction.textlen import normalize_space
 
-_AUTHOR_META = ("author", "article:author", "byl", "dc.creator", "dcterms.creator", "sailthru.author",
-                "parsely-author", "citation_author", "twitter:creator")
-_DATE_META = ("article:published_time", "og:published_time", "datepublished", "pubdate", "publishdate",
-              "publish-date", "publish_date", "publication_date", "date", "dc.date", "dc.date.issued",
-              "dcterms.created", "dcterms.issued", "sailthru.date", "parsely-pub-date",
-              "citation_publication_date", "citation_date")
+_AUTHOR_META = (
+    "author",
+    "article:author",
+    "byl",
+    "dc.creator",
+    "dcterms.creator",
+    "sailthru.author",
+    "parsely-author",
+    "citation_author",
+    "twitter:creator",
+)
+_DATE_META = (
+    "article:published_time",
+    "og:published_time",
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "date",
+    "dc.date",
+    "dc.date.issued",
+    "dcterms.created",
+    "dcterms.issued",
+    "sailthru.date",
+    "parsely-pub-date",
+    "citation_publication_date",
+    "citation_date",
+)
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+")
-_ARTICLE_TYPES = ("article", "newsarticle", "blogposting", "reportagenewsarticle", "scholarlyarticle",
-                  "techarticle", "report", "posting", "socialmediaposting", "discussionforumposting",
-                  "question", "product")
+_ARTICLE_TYPES = (
+    "article",
+    "newsarticle",
+    "blogposting",
+    "reportagenewsarticle",
+    "scholarlyarticle",
+    "techarticle",
+    "report",
+    "posting",
+    "socialmediaposting",
+    "discussionforumposting",
+    "question",
+    "product",
+)
 _PAGE_TYPES = ("webpage", "itempage", "qapage", "aboutpage", "collectionpage")
-_DATE_CLASS = re.compile(r"(?:^|[\s_-])(?:date|published|pubdate|posted|post-date|entry-date|byline|meta)(?:$|[\s_-])", re.IGNORECASE)
+_DATE_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:date|published|pubdate|posted|post-date|entry-date|byline|meta)(?:$|[\s_-])",
+    re.IGNORECASE,
+)
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -61,8 +99,10 @@ def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
     """Metadata of the page at ``root``; relative URLs resolve against ``base``."""
     meta = _meta_values(root)
     linked = list(_json_ld_objects(root))
-    article = next((o for o in linked if _types(o) & set(_ARTICLE_TYPES)),
-                   next((o for o in linked if _types(o) & set(_PAGE_TYPES)), linked[0] if linked else {}))
+    article = next(
+        (o for o in linked if _types(o) & set(_ARTICLE_TYPES)),
+        next((o for o in linked if _types(o) & set(_PAGE_TYPES)), linked[0] if linked else {}),
+    )
     return Metadata(
         title=_title(root, meta, article),
         author=_author(root, meta, article),
@@ -75,8 +115,17 @@ def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
 def _meta_values(root: HtmlElement) -> dict[str, str]:
     values: dict[str, str] = {}
     for element in root.iter("meta"):
-        name = (element.get("property") or element.get("name") or element.get("itemprop")
-                or element.get("http-equiv") or "").strip().lower()
+        name = (
+            (
+                element.get("property")
+                or element.get("name")
+                or element.get("itemprop")
+                or element.get("http-equiv")
+                or ""
+            )
+            .strip()
+            .lower()
+        )
         content = normalize_space(element.get("content") or "")
         if name and content and name not in values:
             values[name] = content
@@ -121,20 +170,26 @@ def _text_of(value: Any) -> str | None:
 
 
 def _title(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
-    headings = [text for text in (normalize_space(h.text_content()) for h in body_of(root).iter("h1")) if text]
+    headings = [
+        text for text in (normalize_space(h.text_content()) for h in body_of(root).iter("h1")) if text
+    ]
     if len(headings) == 1:
         return headings[0]
-    for candidate in (meta.get("og:title"), meta.get("twitter:title"),
-                      _text_of(article.get("headline")), _text_of(article.get("name")),
-                      next((normalize_space(t.text_content()) for t in root.iter("title")), ""),
-                      headings[0] if headings else None):
+    for candidate in (
+        meta.get("og:title"),
+        meta.get("twitter:title"),
+        _text_of(article.get("headline")),
+        _text_of(article.get("name")),
+        next((normalize_space(t.text_content()) for t in root.iter("title")), ""),
+        headings[0] if headings else None,
+    ):
         if candidate:
             return _without_site_name(candidate)
     return None
 
 
 def _without_site_name(title: str) -> str:
-    """"Headline | Site" → "Headline" (when what is left is not too short to be one)."""
+    """ "Headline | Site" → "Headline" (when what is left is not too short to be one)."""
     parts = _TITLE_SEPARATORS.split(title)
     return parts[0] if len(parts) > 1 and len(parts[0]) >= 10 else title
 
@@ -157,14 +212,19 @@ def _author(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) ->
 
 
 def _published(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
-    for candidate in (_text_of(article.get("datePublished")), _text_of(article.get("dateCreated")),
-                      *(meta.get(name) for name in _DATE_META)):
+    for candidate in (
+        _text_of(article.get("datePublished")),
+        _text_of(article.get("dateCreated")),
+        *(meta.get(name) for name in _DATE_META),
+    ):
         found = normalize_date(candidate)
         if found:
             return found
     for element in root.iter():
         if element.get("itemprop") == "datePublished":
-            found = normalize_date(element.get("content") or element.get("datetime") or element.text_content())
+            found = normalize_date(
+                element.get("content") or element.get("datetime") or element.text_content()
+            )
             if found:
                 return found
     for element in root.iter("time"):
@@ -181,8 +241,13 @@ def _published(root: HtmlElement, meta: dict[str, str], article: dict[str, Any])
 
 
 def _language(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) -> str | None:
-    for candidate in (root.get("lang"), root.get("xml:lang"), meta.get("content-language"),
-                      meta.get("og:locale"), _text_of(article.get("inLanguage"))):
+    for candidate in (
+        root.get("lang"),
+        root.get("xml:lang"),
+        meta.get("content-language"),
+        meta.get("og:locale"),
+        _text_of(article.get("inLanguage")),
+    ):
         if candidate and re.fullmatch(r"[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*", candidate.strip()):
             return candidate.strip().replace("_", "-")
     text = body_of(root).text_content()[:20_000]

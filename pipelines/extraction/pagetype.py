@@ -19,7 +19,7 @@ CARD_MIN_SHARE = 0.5
 
 
 def guess_page_type(body: HtmlElement) -> str:
-    """"list" or "article" for a body denoised with the list table.
+    """ "list" or "article" for a body denoised with the list table.
 
     List: more than half of the text is link text (a link directory), or the list
     ranking finds at least 3 repeated blocks that each hold a link, average at most 40

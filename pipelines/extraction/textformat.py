@@ -18,16 +18,79 @@ from pipelines.extraction.textlen import normalize_space, text_length
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Tags whose text is never shown as content, even when denoising left them in.
 NON_TEXT_TAGS = frozenset(
-    {"script", "style", "noscript", "template", "svg", "math", "canvas", "iframe", "object",
-     "embed", "video", "audio", "picture", "img", "head", "title", "meta", "link", "select",
-     "option", "textarea", "input"}
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "canvas",
+        "iframe",
+        "object",
+        "embed",
+        "video",
+        "audio",
+        "picture",
+        "img",
+        "head",
+        "title",
+        "meta",
+        "link",
+        "select",
+        "option",
+        "textarea",
+        "input",
+    }
 )
-BLOCK_TAGS = frozenset(
-    {"address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog",
-     "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "header",
-     "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p", "pre", "section",
-     "summary", "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "ul"}
-) | HEADING_TAGS
+BLOCK_TAGS = (
+    frozenset(
+        {
+            "address",
+            "article",
+            "aside",
+            "blockquote",
+            "body",
+            "center",
+            "dd",
+            "details",
+            "dialog",
+            "dir",
+            "div",
+            "dl",
+            "dt",
+            "fieldset",
+            "figcaption",
+            "figure",
+            "footer",
+            "form",
+            "header",
+            "hgroup",
+            "hr",
+            "html",
+            "legend",
+            "li",
+            "main",
+            "menu",
+            "nav",
+            "ol",
+            "p",
+            "pre",
+            "section",
+            "summary",
+            "table",
+            "tbody",
+            "thead",
+            "tfoot",
+            "tr",
+            "td",
+            "th",
+            "caption",
+            "ul",
+        }
+    )
+    | HEADING_TAGS
+)
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
 
 
@@ -88,8 +151,14 @@ class _Renderer:
         if text.strip():
             link_length = text_length(" ".join(buffer.link_text))
             self.blocks.append(
-                Block(buffer.kind, text, _block_markdown(buffer, markdown), buffer.level,
-                      text_length(text), link_length)
+                Block(
+                    buffer.kind,
+                    text,
+                    _block_markdown(buffer, markdown),
+                    buffer.level,
+                    text_length(text),
+                    link_length,
+                )
             )
         buffer.text.clear()
         buffer.markdown.clear()
@@ -165,15 +234,20 @@ class _Renderer:
                 continue
             sub = _Renderer(self.base, self.skip, self.substitutes)
             sub.walk(cell, _Buffer(), 0)
-            cells.append((" ".join(b.text.replace("\n", " ") for b in sub.blocks),
-                          " ".join(b.markdown.replace("\n", " ") for b in sub.blocks),
-                          sum(b.link_length for b in sub.blocks)))
+            cells.append(
+                (
+                    " ".join(b.text.replace("\n", " ") for b in sub.blocks),
+                    " ".join(b.markdown.replace("\n", " ") for b in sub.blocks),
+                    sum(b.link_length for b in sub.blocks),
+                )
+            )
         if not any(text for text, _, _ in cells):
             return
         text = " | ".join(text for text, _, _ in cells)
         markdown = "| " + " | ".join(md.replace("|", "\\|") for _, md, _ in cells) + " |"
-        self.blocks.append(Block("row", text, markdown, len(cells), text_length(text),
-                                 sum(links for _, _, links in cells)))
+        self.blocks.append(
+            Block("row", text, markdown, len(cells), text_length(text), sum(links for _, _, links in cells))
+        )
 
 
 def render_blocks(

@@ -125,9 +125,7 @@ class BlogTheme(Theme):
 
     # --- Chrome -----------------------------------------------------------------------
     def _top(self) -> str:
-        items = "".join(
-            f'<li><a href="{c.path}">{esc(c.name)}</a></li>' for c in self.view.categories
-        )
+        items = "".join(f'<li><a href="{c.path}">{esc(c.name)}</a></li>' for c in self.view.categories)
         return join(
             [
                 '<header id="blog-header">',
@@ -139,12 +137,8 @@ class BlogTheme(Theme):
         )
 
     def _sidebar(self, extra: str = "") -> str:
-        popular = "".join(
-            f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in self.view.popular
-        )
-        categories = "".join(
-            f'<li><a href="{c.path}">{esc(c.name)}</a></li>' for c in self.view.categories
-        )
+        popular = "".join(f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in self.view.popular)
+        categories = "".join(f'<li><a href="{c.path}">{esc(c.name)}</a></li>' for c in self.view.categories)
         return join(
             [
                 '<aside id="sidebar">',
@@ -187,8 +181,7 @@ class BlogTheme(Theme):
         extra = ""
         if listing.is_home and self.view.home_links:
             links = "".join(
-                f'<li><a href="{link.path}">{esc(link.label)}</a></li>'
-                for link in self.view.home_links
+                f'<li><a href="{link.path}">{esc(link.label)}</a></li>' for link in self.view.home_links
             )
             extra = f'<div class="widget"><h3>お知らせ</h3><ul>{links}</ul></div>'
         return join(
@@ -256,11 +249,9 @@ class BlogTheme(Theme):
                 '<div class="entry-content">',
                 join(body),
                 "</div>",
-                '<footer class="entry-footer">この記事が気に入ったら、読者登録をお願いします。'
-                "</footer>",
+                '<footer class="entry-footer">この記事が気に入ったら、読者登録をお願いします。</footer>',
                 "</article>",
-                '<section class="related-entries"><h2>関連記事'
-                f"</h2><ul>{related_links}</ul></section>",
+                f'<section class="related-entries"><h2>関連記事</h2><ul>{related_links}</ul></section>',
                 f'<section class="comment-box"><h2>コメント</h2>{comments}</section>',
                 '<section class="contact-box"><h2>お問い合わせ</h2><form action="/" method="get">'
                 '<label>お名前<input type="text" name="name"></label>'

@@ -138,9 +138,7 @@ class GovTheme(Theme):
     def _top(self, active: str | None) -> str:
         nav = ['<a href="/"' + (' class="on"' if active is None else "") + ">首页</a>"]
         nav += [
-            f'<a href="{c.path}"'
-            + (' class="on"' if c.slug == active else "")
-            + f">{esc(c.name)}</a>"
+            f'<a href="{c.path}"' + (' class="on"' if c.slug == active else "") + f">{esc(c.name)}</a>"
             for c in self.view.categories
         ]
         nav.append('<a href="/">互动交流</a>')
@@ -183,9 +181,7 @@ class GovTheme(Theme):
 
     def _menu(self, active: str | None, extra_links: list[Link]) -> str:
         links = "".join(
-            f'<a href="{c.path}"'
-            + (' class="on"' if c.slug == active else "")
-            + f">{esc(c.name)}</a>"
+            f'<a href="{c.path}"' + (' class="on"' if c.slug == active else "") + f">{esc(c.name)}</a>"
             for c in self.view.categories
         )
         links += "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in extra_links)
@@ -205,8 +201,7 @@ class GovTheme(Theme):
         if len(listing.page_paths) > 1:
             pages = self.pagination(listing, "上一页", "下一页").replace(
                 '<nav class="pagination">',
-                '<nav class="pagination">'
-                f'<span class="page-count">共{len(listing.page_paths)}页</span>',
+                f'<nav class="pagination"><span class="page-count">共{len(listing.page_paths)}页</span>',
             )
         active = listing.category.slug if listing.category else None
         return join(

@@ -181,9 +181,7 @@ class MagazineTheme(Theme):
     # --- Chrome -----------------------------------------------------------------------
     def _top(self, active: str | None) -> str:
         nav = "".join(
-            f'<a href="{c.path}"'
-            + (' class="active"' if c.slug == active else "")
-            + f">{esc(c.name)}</a>"
+            f'<a href="{c.path}"' + (' class="active"' if c.slug == active else "") + f">{esc(c.name)}</a>"
             for c in self.view.categories
         )
         return (
@@ -192,9 +190,7 @@ class MagazineTheme(Theme):
         )
 
     def _bottom(self, extra_links: str = "", script: str = "") -> str:
-        links = "".join(
-            f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.footer_links
-        )
+        links = "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.footer_links)
         return join(
             [
                 '<section class="subscribe"><h2>Лучшие тексты недели — по пятницам</h2>'
@@ -284,8 +280,7 @@ class MagazineTheme(Theme):
                 "<body>",
                 self._top(article.category.slug),
                 '<main class="mag-main"><article class="story">',
-                f'<a class="story-rubric" href="{article.category.path}">'
-                f"{esc(article.category.name)}</a>",
+                f'<a class="story-rubric" href="{article.category.path}">{esc(article.category.name)}</a>',
                 f'<h1 class="story-title">{esc(article.title)}</h1>',
                 '<div class="story-meta">Текст: '
                 f'<span class="author">{esc(article.author)}</span> · '
@@ -293,21 +288,16 @@ class MagazineTheme(Theme):
                 '<div class="article-body">',
                 join(self._block(article, block) for block in static),
                 "</div>",
-                f'<script type="application/json" id="article-rest">{json_for_script(rest)}'
-                "</script>",
+                f'<script type="application/json" id="article-rest">{json_for_script(rest)}</script>',
                 '<div class="share-bar"><button type="button">ВКонтакте</button>'
                 '<button type="button">Telegram</button>'
                 '<button type="button">Одноклассники</button>'
                 '<button type="button">Скопировать ссылку</button></div>',
                 "</article>",
-                '<section class="read-also"><h2>Читайте также'
-                '</h2><ul id="read-also-list"></ul></section>',
-                f'<script type="application/json" id="read-also-data">{json_for_script(also)}'
-                "</script>",
-                '<section class="comments"><h2>Комментарии'
-                '</h2><div id="comment-list"></div></section>',
-                f'<script type="application/json" id="comments-data">{json_for_script(comments)}'
-                "</script>",
+                '<section class="read-also"><h2>Читайте также</h2><ul id="read-also-list"></ul></section>',
+                f'<script type="application/json" id="read-also-data">{json_for_script(also)}</script>',
+                '<section class="comments"><h2>Комментарии</h2><div id="comment-list"></div></section>',
+                f'<script type="application/json" id="comments-data">{json_for_script(comments)}</script>',
                 "</main>",
                 self._bottom(script=RENDER_SCRIPT),
             ]

@@ -187,9 +187,7 @@ class PortalTheme(Theme):
 
     def assets(self, articles: list[Article]) -> list[Page]:
         pages = super().assets(articles)
-        pages.append(
-            Page("/static/site.css", STYLESHEET.encode("utf-8"), "text/css; charset=utf-8")
-        )
+        pages.append(Page("/static/site.css", STYLESHEET.encode("utf-8"), "text/css; charset=utf-8"))
         for article in articles:
             svg = svg_picture(article.key, 800, 450)
             pages.append(Page(_image_path(article), svg.encode("utf-8"), "image/svg+xml"))
@@ -197,9 +195,7 @@ class PortalTheme(Theme):
 
     # --- Chrome -----------------------------------------------------------------------
     def _top(self, active: str | None) -> str:
-        items = [
-            '<li><a href="/"' + (' class="active"' if active is None else "") + ">Home</a></li>"
-        ]
+        items = ['<li><a href="/"' + (' class="active"' if active is None else "") + ">Home</a></li>"]
         for category in self.view.categories:
             css = ' class="active"' if category.slug == active else ""
             items.append(f'<li><a href="{category.path}"{css}>{esc(category.name)}</a></li>')
@@ -217,9 +213,7 @@ class PortalTheme(Theme):
         )
 
     def _sidebar(self, extra: str = "") -> str:
-        popular = "".join(
-            f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in self.view.popular
-        )
+        popular = "".join(f'<li><a href="{a.path}">{esc(a.title)}</a></li>' for a in self.view.popular)
         return join(
             [
                 '<aside class="sidebar">',
@@ -239,9 +233,7 @@ class PortalTheme(Theme):
         )
 
     def _bottom(self, script: str = "") -> str:
-        links = "".join(
-            f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.footer_links
-        )
+        links = "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.footer_links)
         return join(
             [
                 '<footer class="site-footer"><p><a href="/">Home</a>'
@@ -278,14 +270,12 @@ class PortalTheme(Theme):
         crumbs = ""
         if listing.category is not None:
             crumbs = (
-                '<nav class="breadcrumbs"><a href="/">Home</a> &rsaquo; '
-                f"{esc(listing.category.name)}</nav>"
+                f'<nav class="breadcrumbs"><a href="/">Home</a> &rsaquo; {esc(listing.category.name)}</nav>'
             )
         extra = ""
         if listing.is_home and self.view.home_links:
             links = "".join(
-                f'<li><a href="{link.path}">{esc(link.label)}</a></li>'
-                for link in self.view.home_links
+                f'<li><a href="{link.path}">{esc(link.label)}</a></li>' for link in self.view.home_links
             )
             extra = f'<section class="box newsroom"><h3>From the newsroom</h3><ul>{links}</ul>'
             extra += "</section>"
@@ -375,12 +365,10 @@ class PortalTheme(Theme):
                 f'<div class="tags">Topics: <a href="{article.category.path}">'
                 f"{esc(article.category.name)}</a></div>",
                 "</article>",
-                '<section class="related"><h2>Related coverage'
-                f"</h2><ul>{related_links}</ul></section>",
+                f'<section class="related"><h2>Related coverage</h2><ul>{related_links}</ul></section>',
                 '<section class="more-stories" id="more-stories" data-state="pending">'
                 "<h2>More stories</h2></section>",
-                f'<script type="application/json" id="more-stories-data">{json_for_script(more)}'
-                "</script>",
+                f'<script type="application/json" id="more-stories-data">{json_for_script(more)}</script>',
                 f'<section class="comments"><h2>Comments ({len(article.comments)})</h2>{comments}'
                 '<form class="comment-form" action="/" method="get"><textarea name="comment" '
                 'placeholder="Join the discussion"></textarea>'

@@ -1,0 +1,102 @@
+"""One reader of WCXB-style folders (``ground-truth/*.json``, ``html/*.html.gz``,
+``metadata.json``): every command, trainer and benchmark takes its pages from here.
+
+A page's type is its ground-truth file's ``_internal.page_type.primary`` (``metadata.json``
+misses some files); its domain is ``metadata.json``'s, else the host of its URL, lowercased
+without ``www.``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+WCXB_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
+WCXB_LIST_TYPES = frozenset({"listing", "collection"})
+
+
+class WcxbFormatError(ValueError):
+    """A WCXB folder or one of its files is not in the published layout."""
+
+
+@dataclass(frozen=True)
+class WcxbRecord:
+    """One WCXB page: its ids, where it came from, its type and its gold fields."""
+
+    file_id: str
+    url: str
+    domain: str
+    page_type: str
+    ground_truth: dict[str, Any]
+    html_path: Path
+    source: Path
+
+    @property
+    def gold_text(self) -> str:
+        return self.ground_truth.get("main_content") or ""
+
+    @property
+    def has_html(self) -> bool:
+        return self.html_path.is_file()
+
+
+def normalize_domain(domain: str) -> str:
+    """Sites compare in lower case without a leading ``www.``."""
+    return domain.strip().lower().rstrip(".").removeprefix("www.")
+
+
+def read_wcxb(root: str | Path) -> list[WcxbRecord]:
+    """Every ground-truth file of a WCXB folder, in file order."""
+    root = Path(root)
+    truth_dir = root / "ground-truth"
+    if not truth_dir.is_dir():
+        raise WcxbFormatError(f"{root}: not a WCXB folder (no ground-truth/)")
+    metadata = _metadata_files(root / "metadata.json")
+    records = []
+    for path in sorted(truth_dir.glob("*.json")):
+        entry = _read_json(path)
+        truth = entry.get("ground_truth") if isinstance(entry, dict) else None
+        if not isinstance(truth, dict):
+            raise WcxbFormatError(f'{path}: expected an object with a "ground_truth" object')
+        file_id = str(entry.get("file_id") or path.stem)
+        known = metadata.get(file_id, {})
+        url = entry.get("url") or truth.get("url") or ""
+        page_type = (entry.get("_internal") or {}).get("page_type", {}).get("primary") or known.get(
+            "page_type"
+        )
+        if page_type not in WCXB_TYPES:
+            raise WcxbFormatError(f"{path}: unknown page type {page_type!r}")
+        domain = normalize_domain(known.get("domain") or urlsplit(url).hostname or f"wcxb-{file_id}")
+        records.append(
+            WcxbRecord(
+                file_id=file_id,
+                url=url,
+                domain=domain,
+                page_type=page_type,
+                ground_truth=truth,
+                html_path=root / "html" / f"{file_id}.html.gz",
+                source=path,
+            )
+        )
+    if not records:
+        raise WcxbFormatError(f"{truth_dir}: no *.json gold files")
+    return records
+
+
+def _metadata_files(path: Path) -> dict[str, dict[str, Any]]:
+    if not path.is_file():
+        return {}
+    files = _read_json(path).get("files")
+    if not isinstance(files, dict):
+        raise WcxbFormatError(f'{path}: expected an object with a "files" object')
+    return files
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WcxbFormatError(f"{path}: {exc}") from exc
