@@ -21,7 +21,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipelines.evaluation.urls import site_of
+from pipelines.urls import site_of
 
 logger = logging.getLogger(__name__)
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from pipelines.evaluation.wcxb import normalize_domain, read_wcxb
+from pipelines.evaluation.wcxb import read_wcxb
+from pipelines.urls import normalize_site
 
 SPLIT_FILE = Path(__file__).parent / "splits" / "wcxb-dev.json"
 TRAIN, VALIDATION, HELDOUT = "train", "validation", "heldout"
@@ -44,13 +45,13 @@ class DomainSplit:
 
     def role(self, domain: str) -> str:
         try:
-            return self.roles[normalize_domain(domain)]
+            return self.roles[normalize_site(domain)]
         except KeyError:
             raise UnknownDomain(domain) from None
 
     def fold(self, domain: str) -> int | None:
         """The fold of a training domain; None for validation and held-out domains."""
-        return self.folds.get(normalize_domain(domain))
+        return self.folds.get(normalize_site(domain))
 
     def domains(self, role: str) -> list[str]:
         return sorted(d for d, r in self.roles.items() if r == role)

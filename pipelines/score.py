@@ -13,7 +13,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
 from crawler.items import FEED_FIELDS, PageItem
-from pipelines.evaluation.evaluation import Evaluation
+from pipelines.evaluation.scorebook import Evaluation
 from pipelines.evaluation.gold import load_gold
 from pipelines.evaluation.report import write_report
 from pipelines.evaluation.scoring import ScoringConfig

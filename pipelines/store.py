@@ -20,6 +20,7 @@ from scrapy.pipelines.files import FilesPipeline
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from crawler.items import PageCapture, PageItem
+from pipelines.artifacts import read_artifact
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +53,17 @@ class ArtifactStore:
             "checksum": hashlib.md5(data).hexdigest(),
             "bytes": len(data),
         }
+
+    @staticmethod
+    def read(uri: str) -> bytes:
+        """The bytes stored at ``uri``, an artifact URI of any store's item (a ``file://``
+        URI or path; gzip is undone).
+
+        Raises :class:`~pipelines.artifacts.ArtifactError` when it cannot be read, and
+        :class:`~pipelines.artifacts.UnsupportedStoreError` for remote stores (s3://,
+        gs://, ftp://), which are written but not read back yet.
+        """
+        return read_artifact(uri)
 
 
 def _encode(capture: PageCapture) -> tuple[bytes, bytes]:

@@ -22,7 +22,7 @@ from pipelines.evaluation.metrics import (
 )
 from pipelines.evaluation.scoring import ScoringConfig, score_page, text_fingerprint
 from pipelines.evaluation.text import normalize_text, shingles, tokens
-from pipelines.evaluation.urls import url_key
+from pipelines.urls import url_key
 
 ARTICLE = (
     "The harbor bridge reopened to traffic on Monday morning after a two year repair "

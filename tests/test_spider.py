@@ -11,7 +11,7 @@ from twisted.python.failure import Failure
 from crawler.items import PageCapture
 from crawler.middlewares import CAPTURE_META_KEY, CAPTURE_RESULT_KEY, CAPTURE_SKIP_KEY
 from crawler.spiders.news import NewsSpider, parse_bool, read_urls_file
-from pipelines.evaluation.urls import site_of
+from pipelines.urls import site_of
 
 
 def make_spider(**kwargs):

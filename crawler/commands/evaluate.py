@@ -10,16 +10,18 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from models.labels import LabelMappingError
 from pipelines.evaluation import (
     FeedFormatError,
     GoldFormatError,
-    PeerUnavailable,
     ScoringConfig,
     UnsupportedStoreError,
     evaluate_feed,
     load_gold,
     write_report,
 )
+from pipelines.extraction import ExtractorUnavailable, available_extractors, build_extractor
+from pipelines.store import ArtifactStore
 
 
 class Command(ScrapyCommand):
@@ -28,7 +30,7 @@ class Command(ScrapyCommand):
 
     def syntax(self) -> str:
         return (
-            "FEED.jsonl --gold GOLD [--out DIR] [--compare trafilatura,readability,justext] "
+            "FEED.jsonl --gold GOLD [--out DIR] [--compare NAME,NAME] "
             "[--correct 30 --complete 10]"
         )
 
@@ -39,8 +41,9 @@ class Command(ScrapyCommand):
         return (
             "Score a finished feed against gold: GOLD is our gold JSONL, a WCXB-style folder "
             "(ground-truth/*.json) or a ScrapingHub-style ground-truth.json. Pages in gold "
-            "but missing from the feed count as failures. --compare runs peer extractors on "
-            "the same stored HTML and tabulates them beside ours."
+            "but missing from the feed count as failures. --compare runs registered extractors "
+            "on the same stored captures (rendered HTML, element boxes, screenshot; the page "
+            "type from the feed) and tabulates them beside the feed's."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -51,21 +54,19 @@ class Command(ScrapyCommand):
             "--compare",
             default="",
             metavar="NAMES",
-            help="comma-separated peer extractors: trafilatura, readability, justext",
+            help=f"comma-separated registered extractors: {', '.join(available_extractors())}",
         )
         parser.add_argument(
             "--correct",
             type=int,
             metavar="BITS",
-            help="distance below which a page is correctly extracted "
-            "(default: PAGESIGHT_EVAL_CORRECT_DISTANCE, 30)",
+            help="distance below which a page is correctly extracted (default: PAGESIGHT_EVAL_CORRECT_DISTANCE)",
         )
         parser.add_argument(
             "--complete",
             type=int,
             metavar="BITS",
-            help="distance below which a page is completely extracted "
-            "(default: PAGESIGHT_EVAL_COMPLETE_DISTANCE, 10)",
+            help="distance below which a page is completely extracted (default: PAGESIGHT_EVAL_COMPLETE_DISTANCE)",
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -79,11 +80,12 @@ class Command(ScrapyCommand):
             config = ScoringConfig.from_settings(
                 self.settings, correct_distance=opts.correct, complete_distance=opts.complete
             )
-        except ValueError as exc:
+        except (ValueError, LabelMappingError) as exc:
             raise UsageError(str(exc), print_help=False) from None
         try:
-            report = evaluate_feed(feed, load_gold(opts.gold), config, compare)
-        except (GoldFormatError, FeedFormatError, UnsupportedStoreError, PeerUnavailable) as exc:
+            extractors = [build_extractor(name, self.settings) for name in compare]
+            report = evaluate_feed(feed, load_gold(opts.gold), config, extractors, ArtifactStore.read)
+        except (GoldFormatError, FeedFormatError, UnsupportedStoreError, ExtractorUnavailable) as exc:
             raise UsageError(str(exc), print_help=False) from None
         paths = write_report(report, out)
         for name, view in (report.get("systems") or {report["system"]: report}).items():

@@ -23,7 +23,7 @@ from crawler.middlewares import (
     CAPTURE_SKIP_KEY,
     CAPTURE_TIMINGS_KEY,
 )
-from pipelines.evaluation.urls import site_of
+from pipelines.urls import site_of
 
 logger = logging.getLogger(__name__)
 

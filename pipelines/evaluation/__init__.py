@@ -1,10 +1,10 @@
 """Pure evaluation of extractions against gold (no Scrapy imports): metrics, gold
 readers, the accumulating :class:`Evaluation`, and report rendering."""
 
-from pipelines.evaluation.evaluation import Evaluation
-from pipelines.evaluation.feed import FeedFormatError, UnsupportedStoreError, evaluate_feed
+from pipelines.artifacts import UnsupportedStoreError
+from pipelines.evaluation.scorebook import Evaluation
+from pipelines.evaluation.feed import FeedFormatError, evaluate_feed
 from pipelines.evaluation.gold import GoldFormatError, GoldPage, GoldSet, load_gold
-from pipelines.evaluation.peers import PeerUnavailable
 from pipelines.evaluation.report import ReportPaths, write_report
 from pipelines.evaluation.scoring import ScoringConfig, score_page
 
@@ -14,7 +14,6 @@ __all__ = [
     "GoldFormatError",
     "GoldPage",
     "GoldSet",
-    "PeerUnavailable",
     "ReportPaths",
     "ScoringConfig",
     "UnsupportedStoreError",

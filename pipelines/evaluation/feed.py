@@ -1,22 +1,23 @@
 """Offline evaluation of a finished feed (``scrapy evaluate``): read the feed JSONL,
-score every line with gold, optionally run peer extractors on the same stored HTML."""
+score every line with gold, optionally run any registered extractors on the same stored
+captures (rendered HTML, element boxes, screenshot; the page type from the feed)."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
-from pipelines.evaluation.evaluation import Evaluation
+from models.labels import LabelMapping
+from pipelines.artifacts import ArtifactError, read_artifact
 from pipelines.evaluation.gold import GoldSet
-from pipelines.evaluation.peers import PeerExtractor, load_peer
-from pipelines.evaluation.scoring import ScoringConfig
+from pipelines.evaluation.scorebook import Evaluation
+from pipelines.evaluation.scoring import ScoringConfig, page_type_label
+from pipelines.extraction.encoding import decode_html
+from pipelines.extraction.page import PAGE_TYPES, Extractor, Page
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +28,8 @@ class FeedFormatError(ValueError):
     """A feed that cannot be read; the message names the file and line."""
 
 
-class UnsupportedStoreError(ValueError):
-    """Stored HTML in a store ``--compare`` cannot read (only local files)."""
+#: Reads a stored artifact's bytes by URI (gzip undone).
+ReadArtifact = Callable[[str], bytes]
 
 
 def read_feed(path: str | Path) -> Iterator[dict[str, Any]]:
@@ -51,66 +52,71 @@ def read_feed(path: str | Path) -> Iterator[dict[str, Any]]:
             yield record
 
 
-def read_stored_html(record: Mapping[str, Any]) -> str:
-    """The record's stored rendered HTML (``html.uri``: ``file://``, gzip or plain).
+def stored_page(record: Mapping[str, Any], read: ReadArtifact, mapping: LabelMapping) -> Page:
+    """The record's stored capture as a Page: rendered HTML and boxes read now, the
+    screenshot only when an extractor looks at it, the page type from the feed line
+    (through the label mapping; None when it is not article or list)."""
+    html_uri = (record.get("html") or {}).get("uri")
+    if not html_uri:
+        raise ArtifactError("the feed line has no stored HTML")
+    html = decode_html(read(html_uri))
+    boxes_uri = (record.get("boxes") or {}).get("uri")
+    boxes = json.loads(read(boxes_uri)) if boxes_uri else None
+    shot_uri = (record.get("screenshot") or {}).get("uri")
+    label = page_type_label(mapping, record.get("page_type"))
+    return Page(
+        html=html,
+        url=str(record["url"]),
+        page_type=label if label in PAGE_TYPES else None,
+        boxes=boxes,
+        screenshot=(lambda: read(shot_uri)) if shot_uri else None,
+    )
 
-    Raises :class:`UnsupportedStoreError` for other stores, ``OSError`` (or ``EOFError``
-    for a truncated gzip) when the file cannot be read.
-    """
-    uri = (record.get("html") or {}).get("uri")
-    if not uri:
-        raise FileNotFoundError("the feed line has no stored HTML")
-    parts = urlsplit(uri)
-    if parts.scheme not in ("file", ""):
-        raise UnsupportedStoreError(
-            f"--compare reads stored HTML from local stores (file://) only; "
-            f"{record.get('url')} has its HTML at {uri}"
-        )
-    data = Path(url2pathname(parts.path) if parts.scheme else uri).read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return data.decode("utf-8", errors="replace")
 
-
-def peer_record(name: str, extract: PeerExtractor, record: Mapping[str, Any]) -> dict[str, Any]:
-    """A feed-like record of what the peer extracted from the record's stored HTML; a
-    page our crawl lost, or one the peer fails on, is a failed line with the reason."""
+def compared_record(
+    extractor: Extractor, record: Mapping[str, Any], read: ReadArtifact, mapping: LabelMapping
+) -> dict[str, Any]:
+    """A feed-like record of what ``extractor`` finds in the record's stored capture; a
+    page our crawl lost, or one the extractor fails on, is a failed line with the reason."""
+    name = extractor.name
     result: dict[str, Any] = {key: record.get(key) for key in ("url", "canonical_url", "site", "screenshot")}
     if (record.get("status") or "ok") != "ok":
         return {**result, "status": record.get("status"), "error": record.get("error")}
     try:
-        html = read_stored_html(record)
-    except (OSError, EOFError) as exc:  # missing, unreadable or truncated gzip
-        logger.warning("No stored HTML for %s: %s", record.get("url"), exc)
-        return {**result, "status": "error", "error": f"stored HTML unreadable: {exc}"}
+        page = stored_page(record, read, mapping)
+    except (ArtifactError, ValueError) as exc:  # missing, unreadable, broken gzip or JSON
+        logger.warning("No stored capture for %s: %s", record.get("url"), exc)
+        return {**result, "status": "error", "error": f"stored capture unreadable: {exc}"}
     started = time.perf_counter()
     try:
-        text = extract(html, str(record["url"]))
-    except Exception as exc:  # a peer's bug on one page must not stop the comparison
+        extraction = extractor.extract(page)
+    except Exception as exc:  # one extractor's bug on one page must not stop the comparison
         logger.warning("%s failed on %s: %r", name, record.get("url"), exc)
         return {**result, "status": "error", "error": f"{name} raised {exc!r}"}
     elapsed_ms = (time.perf_counter() - started) * 1000
-    return {**result, "status": "ok", "text": text or "", "timings_ms": {"extract": elapsed_ms}}
+    text = extraction.text if extraction else ""
+    return {**result, "status": "ok", "text": text, "timings_ms": {"extract": elapsed_ms}}
 
 
 def evaluate_feed(
     feed_path: str | Path,
     gold: GoldSet,
     config: ScoringConfig,
-    compare: Sequence[str] = (),
+    compare: Sequence[Extractor] = (),
+    read: ReadArtifact = read_artifact,
     system: str = "pagesight",
 ) -> dict[str, Any]:
-    """Score every feed line that has gold (plus the ``compare`` peers on the same stored
-    HTML) and return the report."""
-    peers = {name: load_peer(name) for name in compare}
+    """Score every feed line that has gold, and each ``compare`` extractor on the same
+    stored captures (read with ``read``: ``ArtifactStore.read`` in ``scrapy evaluate``),
+    and return the report."""
     evaluation = Evaluation(gold, config, system)
-    peer_evaluations = {name: Evaluation(gold, config, name, text_only=True) for name in peers}
+    compared = [(extractor, Evaluation(gold, config, extractor.name, text_only=True)) for extractor in compare]
     lines = 0
     for record in read_feed(feed_path):
         lines += 1
         if evaluation.score(record) is not None:
-            for name, extract in peers.items():
-                peer_evaluations[name].score(peer_record(name, extract, record))
+            for extractor, scores in compared:
+                scores.score(compared_record(extractor, record, read, config.label_mapping))
         if lines % PROGRESS_EVERY == 0:
             logger.info("Scored %d feed lines (%d with gold)", lines, len(evaluation))
     logger.info(
@@ -120,4 +126,4 @@ def evaluate_feed(
         len(evaluation.unmatched_urls),
         len(gold),
     )
-    return evaluation.report(peers=list(peer_evaluations.values()))
+    return evaluation.report(peers=[scores for _, scores in compared])

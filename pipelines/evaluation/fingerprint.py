@@ -17,7 +17,8 @@ from collections import Counter
 import numpy as np
 
 FINGERPRINT_BITS = 64
-_FEATURE_CHARS = re.compile(r"[\w\u4e00-\u9fcc]+")
+#: The package's ``[\w\u4e00-\u9fcc]+``: those CJK characters are ``\w`` already.
+_FEATURE_CHARS = re.compile(r"\w+")
 _GRAM = 4
 _CHUNK = 8192
 

@@ -1,6 +1,6 @@
 """Gold readers: our gold JSONL, a WCXB-style folder, a ScrapingHub-style
 ``ground-truth.json``. Each yields a :class:`GoldSet` whose pages are matched to feed
-lines by :func:`~pipelines.evaluation.urls.url_key`.
+lines by :func:`~pipelines.urls.url_key`.
 
 Our JSONL is strict (it is ours to fix): a line that does not parse, lacks ``url``, or
 repeats another line's URL stops the run with the file and line number. The third-party
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipelines.evaluation.urls import url_key
+from pipelines.urls import url_key
 
 logger = logging.getLogger(__name__)
 

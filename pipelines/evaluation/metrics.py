@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipelines.evaluation.text import shingles, tokens
-from pipelines.evaluation.urls import url_key
+from pipelines.urls import url_key
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
+
+from models.labels import LabelMapping, LabelMappingError, load_label_mapping
+from pipelines.config import SettingsLike
 
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
 from pipelines.evaluation.gold import GoldPage, items_text
@@ -18,41 +21,23 @@ from pipelines.evaluation.metrics import (
     word_prf,
 )
 from pipelines.evaluation.text import normalize_text, tokens
-from pipelines.evaluation.urls import site_of
-
-#: Gold page types mapped to the classifier's labels; any other type maps to
-#: ``ScoringConfig.default_type`` (WCXB's forum, product, documentation, service).
-DEFAULT_TYPE_LABELS: dict[str, str] = {
-    "article": "article",
-    "list": "list",
-    "listing": "list",
-    "collection": "list",
-}
+from pipelines.urls import site_of
 
 FAILURE_MISSING = "missing from feed"
 FAILURE_NO_TEXT = "no text extracted"
 
 
-class SettingsLike(Protocol):
-    """The part of Scrapy's ``Settings`` the config reads (no Scrapy import here)."""
-
-    def getint(self, name: str, default: int = 0) -> int: ...
-    def getfloat(self, name: str, default: float = 0.0) -> float: ...
-    def getdict(self, name: str, default: dict[str, Any] | None = None) -> dict[str, Any]: ...
-    def get(self, name: str, default: Any = None) -> Any: ...
-
-
 @dataclass(frozen=True)
 class ScoringConfig:
-    """Thresholds and mappings of an evaluation."""
+    """Thresholds and the page-type label mapping of an evaluation (from the
+    ``PAGESIGHT_EVAL_*`` and ``PAGESIGHT_TYPE_LABEL_MAPPING`` settings)."""
 
-    correct_distance: int = 30
-    complete_distance: int = 10
-    type_labels: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_TYPE_LABELS))
-    default_type: str = "article"
-    item_match_f1: float = 0.8
-    calibration_pairs: int = 50
-    worst_pages: int = 10
+    correct_distance: int
+    complete_distance: int
+    label_mapping: LabelMapping
+    item_match_f1: float
+    calibration_pairs: int
+    worst_pages: int
 
     def __post_init__(self) -> None:
         if not 0 < self.complete_distance <= self.correct_distance <= FINGERPRINT_BITS:
@@ -65,34 +50,42 @@ class ScoringConfig:
             raise ValueError(f"item_match_f1 must be in (0, 1]; got {self.item_match_f1}")
         if self.calibration_pairs < 0 or self.worst_pages < 0:
             raise ValueError("calibration_pairs and worst_pages cannot be negative")
-        labels = {name.lower(): label for name, label in self.type_labels.items()}
-        object.__setattr__(self, "type_labels", labels)
 
     @classmethod
     def from_settings(cls, settings: SettingsLike, **overrides: Any) -> ScoringConfig:
-        """Read the ``PAGESIGHT_EVAL_*`` settings; ``overrides`` win over them."""
+        """Read the settings; ``overrides`` that are not None win over them."""
         values: dict[str, Any] = {
-            "correct_distance": settings.getint("PAGESIGHT_EVAL_CORRECT_DISTANCE", 30),
-            "complete_distance": settings.getint("PAGESIGHT_EVAL_COMPLETE_DISTANCE", 10),
-            "type_labels": settings.getdict("PAGESIGHT_EVAL_TYPE_LABELS", DEFAULT_TYPE_LABELS),
-            "default_type": settings.get("PAGESIGHT_EVAL_DEFAULT_TYPE", "article"),
-            "item_match_f1": settings.getfloat("PAGESIGHT_EVAL_ITEM_MATCH_F1", 0.8),
-            "calibration_pairs": settings.getint("PAGESIGHT_EVAL_CALIBRATION_PAIRS", 50),
-            "worst_pages": settings.getint("PAGESIGHT_EVAL_WORST_PAGES", 10),
+            "correct_distance": settings.getint("PAGESIGHT_EVAL_CORRECT_DISTANCE"),
+            "complete_distance": settings.getint("PAGESIGHT_EVAL_COMPLETE_DISTANCE"),
+            "label_mapping": page_type_mapping(settings),
+            "item_match_f1": settings.getfloat("PAGESIGHT_EVAL_ITEM_MATCH_F1"),
+            "calibration_pairs": settings.getint("PAGESIGHT_EVAL_CALIBRATION_PAIRS"),
+            "worst_pages": settings.getint("PAGESIGHT_EVAL_WORST_PAGES"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
     def label(self, page_type: str | None) -> str | None:
-        """The classifier label of a gold or predicted page type (a label maps to itself)."""
-        if not page_type:
-            return None
-        name = page_type.lower()
-        if name in self.type_labels:
-            return self.type_labels[name]
-        if name in self.type_labels.values():
-            return name
-        return self.default_type
+        """The label of a gold or predicted page type through the mapping; None for no
+        type or one the mapping does not cover (not type-scored)."""
+        return page_type_label(self.label_mapping, page_type)
+
+
+def page_type_mapping(settings: SettingsLike) -> LabelMapping:
+    """The label mapping ``PAGESIGHT_TYPE_LABEL_MAPPING`` names (a shipped mapping in
+    ``models/label_maps/`` or a JSON file): the one place that says which page types
+    are lists, for scoring and for the extraction pipeline alike."""
+    return load_label_mapping(settings.get("PAGESIGHT_TYPE_LABEL_MAPPING"))
+
+
+def page_type_label(mapping: LabelMapping, page_type: str | None) -> str | None:
+    """``page_type`` (any case) through ``mapping``; None when absent or not covered."""
+    if not page_type:
+        return None
+    try:
+        return mapping.label_of(page_type.lower())
+    except LabelMappingError:
+        return None
 
 
 def text_fingerprint(text: str | None) -> int:

@@ -2,7 +2,8 @@
 the extraction and to the gold.
 
 Tokens are runs of word characters (``\\w+``), lowercased, except that Chinese and
-Japanese characters (CJK ideographs, hiragana, katakana) are one token each: those
+Japanese characters (``CJK_CHARS``: CJK ideographs, hiragana, katakana, the ranges
+that extraction's text lengths use) are one token each: those
 scripts do not separate words with spaces, so a ``\\w+`` run would be a whole sentence.
 """
 
@@ -12,8 +13,9 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
+from pipelines.extraction.lengths import CJK_CHARS
+
+_TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+")
 _SPACES = re.compile(r"[^\S\n]+")
 _LINE_EDGES = re.compile(r" ?\n ?")
 _BLANK_LINES = re.compile(r"\n{2,}")

@@ -2,8 +2,8 @@
 ``metadata.json``): every command, trainer and benchmark takes its pages from here.
 
 A page's type is its ground-truth file's ``_internal.page_type.primary`` (``metadata.json``
-misses some files); its domain is ``metadata.json``'s, else the host of its URL, lowercased
-without ``www.``.
+misses some files); its domain is ``metadata.json``'s, else the host of its URL, normalized
+(``pipelines.urls.normalize_site``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from pipelines.urls import normalize_site
 
 WCXB_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
 WCXB_LIST_TYPES = frozenset({"listing", "collection"})
@@ -43,11 +45,6 @@ class WcxbRecord:
         return self.html_path.is_file()
 
 
-def normalize_domain(domain: str) -> str:
-    """Sites compare in lower case without a leading ``www.``."""
-    return domain.strip().lower().rstrip(".").removeprefix("www.")
-
-
 def read_wcxb(root: str | Path) -> list[WcxbRecord]:
     """Every ground-truth file of a WCXB folder, in file order."""
     root = Path(root)
@@ -69,7 +66,7 @@ def read_wcxb(root: str | Path) -> list[WcxbRecord]:
         )
         if page_type not in WCXB_TYPES:
             raise WcxbFormatError(f"{path}: unknown page type {page_type!r}")
-        domain = normalize_domain(known.get("domain") or urlsplit(url).hostname or f"wcxb-{file_id}")
+        domain = normalize_site(known.get("domain") or urlsplit(url).hostname or f"wcxb-{file_id}")
         records.append(
             WcxbRecord(
                 file_id=file_id,

@@ -1,13 +1,21 @@
 """Main-content extraction: pure algorithms over HTML (no Scrapy imports).
 
-Importing this package registers the built-in extractors, ``iawce`` and ``iawce-paper``
-(the peer extractors used for comparisons live in ``pipelines.evaluation.peers``).
+Importing this package registers the built-in extractors: ``iawce`` and ``iawce-paper``
+(ours) and the peers ``trafilatura``, ``readability`` and ``justext`` (optional
+packages, imported when one is built).
 """
 
 from pipelines.extraction import iawce as _iawce  # noqa: F401  (registers the extractors)
+from pipelines.extraction import peers as _peers  # noqa: F401
 from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.page import ARTICLE, LIST, PAGE_TYPES, ExtractedItem, Extraction, Extractor, Page
-from pipelines.extraction.registry import available_extractors, get_extractor, register
+from pipelines.extraction.registry import (
+    ExtractorUnavailable,
+    available_extractors,
+    build_extractor,
+    extractor_class,
+    register,
+)
 
 __all__ = [
     "ARTICLE",
@@ -16,9 +24,11 @@ __all__ = [
     "ExtractedItem",
     "Extraction",
     "Extractor",
+    "ExtractorUnavailable",
     "Page",
     "available_extractors",
+    "build_extractor",
     "decode_html",
-    "get_extractor",
+    "extractor_class",
     "register",
 ]

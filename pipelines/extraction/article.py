@@ -7,12 +7,8 @@ from statistics import pstdev
 from pipelines.extraction.dom import HtmlElement, is_element
 from pipelines.extraction.lengths import TextLengths
 
-#: Gap (in words, or CJK characters) between the two longest children above which the
-#: earlier of the two is the content (the paper's constant).
-PAPER_GAP = 100
 
-
-def article_element_paper(element: HtmlElement, lengths: TextLengths) -> HtmlElement:
+def article_element_paper(element: HtmlElement, lengths: TextLengths, gap_words: int) -> HtmlElement:
     """The paper's ArticleExtract(element), returning the element whose text is the content.
 
     - no children: the parent's text;
@@ -20,7 +16,7 @@ def article_element_paper(element: HtmlElement, lengths: TextLengths) -> HtmlEle
     - else, with m1, m2 the two children with the longest texts (l1 >= l2) and std the
       population standard deviation of all children's text lengths:
       if l1 - l2 > std: return the earlier of m1, m2 in document order when
-      l1 - l2 > 100 (the paper's pseudocode has a typo there, "m2.text0"), else the
+      l1 - l2 > ``gap_words`` (the paper's 100, ``IawceOptions.paper_gap``; its pseudocode has a typo there, "m2.text0"), else the
       element itself; otherwise recurse into m1.
 
     ``lengths`` holds each element's language-aware text length (``subtree_lengths``).
@@ -38,24 +34,18 @@ def article_element_paper(element: HtmlElement, lengths: TextLengths) -> HtmlEle
         first, second = sorted(range(len(children)), key=lambda i: child_lengths[i], reverse=True)[:2]
         gap = child_lengths[first] - child_lengths[second]
         if gap > pstdev(child_lengths):
-            if gap > PAPER_GAP:
+            if gap > gap_words:
                 return children[min(first, second)]
             return element
         element = children[first]
 
 
-#: Share of its parent's text a child must hold to be descended into, for article pages
-#: (text outside links) and list pages (all text: links are a list's content). Measured
-#: on WCXB dev's tune split, see README "Extraction".
-ARTICLE_SHARE = 0.7
-LIST_SHARE = 0.8
-
-
 def content_element(
-    element: HtmlElement, lengths: TextLengths, share: float = ARTICLE_SHARE, count_links: bool = False
+    element: HtmlElement, lengths: TextLengths, share: float, count_links: bool = False
 ) -> HtmlElement:
     """The improved descent: go into the child holding the most text while it holds at
-    least ``share`` of its parent's; stop where the text spreads over several children.
+    least ``share`` of its parent's (``IawceOptions.article_share``/``list_share``); stop
+    where the text spreads over several children.
 
     Text inside links is left out of the measure unless ``count_links`` (list pages).
     """

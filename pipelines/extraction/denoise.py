@@ -36,7 +36,7 @@ from pyquery import PyQuery
 
 from pipelines.extraction.dom import HtmlElement, body_of, is_element, remove_keeping_tail
 from pipelines.extraction.page import ARTICLE, LIST
-from pipelines.extraction.textlen import text_length
+from pipelines.extraction.lengths import text_length
 
 #: Tags removed on every page type.
 COMMON_TAGS = (

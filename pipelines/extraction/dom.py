@@ -12,6 +12,84 @@ from lxml import html as lxml_html
 HtmlElement = lxml_html.HtmlElement
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+#: Tag lists shared by text measuring, rendering and the peers' fragment text.
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: Tags whose text is never shown as content, even when denoising left them in.
+NON_TEXT_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "canvas",
+        "iframe",
+        "object",
+        "embed",
+        "video",
+        "audio",
+        "picture",
+        "img",
+        "head",
+        "title",
+        "meta",
+        "link",
+        "select",
+        "option",
+        "textarea",
+        "input",
+    }
+)
+BLOCK_TAGS = (
+    frozenset(
+        {
+            "address",
+            "article",
+            "aside",
+            "blockquote",
+            "body",
+            "center",
+            "dd",
+            "details",
+            "dialog",
+            "dir",
+            "div",
+            "dl",
+            "dt",
+            "fieldset",
+            "figcaption",
+            "figure",
+            "footer",
+            "form",
+            "header",
+            "hgroup",
+            "hr",
+            "html",
+            "legend",
+            "li",
+            "main",
+            "menu",
+            "nav",
+            "ol",
+            "p",
+            "pre",
+            "section",
+            "summary",
+            "table",
+            "tbody",
+            "thead",
+            "tfoot",
+            "tr",
+            "td",
+            "th",
+            "caption",
+            "ul",
+        }
+    )
+    | HEADING_TAGS
+)
+
 # lxml parsers must not be shared between threads (the extract pipeline runs in a pool).
 _PARSERS = threading.local()
 

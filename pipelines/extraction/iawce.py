@@ -5,16 +5,19 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from copy import deepcopy
+from typing import ClassVar, Self
 
-from pipelines.extraction.article import ARTICLE_SHARE, LIST_SHARE, article_element_paper, content_element
+from pipelines.config import SettingsLike
+from pipelines.extraction.article import article_element_paper, content_element
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
 from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
 from pipelines.extraction.metadata import extract_metadata
+from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ARTICLE, LIST, ExtractedItem, Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
-from pipelines.extraction.registry import register
+from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.textformat import Block, render_blocks, to_markdown, to_text
 
 logger = logging.getLogger(__name__)
@@ -22,9 +25,18 @@ logger = logging.getLogger(__name__)
 
 class _Iawce(ABC):
     """Shared steps: parse, metadata, denoise for the page type, measure, then the
-    mode's own article or list algorithm."""
+    mode's own article or list algorithm. Thresholds come from ``options``."""
 
-    name = ""
+    name: ClassVar[str] = ""
+    Options: ClassVar[type[IawceOptions]] = IawceOptions
+
+    def __init__(self, options: IawceOptions | None = None):
+        self.options = options or IawceOptions()
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        """Defaults, with any ``PAGESIGHT_EXTRACTOR_OPTIONS[name]`` overrides."""
+        return cls(configured_options(cls.name, IawceOptions(), settings))
 
     def extract(self, page: Page) -> Extraction | None:
         root = parse_html(page.html)
@@ -33,7 +45,7 @@ class _Iawce(ABC):
             return None
         base = base_url(root, page.url)
         metadata = extract_metadata(root, base)
-        root, page_type = _denoise_for(root, page)
+        root, page_type = _denoise_for(root, page, self.options)
         body = body_of(root)
         lengths = subtree_lengths(body)
         if page_type == LIST:
@@ -67,6 +79,7 @@ class _Iawce(ABC):
         """The blocks of a list page's text and its items."""
 
 
+@register
 class IawcePaperExtractor(_Iawce):
     """The paper's algorithms as described: the std-dev descent on article pages; on list
     pages the same-depth same-class ranking, whose items are the whole text."""
@@ -74,15 +87,17 @@ class IawcePaperExtractor(_Iawce):
     name = "iawce-paper"
 
     def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
-        return render_blocks(article_element_paper(body, lengths), base)
+        return render_blocks(article_element_paper(body, lengths, self.options.paper_gap), base)
 
     def list_content(
         self, body: HtmlElement, lengths: TextLengths, base: str
     ) -> tuple[list[Block], list[ExtractedItem]]:
-        items = [item for item in (build_item(el, base) for el in list_items_paper(body, lengths)) if item]
+        elements = list_items_paper(body, lengths, self.options)
+        items = [item for item in (build_item(el, base) for el in elements) if item]
         return [entry_block(item) for item in items], items
 
 
+@register
 class IawceExtractor(_Iawce):
     """The improved extractor (the default).
 
@@ -93,21 +108,20 @@ class IawceExtractor(_Iawce):
     """
 
     name = "iawce"
-    #: Paragraphs of an article with a larger share of link text are navigation.
-    max_link_density = 0.7
 
     def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
-        blocks = render_blocks(content_element(body, lengths, ARTICLE_SHARE), base)
-        return [b for b in blocks if b.kind == "heading" or b.link_density <= self.max_link_density]
+        blocks = render_blocks(content_element(body, lengths, self.options.article_share), base)
+        limit = self.options.max_link_density
+        return [b for b in blocks if b.kind == "heading" or b.link_density <= limit]
 
     def list_content(
         self, body: HtmlElement, lengths: TextLengths, base: str
     ) -> tuple[list[Block], list[ExtractedItem]]:
-        elements = list_items(body, lengths)
+        elements = list_items(body, lengths, self.options)
         if elements:
-            region = list_region(body, elements, lengths)
+            region = list_region(body, elements, lengths, self.options.items_share)
         else:
-            region = content_element(body, lengths, LIST_SHARE, count_links=True)
+            region = content_element(body, lengths, self.options.list_share, count_links=True)
         items, entries = [], {}
         for element in elements:
             item = build_item(element, base)
@@ -117,7 +131,7 @@ class IawceExtractor(_Iawce):
         return render_blocks(region, base, substitutes=entries), items
 
 
-def _denoise_for(root: HtmlElement, page: Page) -> tuple[HtmlElement, str]:
+def _denoise_for(root: HtmlElement, page: Page, options: IawceOptions) -> tuple[HtmlElement, str]:
     """The tree denoised for the page's type, and the type. An unknown type is guessed
     on a copy denoised with the list table; an article is then denoised afresh with its
     own table (the list table drops class-marked menus an article keeps)."""
@@ -126,11 +140,8 @@ def _denoise_for(root: HtmlElement, page: Page) -> tuple[HtmlElement, str]:
         return root, page.page_type
     as_list = deepcopy(root)
     denoise(as_list, LIST, page.boxes)
-    if guess_page_type(body_of(as_list)) == LIST:
+    if guess_page_type(body_of(as_list), options) == LIST:
         return as_list, LIST
     denoise(root, ARTICLE, page.boxes)
     return root, ARTICLE
 
-
-register(IawcePaperExtractor())
-register(IawceExtractor())

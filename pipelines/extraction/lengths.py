@@ -1,12 +1,47 @@
-"""Text length of every subtree in one bottom-up pass."""
+"""Language-aware text length: of a string, and of every subtree in one bottom-up pass.
+
+Chinese and Japanese do not separate words with spaces, so counting whitespace-separated
+words would make a paragraph of Chinese "one word" long. Every Han, Hiragana or
+Katakana character counts as one unit instead; every run of other word characters
+(Latin, Cyrillic, Hangul, digits, ...) counts as one word. Mixed text adds both.
+Punctuation counts for nothing. The evaluation's tokens use the same ranges.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from pipelines.extraction.dom import HtmlElement, is_element
-from pipelines.extraction.textformat import NON_TEXT_TAGS
-from pipelines.extraction.textlen import text_length
+from pipelines.extraction.dom import NON_TEXT_TAGS, HtmlElement, is_element
+
+#: Character ranges of the scripts written without spaces between words (the one
+#: definition; regex class syntax).
+HIRAGANA = "\u3040-\u309f"
+KATAKANA = (
+    "\u30a0-\u30ff"  # Katakana
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\uff66-\uff9f"  # half-width Katakana
+)
+HAN = (
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\U00020000-\U0002fa1f"  # CJK extensions B-F and compatibility supplement
+)
+CJK_CHARS = HIRAGANA + KATAKANA + HAN
+
+_UNITS = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+")
+_SPACES = re.compile(r"\s+")
+
+
+def text_length(text: str) -> int:
+    """Length of ``text`` in words, counting each CJK character as one word."""
+    return len(_UNITS.findall(text))
+
+
+def normalize_space(text: str) -> str:
+    """Collapse every whitespace run to one space and strip the ends."""
+    return _SPACES.sub(" ", text).strip()
 
 
 @dataclass

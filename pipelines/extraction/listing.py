@@ -5,22 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pipelines.extraction.dom import HtmlElement, absolute_url, is_element
-from pipelines.extraction.lengths import TextLengths
+from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, absolute_url, is_element
+from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
+from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ExtractedItem
-from pipelines.extraction.textformat import HEADING_TAGS, Block, render_blocks
-from pipelines.extraction.textlen import normalize_space, text_length
-
-#: How many top-ranked keys compete on average text length (the paper's n).
-TOP_N = 15
-#: The improved ranking's smallest list (but see ``is_list`` for pairs).
-MIN_ITEMS = 3
-#: Share of its parent's text the block holding the items must keep for the list region
-#: to narrow to it. Measured on WCXB dev's listing and collection pages and the demo
-#: web's list pages (whose gold is the items alone): 0.5 costs WCXB 0.003 word F1 against
-#: not narrowing and lifts the demo's table-layout government site's lists from 0.55 to
-#: 0.80 (0.88 with the pairs of ``is_list``).
-ITEMS_SHARE = 0.5
+from pipelines.extraction.textformat import Block, render_blocks
 
 
 @dataclass
@@ -76,29 +65,30 @@ def group_by_depth_and_class(
     return groups
 
 
-def list_items_paper(root: HtmlElement, lengths: TextLengths) -> list[HtmlElement]:
-    """The paper's list algorithm: rank (depth, class) keys by R(O, L), keep the top n,
-    return the elements of the key with the largest TL(O, L)."""
-    return _best_group(group_by_depth_and_class(root, lengths))
+def list_items_paper(root: HtmlElement, lengths: TextLengths, options: IawceOptions) -> list[HtmlElement]:
+    """The paper's list algorithm: rank (depth, class) keys by R(O, L), keep the top n
+    (``options.top_n``), return the elements of the key with the largest TL(O, L)."""
+    return _best_group(group_by_depth_and_class(root, lengths), options.top_n)
 
 
-def list_items(root: HtmlElement, lengths: TextLengths) -> list[HtmlElement]:
+def list_items(root: HtmlElement, lengths: TextLengths, options: IawceOptions) -> list[HtmlElement]:
     """The improved ranking: the key is (depth, tag and class), so that ``li.card`` and
     ``div.card`` differ and class-less repeats (plain ``<li>``, ``<article>``) count; and
     only real repeats compete (see :func:`is_list`)."""
     groups = group_by_depth_and_class(root, lengths, _tag_and_class)
-    return _best_group({key: group for key, group in groups.items() if is_list(group)})
+    lists = {key: group for key, group in groups.items() if is_list(group, options.min_items)}
+    return _best_group(lists, options.top_n)
 
 
-def is_list(group: Group) -> bool:
-    """At least 3 elements, or 2 that share a parent and each hold a link (the last page
+def is_list(group: Group, min_items: int) -> bool:
+    """At least ``min_items`` (3) elements, or 2 that share a parent and each hold a link (the last page
     of an index). Two page-wide ``div.wrap`` blocks, one in the header and one in the
     body, share depth and class but are no list. Measured on WCXB dev listing and
     collection pages (tune split): 0.727 word F1 with any pair, with 3 or more only and
     with this rule alike; the demo web's table-layout list pages: 0.77 with any pair
     (wrapper pairs win), 0.80 with 3 or more (the 2-item last page of an index gets no
     items), 0.88 with this rule."""
-    if group.count >= MIN_ITEMS:
+    if group.count >= min_items:
         return True
     if group.count != 2:
         return False
@@ -108,12 +98,10 @@ def is_list(group: Group) -> bool:
     )
 
 
-def list_region(
-    body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float = ITEMS_SHARE
-) -> HtmlElement:
+def list_region(body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float) -> HtmlElement:
     """The block a list page's text comes from: go down from ``body`` toward the items'
     lowest common ancestor while the next block still holds ``share`` of its parent's
-    text (page chrome around the list goes; an intro as long as the list stays)."""
+    text (``IawceOptions.items_share``; page chrome around the list goes; an intro as long as the list stays)."""
     chains = [[el, *el.iterancestors()][::-1] for el in items]  # root first
     region, below_body = body, False
     for level in zip(*chains):
@@ -132,9 +120,9 @@ def _tag_and_class(element: HtmlElement) -> str:
     return f"{element.tag}.{normalize_space(element.get('class') or '')}"
 
 
-def _best_group(groups: dict[tuple[int, str], Group]) -> list[HtmlElement]:
+def _best_group(groups: dict[tuple[int, str], Group], top_n: int) -> list[HtmlElement]:
     ranked = sorted(groups.values(), key=lambda g: rank(g.count, g.length), reverse=True)
-    top = [g for g in ranked[:TOP_N] if rank(g.count, g.length) > 0]
+    top = [g for g in ranked[:top_n] if rank(g.count, g.length) > 0]
     if not top:
         return []
     best = max(top, key=lambda g: average_length(g.count, g.length))

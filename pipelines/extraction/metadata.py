@@ -27,7 +27,7 @@ from typing import Any
 
 from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import HtmlElement, absolute_url, body_of
-from pipelines.extraction.textlen import normalize_space
+from pipelines.extraction.lengths import HAN, HIRAGANA, KATAKANA, normalize_space
 
 _AUTHOR_META = (
     "author",
@@ -79,8 +79,8 @@ _DATE_CLASS = re.compile(
     r"(?:^|[\s_-])(?:date|published|pubdate|posted|post-date|entry-date|byline|meta)(?:$|[\s_-])",
     re.IGNORECASE,
 )
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+_KANA = re.compile(f"[{HIRAGANA}{KATAKANA}]")
+_HAN = re.compile(f"[{HAN}]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 
 

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, runtime_checkable
+
+from pipelines.config import SettingsLike
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 ARTICLE = "article"
 LIST = "list"
@@ -16,19 +23,42 @@ class Page:
 
     ``page_type`` is "article", "list" or None; None lets the extractor decide from
     the HTML (see :func:`pipelines.extraction.pagetype.guess_page_type`). ``boxes`` are
-    the element boxes of the capture (tag, path, visible, ...) or None.
+    the element boxes of the capture (tag, path, visible, ...) or None. ``screenshot``
+    is the capture's PNG, as bytes or a loader called on first use (a stored capture is
+    read only by extractors that look at it), or None.
     """
 
     html: str
     url: str = ""
     page_type: str | None = None
     boxes: list[dict[str, Any]] | None = None
+    screenshot: bytes | Callable[[], bytes] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.page_type is not None and self.page_type not in PAGE_TYPES:
             raise ValueError(
                 f"page_type must be one of {', '.join(PAGE_TYPES)} or None, got {self.page_type!r}"
             )
+
+    @cached_property
+    def screenshot_png(self) -> bytes | None:
+        """The screenshot's PNG bytes (loaded once), or None without one."""
+        if self.screenshot is None or isinstance(self.screenshot, bytes):
+            return self.screenshot
+        return self.screenshot()
+
+    @cached_property
+    def screenshot_image(self) -> Image | None:
+        """The screenshot decoded to an RGB PIL image (once), or None without one."""
+        png = self.screenshot_png
+        if png is None:
+            return None
+        from io import BytesIO
+
+        from PIL import Image
+
+        with Image.open(BytesIO(png)) as image:
+            return image.convert("RGB")
 
 
 @dataclass
@@ -62,9 +92,18 @@ class Extraction:
 
 @runtime_checkable
 class Extractor(Protocol):
-    """A named main-content extractor; register instances with ``registry.register``."""
+    """The contract of every main-content extractor (register the class with
+    ``registry.register``): a ``name``; an ``Options`` dataclass of its tuned thresholds;
+    ``from_settings`` that builds it once per crawl or command (loading any checkpoint
+    there, failing with one clear line when it is missing or broken); ``extract``."""
 
-    name: str
+    name: ClassVar[str]
+    Options: ClassVar[type]
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        """The extractor configured by ``settings`` (None: its defaults)."""
+        ...
 
     def extract(self, page: Page) -> Extraction | None:
         """The page's content, or None (with a logged reason) when nothing is found.

@@ -12,85 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pipelines.extraction.dom import HtmlElement, absolute_url, is_element
-from pipelines.extraction.textlen import normalize_space, text_length
+from pipelines.extraction.dom import BLOCK_TAGS, HEADING_TAGS, NON_TEXT_TAGS, HtmlElement, absolute_url, is_element
+from pipelines.extraction.lengths import normalize_space, text_length
 
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-#: Tags whose text is never shown as content, even when denoising left them in.
-NON_TEXT_TAGS = frozenset(
-    {
-        "script",
-        "style",
-        "noscript",
-        "template",
-        "svg",
-        "math",
-        "canvas",
-        "iframe",
-        "object",
-        "embed",
-        "video",
-        "audio",
-        "picture",
-        "img",
-        "head",
-        "title",
-        "meta",
-        "link",
-        "select",
-        "option",
-        "textarea",
-        "input",
-    }
-)
-BLOCK_TAGS = (
-    frozenset(
-        {
-            "address",
-            "article",
-            "aside",
-            "blockquote",
-            "body",
-            "center",
-            "dd",
-            "details",
-            "dialog",
-            "dir",
-            "div",
-            "dl",
-            "dt",
-            "fieldset",
-            "figcaption",
-            "figure",
-            "footer",
-            "form",
-            "header",
-            "hgroup",
-            "hr",
-            "html",
-            "legend",
-            "li",
-            "main",
-            "menu",
-            "nav",
-            "ol",
-            "p",
-            "pre",
-            "section",
-            "summary",
-            "table",
-            "tbody",
-            "thead",
-            "tfoot",
-            "tr",
-            "td",
-            "th",
-            "caption",
-            "ul",
-        }
-    )
-    | HEADING_TAGS
-)
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
 
 
@@ -102,7 +26,7 @@ class Block:
     text: str
     markdown: str
     level: int = 0  # heading level, or list nesting depth of an item
-    length: int = 0  # language-aware text length (see textlen)
+    length: int = 0  # language-aware text length (see lengths)
     link_length: int = 0  # the part of ``length`` that sits inside links
 
     @property

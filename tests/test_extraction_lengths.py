@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipelines.extraction.textlen import normalize_space, text_length
+from pipelines.extraction.lengths import normalize_space, text_length
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
-"""URL matching key used to pair feed lines with gold pages.
+"""URL logic shared by the crawl (sites to stay within), datasets and the evaluation:
+the site of a URL or domain, and the key that pairs feed lines with gold pages. Pure.
 
-Rules (two URLs match when their keys are equal):
+Key rules (two URLs match when their keys are equal):
 
 - the scheme is dropped: ``http://`` and ``https://`` are the same page;
 - the host is lowercased and IDNA-encoded; a trailing dot is removed; ``www.`` is kept;
@@ -40,11 +41,17 @@ def url_key(url: str) -> str:
     return f"{netloc}{path}" + (f"?{urlencode(query)}" if query else "")
 
 
+def normalize_site(host: str) -> str:
+    """The form sites and domains compare in: lower case, no trailing dot, no leading
+    ``www.`` (the one rule for the crawl, WCXB domains and the split)."""
+    return host.strip().lower().rstrip(".").removeprefix("www.")
+
+
 def site_of(url: str) -> str:
-    """The site a URL belongs to: its host without ``www.``, with a non-default port
-    (the crawl's ``site`` field, and the site of gold pages that name none)."""
+    """The site a URL belongs to: its normalized host, with a non-default port (the
+    crawl's ``site`` field, and the site of gold pages that name none)."""
     parts = urlsplit(url)
-    host = (parts.hostname or "").rstrip(".").removeprefix("www.")
+    host = normalize_site(parts.hostname or "")
     if parts.port and parts.port not in _DEFAULT_PORTS:
         return f"{host}:{parts.port}"
     return host

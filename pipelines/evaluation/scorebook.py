@@ -24,7 +24,7 @@ from pipelines.evaluation.scoring import (
     extracted_text,
     score_page,
 )
-from pipelines.evaluation.urls import site_of
+from pipelines.urls import site_of
 
 NO_PREDICTION = "(none)"
 UNKNOWN_TYPE = "unknown"
@@ -170,7 +170,7 @@ class Evaluation:
         report: dict[str, Any] = {
             "system": self.system,
             "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "config": {**asdict(self.config), "type_labels": dict(self.config.type_labels)},
+            "config": {**asdict(self.config), "label_mapping": self.config.label_mapping.to_dict()},
             "gold": {
                 "path": self.gold.path,
                 "format": self.gold.format,

@@ -1,0 +1,43 @@
+"""The I-AWCE extractors' tuned thresholds, in one options object passed through every
+step (as trafilatura passes its ``Extractor`` options), so a benchmark can sweep them
+without editing modules. Measurements are on WCXB dev's tune split (see README
+"Extraction") unless said otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class IawceOptions:
+    """Thresholds of ``iawce`` and ``iawce-paper`` (each uses the ones its steps need)."""
+
+    #: Share of its parent's text a child must hold to be descended into, for article
+    #: pages (text outside links) and list pages (all text: links are a list's content).
+    article_share: float = 0.7
+    list_share: float = 0.8
+    #: Paragraphs of an article with a larger share of link text are navigation.
+    max_link_density: float = 0.7
+    #: Share of its parent's text the block holding the items must keep for the list
+    #: region to narrow to it. On WCXB dev's listing and collection pages and the demo
+    #: web's list pages (whose gold is the items alone): 0.5 costs WCXB 0.003 word F1
+    #: against not narrowing and lifts the demo's table-layout government site's lists
+    #: from 0.55 to 0.80 (0.88 with the pairs of ``listing.is_list``).
+    items_share: float = 0.5
+    #: How many top-ranked (depth, class) keys compete on average text length (the
+    #: paper's n).
+    top_n: int = 15
+    #: The improved ranking's smallest list (but see ``listing.is_list`` for pairs).
+    min_items: int = 3
+    #: Gap (in words, or CJK characters) between the two longest children above which
+    #: the earlier of the two is the content (the paper's constant).
+    paper_gap: int = 100
+    #: Page-type guess (no classifier): a page whose denoised text is more than this
+    #: share link text is a list ...
+    list_link_share: float = 0.5
+    #: ... and so is one whose repeated blocks (the list ranking's pick) are at least
+    #: this many, every one with a link, short on average, and hold this share of the text.
+    card_min_count: int = 3
+    card_max_average_length: float = 40
+    card_min_share: float = 0.5

@@ -1,0 +1,190 @@
+"""Peer extractors as registered extractors: ``trafilatura``, ``readability`` and
+``justext``, on the same Page as ours (a crawl with ``PAGESIGHT_EXTRACTOR=trafilatura``,
+``scrapy evaluate --compare``, the benchmarks). Their packages are optional
+(requirements-bench.txt): each is imported in ``from_settings``, which names the package
+to install when it is missing. They find text only: no items, the page type is the one
+given (article when none).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any, ClassVar, Self
+
+import lxml.html
+
+from pipelines.config import SettingsLike
+from pipelines.extraction.dom import BLOCK_TAGS
+from pipelines.extraction.page import ARTICLE, Extraction, Page
+from pipelines.extraction.registry import ExtractorUnavailable, configured_options, package_version, register
+
+logger = logging.getLogger(__name__)
+
+_BLANK_LINES = re.compile(r"\n\s*\n")
+
+
+def import_peer(name: str, module: str, package: str) -> ModuleType:
+    """Import a peer's module; :class:`ExtractorUnavailable` naming the package if missing."""
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise ExtractorUnavailable(
+            f"extractor {name!r} needs the {package} package, which is not installed: "
+            f"pip install -r requirements-bench.txt"
+        ) from None
+
+
+def text_extraction(name: str, page: Page, text: str | None, **metadata: Any) -> Extraction | None:
+    """A peer's text as an Extraction (Markdown is the plain text), or None when empty."""
+    if not text or not text.strip():
+        logger.info("%s found no main content on %s", name, page.url or "<page>")
+        return None
+    fields = {key: value or None for key, value in metadata.items()}
+    return Extraction(name, page.page_type or ARTICLE, text=text, markdown=text, **fields)
+
+
+@register
+class TrafilaturaExtractor:
+    """trafilatura's ``extract`` (text and its title, author, date)."""
+
+    name: ClassVar[str] = "trafilatura"
+    package: ClassVar[str] = "trafilatura"
+
+    @dataclass(frozen=True)
+    class Options:
+        include_comments: bool = False
+        include_tables: bool = True
+        favor_precision: bool = False
+        favor_recall: bool = False
+
+    def __init__(self, module: ModuleType, options: Options):
+        self.module = module
+        self.options = options
+        self.version = package_version(self.package)
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        module = import_peer(cls.name, "trafilatura", cls.package)
+        return cls(module, configured_options(cls.name, cls.Options(), settings))
+
+    def extract(self, page: Page) -> Extraction | None:
+        found = self.module.extract(
+            page.html,
+            url=page.url or None,
+            output_format="json",
+            with_metadata=True,
+            include_comments=self.options.include_comments,
+            include_tables=self.options.include_tables,
+            favor_precision=self.options.favor_precision,
+            favor_recall=self.options.favor_recall,
+        )
+        data = json.loads(found) if found else {}
+        return text_extraction(
+            self.name,
+            page,
+            data.get("text"),
+            title=data.get("title"),
+            author=data.get("author"),
+            published=data.get("date"),
+            language=data.get("language"),
+        )
+
+
+@register
+class ReadabilityExtractor:
+    """readability-lxml's ``Document.summary`` made plain text (see :func:`html_fragment_text`)."""
+
+    name: ClassVar[str] = "readability"
+    package: ClassVar[str] = "readability-lxml"
+
+    @dataclass(frozen=True)
+    class Options:
+        min_text_length: int = 25
+        retry_length: int = 250
+
+    def __init__(self, module: ModuleType, options: Options):
+        self.module = module
+        self.options = options
+        self.version = package_version(self.package)
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        module = import_peer(cls.name, "readability", cls.package)
+        return cls(module, configured_options(cls.name, cls.Options(), settings))
+
+    def extract(self, page: Page) -> Extraction | None:
+        document = self.module.Document(
+            page.html,
+            url=page.url or None,
+            min_text_length=self.options.min_text_length,
+            retry_length=self.options.retry_length,
+        )
+        text = html_fragment_text(document.summary(html_partial=True))
+        return text_extraction(self.name, page, text, title=document.short_title())
+
+
+@register
+class JustextExtractor:
+    """jusText's non-boilerplate paragraphs, with the union of all its stoplists."""
+
+    name: ClassVar[str] = "justext"
+    package: ClassVar[str] = "jusText"
+
+    @dataclass(frozen=True)
+    class Options:
+        length_low: int = 70
+        length_high: int = 200
+
+    def __init__(self, module: ModuleType, options: Options):
+        self.module = module
+        self.options = options
+        self.version = package_version(self.package)
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        module = import_peer(cls.name, "justext", cls.package)
+        return cls(module, configured_options(cls.name, cls.Options(), settings))
+
+    def extract(self, page: Page) -> Extraction | None:
+        paragraphs = self.module.justext(
+            page.html.encode("utf-8"),
+            all_stoplists(),
+            length_low=self.options.length_low,
+            length_high=self.options.length_high,
+            encoding="utf-8",
+        )
+        text = "\n\n".join(p.text for p in paragraphs if not p.is_boilerplate)
+        return text_extraction(self.name, page, text)
+
+
+@cache
+def all_stoplists() -> frozenset[str]:
+    """jusText needs the page's language; the union of all its stoplists is a
+    language-neutral stand-in (it still finds no stopwords in Chinese or Japanese)."""
+    import justext
+
+    return frozenset().union(*(justext.get_stoplist(lang) for lang in justext.get_stoplists()))
+
+
+def html_fragment_text(fragment: str) -> str:
+    """Plain text of an HTML fragment: block elements become paragraphs separated by
+    one blank line, ``<br>`` a line break, spaces collapsed."""
+    if not fragment.strip():
+        return ""
+    root = lxml.html.fragment_fromstring(fragment, create_parent="div")
+    for br in root.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    for block in root.iter(*BLOCK_TAGS):
+        block.text = "\n\n" + (block.text or "")
+        block.tail = "\n\n" + (block.tail or "")
+    paragraphs = []
+    for paragraph in _BLANK_LINES.split(root.text_content()):
+        lines = [" ".join(line.split()) for line in paragraph.split("\n")]
+        if text := "\n".join(line for line in lines if line):
+            paragraphs.append(text)
+    return "\n\n".join(paragraphs)
