@@ -10,7 +10,9 @@ import glob
 import logging
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from scrapy.settings import BaseSettings
 
@@ -66,6 +68,25 @@ def find_chromium(configured: str = "") -> str:
     raise BrowserNotFound(INSTALL_HINT)
 
 
+@dataclass(frozen=True)
+class BrowserConfig:
+    """The browser's settings, read once (a user's own launch options win)."""
+
+    launch_options: dict[str, Any]
+    browser_path: str
+    browser_args: list[str]
+    page_timeout_s: float
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> BrowserConfig:
+        return cls(
+            launch_options=settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"),
+            browser_path=settings.get("PAGESIGHT_BROWSER_PATH"),
+            browser_args=settings.getlist("PAGESIGHT_BROWSER_ARGS"),
+            page_timeout_s=settings.getfloat("PAGESIGHT_PAGE_TIMEOUT"),
+        )
+
+
 class BrowserAddon:
     """Sets PLAYWRIGHT_LAUNCH_OPTIONS from our settings (a user's own is left alone).
 
@@ -75,20 +96,13 @@ class BrowserAddon:
     """
 
     def update_settings(self, settings: BaseSettings) -> None:
-        if not settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"):
-            executable = find_chromium(settings.get("PAGESIGHT_BROWSER_PATH", ""))
+        config = BrowserConfig.from_settings(settings)
+        if not config.launch_options:
+            executable = find_chromium(config.browser_path)
             logger.debug("Chromium: %s", executable)
             settings.set(
                 "PLAYWRIGHT_LAUNCH_OPTIONS",
-                {
-                    "executable_path": executable,
-                    "headless": True,
-                    "args": settings.getlist("PAGESIGHT_BROWSER_ARGS"),
-                },
+                {"executable_path": executable, "headless": True, "args": config.browser_args},
                 priority="addon",
             )
-        settings.set(
-            "PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT",
-            settings.getfloat("PAGESIGHT_PAGE_TIMEOUT") * 1000,
-            priority="addon",
-        )
+        settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", config.page_timeout_s * 1000, priority="addon")

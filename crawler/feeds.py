@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from scrapy.settings import BaseSettings
+
+
+@dataclass(frozen=True)
+class DefaultFeedConfig:
+    """The default feed's URI (empty: none) and the feeds the crawl already names."""
+
+    uri: str
+    feeds: dict[str, Any]
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> DefaultFeedConfig:
+        return cls(uri=settings.get("PAGESIGHT_DEFAULT_FEED"), feeds=settings.getdict("FEEDS"))
 
 
 class DefaultFeedAddon:
@@ -10,6 +25,6 @@ class DefaultFeedAddon:
     ``-o``/``-O`` (or a FEEDS setting) replace it instead of writing beside it."""
 
     def update_settings(self, settings: BaseSettings) -> None:
-        uri = settings.get("PAGESIGHT_DEFAULT_FEED")
-        if uri and not settings.getdict("FEEDS"):
-            settings.set("FEEDS", {uri: {"format": "jsonlines", "encoding": "utf8"}}, priority="addon")
+        config = DefaultFeedConfig.from_settings(settings)
+        if config.uri and not config.feeds:
+            settings.set("FEEDS", {config.uri: {"format": "jsonlines", "encoding": "utf8"}}, priority="addon")

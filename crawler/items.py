@@ -51,6 +51,12 @@ class PageItem:
     boxes: dict[str, Any] | None = None
     scores: dict[str, Any] | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
+    #: What went wrong in a pipeline step on a line that still carries its results,
+    #: "STEP: Exception: message" (store, classify, extract, score).
+    warnings: list[str] = field(default_factory=list)
+    #: Which code and models made the line: PageSight's version, the extractor's name
+    #: and version, each checkpoint's short hash.
+    provenance: dict[str, Any] = field(default_factory=dict)
     capture: PageCapture | None = None
 
 

@@ -5,50 +5,83 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 
 import torch
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
+from scrapy.settings import BaseSettings
 
 from crawler.items import PageItem
 from models.checkpoint import load_classifier
 from models.classifier import PageTypeClassifier
 from models.transform import open_screenshot
+from pipelines.steps import record_step_failure
+from pipelines.version import short_hash
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ClassifyConfig:
+    """The classifier's settings, read once."""
+
+    enabled: bool
+    forced_page_type: str
+    checkpoint: str
+    device: str
+    threads: int
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> ClassifyConfig:
+        return cls(
+            enabled=settings.getbool("PAGESIGHT_CLASSIFY_ENABLED"),
+            forced_page_type=settings.get("PAGESIGHT_PAGE_TYPE"),
+            checkpoint=settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT"),
+            device=settings.get("PAGESIGHT_CLASSIFIER_DEVICE"),
+            threads=settings.getint("PAGESIGHT_CLASSIFIER_THREADS"),
+        )
 
 
 class ClassifyPipeline:
     """Loads the page-type model once per crawl and classifies every captured page in a
     worker thread. A missing or broken checkpoint stops the crawl at start-up
-    (CheckpointError), never mid-crawl. Items without a screenshot pass through."""
+    (CheckpointError), never mid-crawl. Items without a screenshot pass through; a
+    failure on one page is a warning on its line."""
 
-    def __init__(self, crawler: Crawler, classifier: PageTypeClassifier):
+    def __init__(self, crawler: Crawler, classifier: PageTypeClassifier, checkpoint_hash: str):
         self.crawler = crawler
         self.classifier = classifier
+        self.checkpoint_hash = checkpoint_hash
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ClassifyPipeline:
-        settings = crawler.settings
-        if not settings.getbool("PAGESIGHT_CLASSIFY_ENABLED", True):
+        config = ClassifyConfig.from_settings(crawler.settings)
+        if not config.enabled:
             raise NotConfigured("PAGESIGHT_CLASSIFY_ENABLED is off")
-        if settings.get("PAGESIGHT_PAGE_TYPE"):
+        if config.forced_page_type:
             raise NotConfigured("PAGESIGHT_PAGE_TYPE forces the page type")
-        path = settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT")
-        torch.set_num_threads(settings.getint("PAGESIGHT_CLASSIFIER_THREADS", 1))
-        classifier = load_classifier(path, device=settings.get("PAGESIGHT_CLASSIFIER_DEVICE", "cpu"))
-        logger.info("Page-type classifier: %s %s from %s", classifier.model_name, classifier.labels, path)
-        return cls(crawler, classifier)
+        torch.set_num_threads(config.threads)
+        classifier = load_classifier(config.checkpoint, device=config.device)
+        logger.info(
+            "Page-type classifier: %s %s from %s", classifier.model_name, classifier.labels, config.checkpoint
+        )
+        return cls(crawler, classifier, short_hash(config.checkpoint))
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.capture is None:
             return item
         started = time.perf_counter()
-        label, score = await asyncio.to_thread(self.classify_png, item.capture.screenshot_png)
+        try:
+            label, score = await asyncio.to_thread(self.classify_png, item.capture.screenshot_png)
+        except Exception as error:  # one page's failure must not lose its line
+            record_step_failure(item, "classify", error, self.crawler.stats)
+            return item
         item.timings_ms["classify"] = round((time.perf_counter() - started) * 1000, 1)
         item.page_type = label
         item.page_type_score = round(score, 4)
+        item.provenance.setdefault("checkpoints", {})["classifier"] = self.checkpoint_hash
         self.crawler.stats.inc_value(f"pagesight/classify/{label}")
         return item
 

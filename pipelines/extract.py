@@ -1,63 +1,104 @@
-"""The extraction pipeline: rendered HTML + page type + boxes → title, text, items, metadata."""
+"""The extraction pipeline: rendered HTML + page type + boxes + screenshot → title, text,
+items, metadata."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
+from scrapy.settings import BaseSettings
 
 import pipelines.extraction  # noqa: F401  (registers the built-in extractors)
 from crawler.items import PageItem
-from models.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
+from models.labels import LabelMapping
+from pipelines.evaluation.scoring import page_type_label, page_type_mapping
 from pipelines.extraction.page import PAGE_TYPES, Extraction, Extractor, Page
-from pipelines.extraction.registry import get_extractor
+from pipelines.extraction.registry import build_extractor
+from pipelines.steps import record_step_failure
+from pipelines.version import PAGESIGHT_VERSION
 
 logger = logging.getLogger(__name__)
 
 
-class ExtractPipeline:
-    """Runs the extractor named by PAGESIGHT_EXTRACTOR on each captured page, off the
-    reactor thread. PAGESIGHT_PAGE_TYPE forces a page type instead of the classifier's.
-    Items without a capture (errors, skipped pages) pass through untouched."""
+@dataclass(frozen=True)
+class ExtractConfig:
+    """The extraction pipeline's settings, read once."""
 
-    def __init__(self, crawler: Crawler, extractor: Extractor, forced_page_type: str | None):
-        self.crawler = crawler
-        self.extractor = extractor
-        self.forced_page_type = forced_page_type
+    enabled: bool
+    extractor: str
+    forced_page_type: str | None
+    label_mapping: LabelMapping
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
-        settings = crawler.settings
-        if not settings.getbool("PAGESIGHT_EXTRACT_ENABLED", True):
-            raise NotConfigured("PAGESIGHT_EXTRACT_ENABLED is off")
-        extractor = get_extractor(settings.get("PAGESIGHT_EXTRACTOR", "iawce"))
+    def from_settings(cls, settings: BaseSettings) -> ExtractConfig:
         forced = settings.get("PAGESIGHT_PAGE_TYPE") or None
         if forced is not None and forced not in PAGE_TYPES:
             raise ValueError(
                 f"PAGESIGHT_PAGE_TYPE must be one of {', '.join(PAGE_TYPES)} or empty, got {forced!r}"
             )
-        return cls(crawler, extractor, forced)
+        return cls(
+            enabled=settings.getbool("PAGESIGHT_EXTRACT_ENABLED"),
+            extractor=settings.get("PAGESIGHT_EXTRACTOR"),
+            forced_page_type=forced,
+            label_mapping=page_type_mapping(settings),
+        )
+
+
+class ExtractPipeline:
+    """Runs the extractor named by PAGESIGHT_EXTRACTOR (built once from the settings) on
+    each captured page, off the reactor thread. PAGESIGHT_PAGE_TYPE forces a page type
+    instead of the classifier's. Items without a capture (errors, skipped pages) pass
+    through untouched; an extractor that finds nothing or raises leaves a warning."""
+
+    def __init__(self, crawler: Crawler, extractor: Extractor, config: ExtractConfig):
+        self.crawler = crawler
+        self.extractor = extractor
+        self.config = config
+        self.provenance = {
+            "name": extractor.name,
+            "version": getattr(extractor, "version", None) or PAGESIGHT_VERSION,
+        }
+        #: Short hashes of the extractor's checkpoints, by role (``checkpoint_hashes``).
+        self.checkpoints: dict[str, str] = dict(getattr(extractor, "checkpoint_hashes", {}))
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
+        config = ExtractConfig.from_settings(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("PAGESIGHT_EXTRACT_ENABLED is off")
+        return cls(crawler, build_extractor(config.extractor, crawler.settings), config)
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.capture is None:
             return item
+        page_type = self.config.forced_page_type or page_type_label(self.config.label_mapping, item.page_type)
         page = Page(
             html=item.capture.html,
             url=item.url,
-            page_type=self.forced_page_type or _known_page_type(item.page_type),
+            page_type=page_type if page_type in PAGE_TYPES else None,
             boxes=item.capture.boxes,
+            screenshot=item.capture.screenshot_png,
         )
-        started = time.perf_counter()
-        extraction: Extraction | None = await asyncio.to_thread(self.extractor.extract, page)
-        item.timings_ms["extract"] = round((time.perf_counter() - started) * 1000, 1)
         item.extractor = self.extractor.name
+        item.provenance["extractor"] = self.provenance
+        if self.checkpoints:
+            item.provenance.setdefault("checkpoints", {}).update(self.checkpoints)
         stats = self.crawler.stats
+        started = time.perf_counter()
+        try:
+            extraction: Extraction | None = await asyncio.to_thread(self.extractor.extract, page)
+        except Exception as error:  # one page's failure must not lose its line
+            record_step_failure(item, "extract", error, stats)
+            return item
+        finally:
+            item.timings_ms["extract"] = round((time.perf_counter() - started) * 1000, 1)
         if extraction is None:
-            item.error = f"extract: {self.extractor.name} found no main content"
+            item.warnings.append(f"extract: {self.extractor.name} found no main content")
             stats.inc_value("pagesight/extract/empty")
             return item
         apply_extraction(item, extraction)
@@ -78,17 +119,3 @@ def apply_extraction(item: PageItem, extraction: Extraction) -> None:
     item.canonical_url = extraction.canonical_url
     if item.page_type is None:
         item.page_type = extraction.page_type
-
-
-_EXTRACTION_TYPES = load_label_mapping(DEFAULT_LABEL_MAPPING)
-
-
-def _known_page_type(page_type: str | None) -> str | None:
-    """The classifier's label as an extraction type (article/list) through the default
-    label mapping (WCXB's listing, collection → list); None lets the extractor decide."""
-    if page_type is None:
-        return None
-    try:
-        return _EXTRACTION_TYPES.label_of(page_type)
-    except LabelMappingError:
-        return None

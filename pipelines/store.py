@@ -7,7 +7,7 @@ import asyncio
 import gzip
 import hashlib
 import json
-import logging
+from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -17,13 +17,12 @@ from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.pipelines.files import FilesPipeline
+from scrapy.settings import BaseSettings
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from crawler.items import PageCapture, PageItem
 from pipelines.artifacts import read_artifact
-
-logger = logging.getLogger(__name__)
-
+from pipelines.steps import record_step_failure
 
 class ArtifactStore:
     """A files store (local folder, file://, s3://, gs://) as Scrapy's FilesPipeline has."""
@@ -79,6 +78,17 @@ def artifact_stem(url: str) -> str:
     return f"{digest[:2]}/{digest}"
 
 
+@dataclass(frozen=True)
+class StoreConfig:
+    """The store pipeline's settings, read once."""
+
+    uri: str
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> StoreConfig:
+        return cls(uri=settings.get("PAGESIGHT_STORE_URI"))
+
+
 class StorePipeline:
     """Writes each captured page's artifacts; items without a capture pass through."""
 
@@ -88,7 +98,7 @@ class StorePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StorePipeline:
-        uri = crawler.settings.get("PAGESIGHT_STORE_URI")
+        uri = StoreConfig.from_settings(crawler.settings).uri
         if not uri:
             raise NotConfigured("PAGESIGHT_STORE_URI is empty")
         # S3/GCS/FTP credentials come from the same settings FilesPipeline reads.
@@ -110,9 +120,7 @@ class StorePipeline:
             item.boxes = await self.store.put(f"boxes/{stem}.json", boxes_json, "application/json")
             item.boxes["count"] = len(capture.boxes)
         except Exception as exc:  # a store outage must not lose the line
-            logger.error("Could not store artifacts of %s: %s", item.url, exc)
-            self.crawler.stats.inc_value("pagesight/store/failed")
-            item.error = f"store: {exc}"
+            record_step_failure(item, "store", exc, self.crawler.stats)
             return item
         self.crawler.stats.inc_value("pagesight/store/ok")
         return item

@@ -25,7 +25,6 @@ AUTOTHROTTLE_MAX_DELAY = 10.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 RETRY_TIMES = 1
 DOWNLOAD_TIMEOUT = 60
-REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
 USER_AGENT = "PageSight/0.1 (+https://github.com/pagesight/pagesight)"
 LOG_LEVEL = "INFO"
@@ -41,6 +40,8 @@ PLAYWRIGHT_MAX_CONTEXTS = 1
 # PLAYWRIGHT_LAUNCH_OPTIONS and PLAYWRIGHT_CONTEXTS are filled in by this add-on from
 # PAGESIGHT_BROWSER_PATH, PAGESIGHT_BROWSER_ARGS and the viewport, unless you set them.
 ADDONS = {"crawler.browser.BrowserAddon": 0, "crawler.feeds.DefaultFeedAddon": 0}
+# The demo web's lifetime (engine signals) and the evaluation report (spider_closed).
+EXTENSIONS = {"crawler.extensions.DemoWebExtension": 0, "crawler.extensions.ReportExtension": 0}
 
 # Path to a Chromium binary. Empty: detect (Playwright's own browser if installed, else
 # /usr/bin/chromium and friends).
@@ -104,31 +105,37 @@ PAGESIGHT_CLASSIFIER_DEVICE = "cpu"
 # than two under that contention (see benchmarks/classify.py).
 PAGESIGHT_CLASSIFIER_THREADS = 1
 
+# Which page types are lists: a label mapping in models/label_maps/ (by name) or a JSON
+# file. The extraction pipeline maps the classifier's label through it (article/list),
+# and scoring maps gold and predicted types through it; a type it does not cover is
+# not type-scored.
+PAGESIGHT_TYPE_LABEL_MAPPING = "article-list"
+
 # --- Extraction (pipelines.extract.ExtractPipeline) -------------------------------------
 PAGESIGHT_EXTRACT_ENABLED = True
-# Registered extractor: "iawce" (improved, default) or "iawce-paper" (the paper's own).
+# Registered extractor (`scrapy extract --help` lists them): "iawce" (improved, default),
+# "iawce-paper" (the paper's own), "trafilatura", "readability", "justext" (the peers;
+# pip install -r requirements-bench.txt).
 PAGESIGHT_EXTRACTOR = "iawce"
+# Options of extractors by name, overriding fields of their Options dataclass, e.g.
+# {"iawce": {"article_share": 0.6}} (see pipelines/extraction/options.py).
+PAGESIGHT_EXTRACTOR_OPTIONS: dict[str, dict[str, object]] = {}
 # Force a page type ("article" or "list") instead of the classifier's; also turns the
 # classifier off.
 PAGESIGHT_PAGE_TYPE = ""
 
 # --- Scoring (pipelines.score.ScorePipeline) --------------------------------------------
-# A crawl with gold (-a gold=PATH, or the demo web's) is scored page by page.
+# A crawl with gold (PAGESIGHT_GOLD, or the demo web's) is scored page by page.
 PAGESIGHT_SCORE_ENABLED = True
+# Gold to score against: our gold JSONL, a WCXB-style folder or a ScrapingHub-style
+# ground-truth.json (`-a gold=PATH` sets it). Empty: the demo web's, on a demo crawl.
+PAGESIGHT_GOLD = ""
 # Where the report (report.json, report.md, report.html) is written when the spider
-# closes; empty: no report.
+# closes (crawler.extensions.ReportExtension); empty: no report.
 PAGESIGHT_REPORT_DIR = "output/report"
 # Simhash Hamming distance below which a page is correctly / completely extracted.
 PAGESIGHT_EVAL_CORRECT_DISTANCE = 30
 PAGESIGHT_EVAL_COMPLETE_DISTANCE = 10
-# Gold page types → classifier labels; other gold types count as PAGESIGHT_EVAL_DEFAULT_TYPE.
-PAGESIGHT_EVAL_TYPE_LABELS = {
-    "article": "article",
-    "list": "list",
-    "listing": "list",
-    "collection": "list",
-}
-PAGESIGHT_EVAL_DEFAULT_TYPE = "article"
 # A list item matches a gold item by URL, else by a title word F1 of at least this.
 PAGESIGHT_EVAL_ITEM_MATCH_F1 = 0.8
 # Unrelated (other page, same site) gold texts compared with each extraction.
@@ -145,7 +152,10 @@ FEED_EXPORT_ENCODING = "utf-8"
 # --- Demo web (crawler.demo) ------------------------------------------------------------
 # The bundled demo news web: four seeded sites (English portal UTF-8, Japanese blog
 # Shift_JIS, Chinese notice board GBK, Russian magazine windows-1251), each on its own
-# local port, served when `scrapy crawl news` gets no URLs and by `scrapy demo-web`.
+# local port, served when `scrapy crawl news` gets no URLs (crawler.extensions.
+# DemoWebExtension, while the engine runs) and by `scrapy demo-web`.
+# On when the crawl has no URLs of its own (the spider sets it).
+PAGESIGHT_DEMO_WEB = False
 # Seed of its generator: the same seed gives byte-identical pages and gold.
 PAGESIGHT_DEMO_SEED = 2026
 # Articles per demo site (12: about 20 gold pages per site; every page stays within

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from scrapy.settings import BaseSettings
 
-from pipelines.extraction import available_extractors
+from pipelines.extraction import ExtractorUnavailable, available_extractors, build_extractor
 from pipelines.extraction.standalone import (
     FORMATS,
     PAGE_TYPE_CHOICES,
@@ -17,6 +19,23 @@ from pipelines.extraction.standalone import (
     extract_source,
     format_extraction,
 )
+
+
+@dataclass(frozen=True)
+class ExtractCommandConfig:
+    """The settings ``scrapy extract`` reads, once."""
+
+    extractor: str
+    timeout: float
+    user_agent: str
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> ExtractCommandConfig:
+        return cls(
+            extractor=settings.get("PAGESIGHT_EXTRACTOR"),
+            timeout=settings.getfloat("DOWNLOAD_TIMEOUT"),
+            user_agent=settings.get("USER_AGENT"),
+        )
 
 
 class Command(ScrapyCommand):
@@ -59,16 +78,17 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("give exactly one PATH_OR_URL")
         assert self.settings is not None
+        config = ExtractCommandConfig.from_settings(self.settings)
         try:
             extraction = extract_source(
                 args[0],
+                build_extractor(opts.extractor or config.extractor, self.settings),
                 page_type=opts.page_type,
-                extractor=opts.extractor or self.settings.get("PAGESIGHT_EXTRACTOR", "iawce"),
                 url=opts.url,
-                timeout=self.settings.getfloat("DOWNLOAD_TIMEOUT", 30.0),
-                user_agent=self.settings.get("USER_AGENT", "PageSight"),
+                timeout=config.timeout,
+                user_agent=config.user_agent,
             )
-        except (SourceError, ValueError) as error:
+        except (SourceError, ExtractorUnavailable, ValueError) as error:
             raise UsageError(str(error), print_help=False) from error
         if extraction is None:
             print(f"no main content found in {args[0]}", file=sys.stderr)

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
-from scrapy import Request, Spider, signals
+from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import Response
 from scrapy.linkextractors import LinkExtractor
+from scrapy.settings import BaseSettings
 from twisted.python.failure import Failure
 
 from crawler.errors import describe_failure
+from crawler.signals import demo_web_started
 from crawler.items import STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, PageItem
 from crawler.middlewares import (
     CAPTURE_META_KEY,
@@ -24,6 +27,7 @@ from crawler.middlewares import (
     CAPTURE_TIMINGS_KEY,
 )
 from pipelines.urls import site_of
+from pipelines.version import PAGESIGHT_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -41,9 +45,25 @@ def parse_bool(value: str | bool) -> bool:
 
 
 def read_urls_file(path: str | Path) -> list[str]:
-    """URLs from a file, one a line; blank lines and ``#`` comments are ignored."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    """URLs from a file, one a line; blank lines and ``#`` comments are ignored.
+    ValueError (naming the file) when it cannot be read."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise ValueError(f"urls_file {path}: cannot read it: {reason}") from error
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+@dataclass(frozen=True)
+class SpiderConfig:
+    """The spider's settings, read once."""
+
+    deny_extensions: list[str]
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> SpiderConfig:
+        return cls(deny_extensions=settings.getlist("PAGESIGHT_DENY_EXTENSIONS"))
 
 
 class NewsSpider(Spider):
@@ -51,8 +71,9 @@ class NewsSpider(Spider):
 
     Arguments (``-a name=value``): ``start_urls`` (comma-separated), ``urls_file`` (one
     URL a line), ``follow`` (default true; false crawls only the given pages), ``gold``
-    (a gold file the scoring pipeline reads). With no URLs at all, the bundled demo web
-    is served on 127.0.0.1 and crawled, and its gold is used.
+    (a gold file: sets ``PAGESIGHT_GOLD``). With no URLs at all, the crawl turns
+    ``PAGESIGHT_DEMO_WEB`` on: the demo web extension serves the bundled demo web on
+    127.0.0.1 and hands its home pages (and gold) over when the engine starts.
     """
 
     name = "news"
@@ -72,50 +93,34 @@ class NewsSpider(Spider):
         if urls_file:
             seeds += read_urls_file(urls_file)
         for url in seeds:
-            if urlsplit(url).scheme not in ("http", "https", "file"):
-                raise ValueError(f"not an http(s) or file URL: {url!r}")
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https", "file") or (parts.scheme != "file" and not parts.netloc):
+                raise ValueError(
+                    f"start URL {url!r} is not an http(s) or file URL: give full URLs, "
+                    "e.g. -a start_urls=https://example.com/"
+                )
         self.seed_urls: list[str] = seeds
         self.follow: bool = parse_bool(follow)
         self.gold_path: str | None = gold
-        self.demo = None
-        self.allowed_sites: set[str] = set()
+        self.allowed_sites: set[str] = {site_of(url) for url in seeds}
         self.link_extractor: LinkExtractor  # built in from_crawler, from the settings
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider: NewsSpider = super().from_crawler(crawler, *args, **kwargs)
-        settings = crawler.settings
+        config = SpiderConfig.from_settings(crawler.settings)
+        spider.link_extractor = LinkExtractor(deny_extensions=config.deny_extensions, unique=True)
+        if spider.gold_path:
+            crawler.settings.set("PAGESIGHT_GOLD", spider.gold_path, priority="spider")
         if not spider.seed_urls:
-            spider.start_demo_web()
-        spider.allowed_sites = {site_of(url) for url in spider.seed_urls}
-        spider.link_extractor = LinkExtractor(
-            deny_extensions=settings.getlist("PAGESIGHT_DENY_EXTENSIONS"), unique=True
-        )
-        crawler.signals.connect(spider.on_closed, signal=signals.spider_closed)
+            crawler.settings.set("PAGESIGHT_DEMO_WEB", True, priority="spider")
+            crawler.signals.connect(spider.add_seed_urls, signal=demo_web_started)
         return spider
 
-    def start_demo_web(self) -> None:
-        """Serve the bundled demo web and take its home pages as seeds, its gold as gold."""
-        from crawler.demo import DemoWeb, Faults
-
-        settings = self.crawler.settings
-        self.demo = DemoWeb(
-            seed=settings.getint("PAGESIGHT_DEMO_SEED"),
-            articles_per_site=settings.getint("PAGESIGHT_DEMO_ARTICLES_PER_SITE"),
-            faults=Faults.parse(settings.get("PAGESIGHT_DEMO_FAULTS", "")),
-        )
-        self.demo.start()
-        self.seed_urls = list(self.demo.seed_urls)
-        if self.gold_path is None:
-            gold_path = Path(settings.get("PAGESIGHT_DEMO_GOLD"))
-            gold_path.parent.mkdir(parents=True, exist_ok=True)
-            self.demo.write_gold(gold_path)
-            self.gold_path = str(gold_path)
-        logger.info("Serving the demo web: %s (gold: %s)", ", ".join(self.seed_urls), self.gold_path)
-
-    def on_closed(self, spider: Spider, reason: str) -> None:
-        if self.demo is not None:
-            self.demo.stop()
+    def add_seed_urls(self, seed_urls: list[str], **kwargs: Any) -> None:
+        """Crawl these home pages too, and their sites (the demo web's, when it starts)."""
+        self.seed_urls += seed_urls
+        self.allowed_sites |= {site_of(url) for url in seed_urls}
 
     async def start(self) -> AsyncIterator[Request]:
         for url in self.seed_urls:
@@ -177,4 +182,5 @@ class NewsSpider(Spider):
             status=STATUS_OK,
             fetched_at=datetime.now(UTC).isoformat(timespec="seconds"),
             depth=meta.get("depth", 0),
+            provenance={"pagesight": PAGESIGHT_VERSION},
         )

@@ -48,6 +48,29 @@ _COMMON_CJK = frozenset(
 _COMMON_CYRILLIC = frozenset("оеаинтсрвлкмдпуяыьгзбчйжшхюцэщф")
 
 
+#: File signatures of common non-HTML formats, with their names.
+_BINARY_SIGNATURES = (
+    (b"\x7fELF", "an ELF executable"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"MZ", "a Windows executable"),
+)
+
+
+def non_html_reason(body: bytes) -> str | None:
+    """Why ``body`` is not an HTML document (a known binary signature, or NUL bytes in
+    its first 4 KiB, which no text encoding of ours has), or None when it may be one."""
+    for signature, name in _BINARY_SIGNATURES:
+        if body.startswith(signature):
+            return f"{name}, not HTML"
+    if read_bom(body)[0] is None and b"\x00" in body[:4096]:
+        return "binary data (NUL bytes), not HTML"
+    return None
+
+
 def decode_html(body: bytes, declared_encoding: str | None = None) -> str:
     """Decode an HTML document; ``declared_encoding`` is the HTTP charset if known."""
     if not isinstance(body, (bytes, bytearray)):

@@ -7,7 +7,6 @@ missing. The crawl renders pages; use it for script-built sites.
 
 from __future__ import annotations
 
-import gzip
 import json
 import urllib.error
 import urllib.request
@@ -15,16 +14,17 @@ from email.message import Message
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from pipelines.extraction.encoding import decode_html
-from pipelines.extraction.page import Extraction, Page
-from pipelines.extraction.registry import get_extractor
+from pipelines.artifacts import ArtifactError, read_local_artifact
+from pipelines.extraction.encoding import decode_html, non_html_reason
+from pipelines.extraction.page import Extraction, Extractor, Page
+from pipelines.extraction.registry import build_extractor
 
 FORMATS = ("json", "text", "markdown")
 PAGE_TYPE_CHOICES = ("article", "list", "auto")
 
 
 class SourceError(Exception):
-    """A file that cannot be read or a URL that cannot be fetched."""
+    """A file that cannot be read, a URL that cannot be fetched, or bytes that are not HTML."""
 
 
 def read_source(source: str, timeout: float = 30.0, user_agent: str = "PageSight") -> tuple[str, str]:
@@ -35,33 +35,35 @@ def read_source(source: str, timeout: float = 30.0, user_agent: str = "PageSight
         return _fetch(source, timeout, user_agent), source
     path = Path(unquote(urlsplit(source).path) if scheme == "file" else source)
     try:
-        body = path.read_bytes()
-    except OSError as error:
-        raise SourceError(f"cannot read {path}: {error.strerror or error}") from error
-    if body[:2] == b"\x1f\x8b":
-        try:
-            body = gzip.decompress(body)
-        except (OSError, EOFError) as error:
-            raise SourceError(f"{path} looks gzipped but does not decompress: {error}") from error
+        body = read_local_artifact(path)
+    except ArtifactError as error:
+        raise SourceError(str(error)) from error
+    refuse_non_html(body, str(path))
     return decode_html(body), ""
+
+
+def refuse_non_html(body: bytes, where: str) -> None:
+    """SourceError when ``body`` is not an HTML document."""
+    reason = non_html_reason(body)
+    if reason is not None:
+        raise SourceError(f"{where} is {reason}: give an HTML file (.html or .html.gz) or an http(s) URL")
 
 
 def extract_source(
     source: str,
+    extractor: Extractor,
     page_type: str = "auto",
-    extractor: str = "iawce",
     url: str | None = None,
     timeout: float = 30.0,
     user_agent: str = "PageSight",
 ) -> Extraction | None:
-    """Extract one page; ``page_type`` "auto" lets the extractor decide, ``url`` overrides
-    the page URL that relative links resolve against."""
+    """Extract one page with ``extractor``; ``page_type`` "auto" lets the extractor decide,
+    ``url`` overrides the page URL that relative links resolve against."""
     if page_type not in PAGE_TYPE_CHOICES:
         raise ValueError(f"page type must be one of {', '.join(PAGE_TYPE_CHOICES)}, got {page_type!r}")
-    chosen = get_extractor(extractor)
     html, source_url = read_source(source, timeout, user_agent)
     page = Page(html=html, url=url or source_url, page_type=None if page_type == "auto" else page_type)
-    return chosen.extract(page)
+    return extractor.extract(page)
 
 
 def format_extraction(extraction: Extraction, output_format: str) -> str:
@@ -86,4 +88,5 @@ def _fetch(url: str, timeout: float, user_agent: str) -> str:
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         reason = getattr(error, "reason", error)
         raise SourceError(f"cannot fetch {url}: {reason}") from error
+    refuse_non_html(body, url)
     return decode_html(body, headers.get_content_charset())
