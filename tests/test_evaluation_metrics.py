@@ -9,6 +9,7 @@ from pipelines.evaluation.fingerprint import (
     simhash_features,
     simhash_fingerprint,
 )
+from models.labels import load_label_mapping
 from pipelines.evaluation.gold import GoldPage
 from pipelines.evaluation.metrics import (
     PRF,
@@ -23,6 +24,7 @@ from pipelines.evaluation.metrics import (
 from pipelines.evaluation.scoring import ScoringConfig, score_page, text_fingerprint
 from pipelines.evaluation.text import normalize_text, shingles, tokens
 from pipelines.urls import url_key
+from tests.project_settings import pagesight_settings, scoring_config
 
 ARTICLE = (
     "The harbor bridge reopened to traffic on Monday morning after a two year repair "
@@ -185,7 +187,7 @@ def _gold(**overrides):
 
 def test_score_page_of_a_perfect_extraction():
     record = {"url": "https://a.example/x", "status": "ok", "text": ARTICLE, "page_type": "article"}
-    scores = score_page(record, _gold(page_type="article"), ScoringConfig())
+    scores = score_page(record, _gold(page_type="article"), scoring_config())
     assert scores["hamming_distance"] == 0 and scores["correct"] and scores["complete"]
     assert scores["word_f1"] == 1.0 and scores["shingle_f1"] == 1.0
     assert scores["type_correct"] is True and scores["failure"] is None
@@ -200,7 +202,7 @@ def test_score_page_of_a_perfect_extraction():
     ],
 )
 def test_failed_pages_score_zero(record, reason):
-    scores = score_page(record, _gold(page_type="list", with_snippets=["bridge"]), ScoringConfig())
+    scores = score_page(record, _gold(page_type="list", with_snippets=["bridge"]), scoring_config())
     assert scores["failure"] == reason
     assert scores["hamming_distance"] == 64 and not scores["correct"]
     assert scores["word_f1"] == scores["shingle_f1"] == scores["snippet_recall"] == 0.0
@@ -209,7 +211,7 @@ def test_failed_pages_score_zero(record, reason):
 
 def test_empty_extraction_fails_but_keeps_its_page_type():
     record = {"url": "u", "status": "ok", "text": "  ", "page_type": "article"}
-    scores = score_page(record, _gold(page_type="article"), ScoringConfig())
+    scores = score_page(record, _gold(page_type="article"), scoring_config())
     assert scores["failure"] == "no text extracted"
     assert scores["hamming_distance"] == 64 and scores["word_f1"] == 0.0
     assert scores["type_correct"] is True
@@ -217,7 +219,7 @@ def test_empty_extraction_fails_but_keeps_its_page_type():
 
 def test_gold_without_text_has_no_text_metrics():
     record = {"url": "u", "status": "ok", "text": "Some navigation", "page_type": "article"}
-    scores = score_page(record, _gold(text=""), ScoringConfig())
+    scores = score_page(record, _gold(text=""), scoring_config())
     assert scores["gold_has_text"] is False
     assert scores["hamming_distance"] is None and scores["word_f1"] is None
 
@@ -225,12 +227,12 @@ def test_gold_without_text_has_no_text_metrics():
 def test_normalization_is_applied_to_both_sides():
     gold = "城市图书馆从下周一开始延长开放时间，每天晚上开放到十二点。"
     extracted = "城市图书馆从下周一开始延长开放时间,  每天晚上开放到十二点.\n"
-    scores = score_page({"url": "u", "text": extracted}, _gold(text=gold), ScoringConfig())
+    scores = score_page({"url": "u", "text": extracted}, _gold(text=gold), scoring_config())
     assert scores["hamming_distance"] == 0 and scores["word_f1"] == 1.0
 
 
 def test_page_types_map_through_the_label_mapping():
-    config = ScoringConfig()
+    config = scoring_config()
     assert [config.label(t) for t in ("listing", "Collection", "forum", "list", None)] == [
         "list",
         "list",
@@ -241,23 +243,26 @@ def test_page_types_map_through_the_label_mapping():
     record = {"url": "u", "text": ARTICLE, "page_type": "list"}
     assert score_page(record, _gold(page_type="collection"), config)["type_correct"] is True
     assert score_page(record, _gold(page_type="product"), config)["type_correct"] is False
-    custom = ScoringConfig(type_labels={"Product": "list"}, default_type="article")
+    custom = scoring_config(label_mapping=load_label_mapping({"labels": ["article", "list"], "map": {"product": "list"}}))
     assert score_page(record, _gold(page_type="product"), custom)["type_correct"] is True
+    assert custom.label("gallery") is None  # not covered: not type-scored
 
 
 def test_text_only_systems_have_no_type_or_item_metrics():
     gold = _gold(page_type="listing", items=[{"title": "Bridge", "url": "https://a.example/b"}])
-    scores = score_page({"url": "u", "text": ARTICLE}, gold, ScoringConfig(), text_only=True)
+    scores = score_page({"url": "u", "text": ARTICLE}, gold, scoring_config(), text_only=True)
     assert scores["type_correct"] is None and scores["item_recall"] is None
     assert scores["word_f1"] is not None
 
 
 def test_scoring_config_validates_thresholds_and_reads_settings():
     with pytest.raises(ValueError, match="complete=40, correct=30"):
-        ScoringConfig(correct_distance=30, complete_distance=40)
+        scoring_config(correct_distance=30, complete_distance=40)
     from scrapy.settings import Settings
 
-    settings = Settings({"PAGESIGHT_EVAL_CORRECT_DISTANCE": "20", "PAGESIGHT_EVAL_WORST_PAGES": 3})
+    settings = Settings(
+        pagesight_settings(PAGESIGHT_EVAL_CORRECT_DISTANCE="20", PAGESIGHT_EVAL_WORST_PAGES=3)
+    )
     config = ScoringConfig.from_settings(settings, complete_distance=5, correct_distance=None)
     assert (config.correct_distance, config.complete_distance, config.worst_pages) == (20, 5, 3)
 

@@ -11,8 +11,6 @@ from PIL import Image
 
 from pipelines.evaluation import (
     Evaluation,
-    PeerUnavailable,
-    ScoringConfig,
     UnsupportedStoreError,
     evaluate_feed,
     load_gold,
@@ -20,7 +18,9 @@ from pipelines.evaluation import (
 )
 from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldPage, GoldSet
+from pipelines.extraction import ExtractorUnavailable, build_extractor
 from tests.crawling import open_in_chromium
+from tests.project_settings import scoring_config
 
 FIXTURES = Path(__file__).parent / "fixtures" / "evaluation"
 SUMMARY_KEYS = {
@@ -38,8 +38,8 @@ SUMMARY_KEYS = {
 
 
 def _stored_feed(tmp_path: Path, html_uri=None) -> Path:
-    """The fixture feed with each ok line's HTML (its text inside page chrome) and a
-    screenshot written to a local store, as the store pipeline leaves them."""
+    """The fixture feed with each ok line's HTML (its text inside page chrome), boxes and
+    a screenshot written to a local store, as the store pipeline leaves them."""
     records = list(read_feed(FIXTURES / "feed.jsonl"))
     store = tmp_path / "store"
     store.mkdir()
@@ -58,6 +58,9 @@ def _stored_feed(tmp_path: Path, html_uri=None) -> Path:
         Image.new("RGB", (1366, 3000), (200, 220, 240)).save(shot_path)
         record["html"] = {"uri": html_uri or html_path.as_uri(), "path": html_path.name}
         record["screenshot"] = {"uri": shot_path.as_uri(), "path": shot_path.name}
+        boxes_path = store / f"{number}.json"
+        boxes_path.write_text("[]", "utf-8")
+        record["boxes"] = {"uri": boxes_path.as_uri(), "path": boxes_path.name}
     feed = tmp_path / "feed.jsonl"
     feed.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8")
     return feed
@@ -70,7 +73,7 @@ def gold():
 
 @pytest.fixture
 def report(gold):
-    return evaluate_feed(FIXTURES / "feed.jsonl", gold, ScoringConfig())
+    return evaluate_feed(FIXTURES / "feed.jsonl", gold, scoring_config())
 
 
 def test_summary_on_the_fixture_feed(report):
@@ -128,7 +131,7 @@ def test_duplicates_count_once_and_missing_pages_join_their_hosts_site():
         GoldPage(url="https://a.example/1", text="one two three", source="g:1"),
         GoldPage(url="https://a.example/2", text="four five six", source="g:2"),
     ]
-    evaluation = Evaluation(GoldSet("g", "jsonl", pages), ScoringConfig())
+    evaluation = Evaluation(GoldSet("g", "jsonl", pages), scoring_config())
     first = {"url": "https://a.example/1", "site": "site-a", "text": "one two three"}
     assert evaluation.score(first)["word_f1"] == 1.0
     evaluation.score({**first, "text": "something else"})
@@ -161,7 +164,7 @@ def test_html_report_escapes_feed_and_gold_content(tmp_path):
         GoldPage(url="javascript:alert(1)", text=f"{hostile} gold", source="g:1", site=hostile),
         GoldPage(url="https://a.example/2", text="quiet text here", source="g:2", site="<b>s</b>"),
     ]
-    evaluation = Evaluation(GoldSet("g", "jsonl", pages), ScoringConfig())
+    evaluation = Evaluation(GoldSet("g", "jsonl", pages), scoring_config())
     evaluation.score({"url": "javascript:alert(1)", "text": f"{hostile} extracted"})
     page = write_report(evaluation.report(), tmp_path).html.read_text("utf-8")
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -170,14 +173,14 @@ def test_html_report_escapes_feed_and_gold_content(tmp_path):
 
 
 def test_worst_pages_show_local_screenshot_thumbnails(gold, tmp_path):
-    report = evaluate_feed(_stored_feed(tmp_path), gold, ScoringConfig())
+    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config())
     assert report["worst_pages"][0]["screenshot_uri"].startswith("file://")
     page = write_report(report, tmp_path / "out").html.read_text("utf-8")
     assert page.count("data:image/jpeg;base64,") == len(report["worst_pages"]) == 2
 
 
 def test_compare_runs_peers_on_the_stored_html(gold, tmp_path):
-    report = evaluate_feed(_stored_feed(tmp_path), gold, ScoringConfig(), compare=["trafilatura"])
+    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("trafilatura")])
     assert list(report["systems"]) == ["pagesight", "trafilatura"]
     peer = report["systems"]["trafilatura"]["summary"]
     assert peer["pages"] == 6 and peer["failures"] == 2  # the error line and the missing page
@@ -193,31 +196,48 @@ def test_compare_runs_peers_on_the_stored_html(gold, tmp_path):
 def test_compare_needs_a_local_store(gold, tmp_path):
     feed = _stored_feed(tmp_path, html_uri="s3://bucket/html/ab/abcdef.html.gz")
     with pytest.raises(UnsupportedStoreError, match=r"local stores \(file://\) only"):
-        evaluate_feed(feed, gold, ScoringConfig(), compare=["readability"])
+        evaluate_feed(feed, gold, scoring_config(), compare=[build_extractor("readability")])
 
 
 def test_unreadable_stored_html_fails_only_that_page(gold, tmp_path):
     feed = _stored_feed(tmp_path)
     (tmp_path / "store" / "0.html.gz").unlink()
-    report = evaluate_feed(feed, gold, ScoringConfig(), compare=["justext"])
+    report = evaluate_feed(feed, gold, scoring_config(), compare=[build_extractor("justext")])
     assert len(report["failures"]) == 2  # ours: the error line and the missing page
     peer_failures = {f["url"]: f["reason"] for f in report["systems"]["justext"]["failures"]}
     assert peer_failures["https://alpha.example/news/harbor-bridge"].startswith(
-        "error: stored HTML unreadable: [Errno 2] No such file"
+        "error: stored capture unreadable: cannot read"
     )
     assert peer_failures["https://beta.example/night-market"] == "missing from feed"
 
 
-def test_missing_or_unknown_peers_say_what_to_do(gold, monkeypatch):
-    with pytest.raises(PeerUnavailable, match="known: justext, readability, trafilatura"):
-        evaluate_feed(FIXTURES / "feed.jsonl", gold, ScoringConfig(), compare=["boilerpipe"])
+def test_missing_or_unknown_extractors_say_what_to_do(monkeypatch):
+    with pytest.raises(ExtractorUnavailable, match="known extractors: iawce, iawce-paper, justext"):
+        build_extractor("boilerpipe")
     monkeypatch.setitem(sys.modules, "trafilatura", None)
-    with pytest.raises(PeerUnavailable, match="pip install -r requirements-bench.txt"):
-        evaluate_feed(FIXTURES / "feed.jsonl", gold, ScoringConfig(), compare=["trafilatura"])
+    with pytest.raises(ExtractorUnavailable, match="needs the trafilatura package.*requirements-bench.txt"):
+        build_extractor("trafilatura")
+
+
+def test_compare_hands_any_extractor_the_stored_capture(gold, tmp_path):
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def extract(self, page):
+            seen.append((page.url, page.page_type, page.screenshot_image.size, page.boxes))
+            return build_extractor("iawce").extract(page)
+
+    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[Spy(), build_extractor("iawce")])
+    assert list(report["systems"]) == ["pagesight", "spy", "iawce"]
+    assert seen and all(size == (1366, 3000) and boxes == [] for _, _, size, boxes in seen)
+    assert {page_type for _, page_type, _, _ in seen} <= {"article", "list"}
+    assert report["systems"]["iawce"]["summary"]["word_f1"] > 0.5
 
 
 def test_html_report_opens_in_headless_chromium_without_errors(gold, tmp_path):
-    report = evaluate_feed(_stored_feed(tmp_path), gold, ScoringConfig(), compare=["readability"])
+    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("readability")])
     opened = open_in_chromium(write_report(report, tmp_path / "out").html)
     errors, broken_images, text = opened.errors, opened.broken_images, opened.text
     assert errors == []

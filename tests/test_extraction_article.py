@@ -1,9 +1,13 @@
 """The paper's std-dev descent (every branch, the 100 threshold, CJK lengths) and the
 improved descent."""
 
-from pipelines.extraction.article import PAPER_GAP, article_element_paper, content_element
+from pipelines.extraction.article import article_element_paper, content_element
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.lengths import subtree_lengths
+from pipelines.extraction.options import IawceOptions
+
+OPTIONS = IawceOptions()
+PAPER_GAP = OPTIONS.paper_gap
 
 
 def words(n: int) -> str:
@@ -22,7 +26,7 @@ def by_id(body, element_id):
 
 def test_a_leaf_returns_its_parent():
     body, lengths = tree(f'<div id="root"><p id="leaf">{words(5)}</p></div>')
-    assert article_element_paper(by_id(body, "leaf"), lengths) is by_id(body, "root")
+    assert article_element_paper(by_id(body, "leaf"), lengths, PAPER_GAP) is by_id(body, "root")
 
 
 def test_a_single_child_is_recursed_into():
@@ -30,7 +34,7 @@ def test_a_single_child_is_recursed_into():
     body, lengths = tree(
         f'<div id="root"><div id="a">{words(20)}</div><div id="b">{words(200)}</div><div id="c">{words(10)}</div></div>'
     )
-    assert article_element_paper(body, lengths) is by_id(body, "a")
+    assert article_element_paper(body, lengths, PAPER_GAP) is by_id(body, "a")
 
 
 def test_gap_over_std_and_over_100_returns_the_earlier_of_the_two_longest():
@@ -38,12 +42,12 @@ def test_gap_over_std_and_over_100_returns_the_earlier_of_the_two_longest():
     body, lengths = tree(
         f'<div id="root"><div id="a">{words(20)}</div><div id="b">{words(200)}</div><div id="c">{words(10)}</div></div>'
     )
-    assert article_element_paper(by_id(body, "root"), lengths) is by_id(body, "a")
+    assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, "a")
     # With m1 first, the earlier one is m1.
     body, lengths = tree(
         f'<div id="root"><div id="b">{words(200)}</div><div id="a">{words(20)}</div><div id="c">{words(10)}</div></div>'
     )
-    assert article_element_paper(by_id(body, "root"), lengths) is by_id(body, "b")
+    assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, "b")
 
 
 def test_gap_over_std_but_not_over_100_returns_the_element_itself():
@@ -51,7 +55,7 @@ def test_gap_over_std_but_not_over_100_returns_the_element_itself():
     body, lengths = tree(
         f'<div id="root"><div id="a">{words(10)}</div><div id="b">{words(100)}</div><div id="c">{words(5)}</div></div>'
     )
-    assert article_element_paper(by_id(body, "root"), lengths) is by_id(body, "root")
+    assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, "root")
 
 
 def test_the_threshold_is_strictly_more_than_100():
@@ -61,7 +65,7 @@ def test_the_threshold_is_strictly_more_than_100():
             f'<div id="root"><div id="a">{words(10)}</div><div id="b">{words(longest)}</div>'
             f'<div id="c">{words(5)}</div></div>'
         )
-        assert article_element_paper(by_id(body, "root"), lengths) is by_id(body, expected), longest
+        assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, expected), longest
 
 
 def test_gap_within_std_recurses_into_the_longest_child():
@@ -71,7 +75,7 @@ def test_gap_within_std_recurses_into_the_longest_child():
         f'<div id="root"><div id="a"><p>{words(60)}</p><p>{words(40)}</p></div>'
         f'<div id="b">{words(90)}</div><div id="c"></div><div id="d"></div></div>'
     )
-    assert article_element_paper(by_id(body, "root"), lengths) is by_id(body, "a")
+    assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, "a")
 
 
 def test_lengths_of_chinese_text_count_characters():
@@ -82,7 +86,7 @@ def test_lengths_of_chinese_text_count_characters():
         f'<div id="root"><div id="a">{short_text}</div><div id="b">{long_text}</div><div id="c">{short_text}</div></div>'
     )
     assert lengths[by_id(body, "b")] == 150
-    assert article_element_paper(by_id(body, "root"), lengths) is by_id(body, "a")
+    assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, "a")
 
 
 def test_improved_descent_follows_a_dominant_child_and_stops_where_text_spreads():
@@ -90,7 +94,7 @@ def test_improved_descent_follows_a_dominant_child_and_stops_where_text_spreads(
         f'<div id="page"><div id="menu">{words(5)}</div><div id="content">'
         f"<p>{words(40)}</p><p>{words(50)}</p><p>{words(45)}</p></div></div>"
     )
-    assert content_element(body, lengths) is by_id(body, "content")
+    assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "content")
 
 
 def test_improved_descent_ignores_link_text_unless_asked():
@@ -98,5 +102,5 @@ def test_improved_descent_ignores_link_text_unless_asked():
     body, lengths = tree(
         f'<div id="page"><div id="links">{links}</div><div id="story"><p>{words(60)}</p><p>{words(40)}</p></div></div>'
     )
-    assert content_element(body, lengths) is by_id(body, "story")
+    assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "story")
     assert content_element(body, lengths, share=0.6, count_links=True) is by_id(body, "links")

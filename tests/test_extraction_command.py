@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.extraction import Extraction
+from pipelines.extraction import Extraction, build_extractor
 from pipelines.extraction.standalone import SourceError, extract_source, format_extraction, read_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +50,26 @@ def test_command_errors_are_clear():
     assert unknown.returncode != 0 and "unknown extractor 'nope'; known extractors:" in unknown.stderr
 
 
+def test_command_refuses_binary_files(tmp_path):
+    elf = tmp_path / "program.html"
+    elf.write_bytes(Path(sys.executable).resolve().read_bytes()[:65536])
+    run = scrapy_extract(str(elf))
+    assert run.returncode == 2 and run.stdout == ""
+    assert f"{elf} is an ELF executable, not HTML" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [(b"%PDF-1.7\n", "a PDF document"), (b"\x89PNG\r\n", "a PNG image"), (b"<p>a\x00b</p>", "NUL bytes")],
+)
+def test_read_source_refuses_non_html(tmp_path, body, reason):
+    path = tmp_path / "x.html"
+    path.write_bytes(body)
+    with pytest.raises(SourceError, match=reason):
+        read_source(str(path))
+
+
 def test_command_exits_1_when_nothing_is_found(tmp_path):
     empty = tmp_path / "empty.html"
     empty.write_text("<html><body><div></div></body></html>", encoding="utf-8")
@@ -70,7 +90,8 @@ def test_read_source_reads_gzip_and_file_uris(tmp_path):
 
 
 def test_extract_source_and_format():
-    found = extract_source(str(FIXTURES / "article.html"), page_type="auto", url="https://gazette.example/x")
+    iawce = build_extractor("iawce")
+    found = extract_source(str(FIXTURES / "article.html"), iawce, page_type="auto", url="https://gazette.example/x")
     assert isinstance(found, Extraction) and found.page_type == "article"
     assert json.loads(format_extraction(found, "json"))["title"] == found.title
     assert format_extraction(found, "text") == found.text
@@ -78,4 +99,4 @@ def test_extract_source_and_format():
     with pytest.raises(ValueError, match="format must be one of json, text, markdown"):
         format_extraction(found, "xml")
     with pytest.raises(ValueError, match="page type must be one of article, list, auto"):
-        extract_source(str(FIXTURES / "article.html"), page_type="gallery")
+        extract_source(str(FIXTURES / "article.html"), iawce, page_type="gallery")

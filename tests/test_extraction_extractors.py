@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.extraction import LIST, Page, get_extractor
+from pipelines.extraction import LIST, Page, build_extractor
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.pagetype import guess_page_type
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
@@ -32,7 +33,7 @@ def fixture(name: str) -> str:
 
 
 def test_iawce_article():
-    found = get_extractor("iawce").extract(Page(fixture("article.html"), ARTICLE_URL, "article"))
+    found = build_extractor("iawce").extract(Page(fixture("article.html"), ARTICLE_URL, "article"))
     assert found is not None
     assert found.text == ARTICLE_TEXT
     assert found.markdown.startswith("# River cleanup draws hundreds\n\nMore than")
@@ -50,7 +51,7 @@ def test_paper_article_keeps_the_papers_rule():
     # The article's children are h1, p, h2, p, p: the two longest paragraphs differ by
     # less than the standard deviation, so the paper recurses into the longest, a leaf,
     # whose parent (the article) is the answer.
-    found = get_extractor("iawce-paper").extract(Page(fixture("article.html"), ARTICLE_URL, "article"))
+    found = build_extractor("iawce-paper").extract(Page(fixture("article.html"), ARTICLE_URL, "article"))
     assert found is not None and found.text == ARTICLE_TEXT
 
 
@@ -59,14 +60,14 @@ def test_invisible_boxes_change_the_result():
     root = parse_html(html)
     paragraph = root.findall(".//article/p")[2]
     boxes = [{"tag": "p", "path": root.getroottree().getpath(paragraph), "visible": False}]
-    found = get_extractor("iawce").extract(Page(html, ARTICLE_URL, "article", boxes))
+    found = build_extractor("iawce").extract(Page(html, ARTICLE_URL, "article", boxes))
     assert found is not None
     assert "litter traps" not in found.text and "shopping trolley" in found.text
 
 
 @pytest.mark.parametrize("name", ["iawce", "iawce-paper"])
 def test_list_page_items(name):
-    found = get_extractor(name).extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
+    found = build_extractor(name).extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
     assert found is not None
     assert [item.title for item in found.items] == [
         "River cleanup draws hundreds",
@@ -85,13 +86,13 @@ def test_list_page_items(name):
 
 
 def test_improved_list_text_keeps_the_lists_heading():
-    found = get_extractor("iawce").extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
+    found = build_extractor("iawce").extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
     assert found.text.startswith("Latest news\n\nRiver cleanup draws hundreds\nVolunteers filled")
     assert "Obituaries" not in found.text  # the menu is gone
 
 
 def test_page_type_fallback():
-    iawce = get_extractor("iawce")
+    iawce = build_extractor("iawce")
     assert iawce.extract(Page(fixture("article.html"))).page_type == "article"
     links = "".join(f'<li><a href="/topic/{i}">Topic number {i}</a></li>' for i in range(30))
     directory = f"<html><body><h1>All topics</h1><ul>{links}</ul></body></html>"
@@ -102,7 +103,7 @@ def test_page_type_fallback():
     )
     root = parse_html(f"<html><body><h1>News</h1>{cards}<p>{'Long closing words ' * 5}</p></body></html>")
     denoise(root, LIST)
-    assert guess_page_type(body_of(root)) == "list"
+    assert guess_page_type(body_of(root), IawceOptions()) == "list"
 
 
 @pytest.mark.parametrize("name", ["iawce", "iawce-paper"])
@@ -123,7 +124,7 @@ def test_page_type_fallback():
 def test_bad_html_never_raises(name, html, caplog):
     caplog.set_level(logging.INFO, logger="pipelines.extraction")
     for page_type in ("article", "list", None):
-        found = get_extractor(name).extract(Page(html, "https://e.example/", page_type))
+        found = build_extractor(name).extract(Page(html, "https://e.example/", page_type))
         if found is None:
             assert "found no" in caplog.text or "found nothing" in caplog.text
         else:
@@ -132,10 +133,10 @@ def test_bad_html_never_raises(name, html, caplog):
 
 def test_nothing_found_is_none_with_a_logged_reason(caplog):
     caplog.set_level(logging.INFO, logger="pipelines.extraction")
-    assert get_extractor("iawce").extract(Page("", "https://e.example/empty")) is None
+    assert build_extractor("iawce").extract(Page("", "https://e.example/empty")) is None
     assert "iawce found nothing on https://e.example/empty: the document has no markup" in caplog.text
     assert (
-        get_extractor("iawce").extract(
+        build_extractor("iawce").extract(
             Page("<html><body><div></div></body></html>", "https://e.example/blank", "article")
         )
         is None
@@ -146,7 +147,7 @@ def test_nothing_found_is_none_with_a_logged_reason(caplog):
 def test_chinese_article():
     paragraphs = "".join(f"<p>{'城市交通正在发生变化，新的地铁线路今天开通。' * 4}</p>" for _ in range(3))
     html = f'<html lang="zh-CN"><body><nav><a href="/">首页</a></nav><main><h1>地铁新线开通</h1>{paragraphs}</main></body></html>'
-    found = get_extractor("iawce").extract(Page(html, "https://zh.example/a", "article"))
+    found = build_extractor("iawce").extract(Page(html, "https://zh.example/a", "article"))
     assert found.text.split("\n\n")[0] == "地铁新线开通"
     assert found.text.count("城市交通") == 12 and "首页" not in found.text
     assert found.language == "zh-CN"
@@ -161,7 +162,7 @@ def test_threads_get_the_same_results():
         for name in ("article.html", "list.html")
         for page_type in ("article", "list", None)
     ] * 8
-    iawce = get_extractor("iawce")
+    iawce = build_extractor("iawce")
     serial = [iawce.extract(page).to_dict() for page in pages]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert [found.to_dict() for found in pool.map(iawce.extract, pages)] == serial

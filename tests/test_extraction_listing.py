@@ -5,7 +5,6 @@ from pathlib import Path
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.lengths import subtree_lengths
 from pipelines.extraction.listing import (
-    TOP_N,
     average_length,
     build_item,
     entry_block,
@@ -16,7 +15,10 @@ from pipelines.extraction.listing import (
     list_region,
     rank,
 )
+from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ExtractedItem
+
+OPTIONS = IawceOptions()
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
 
@@ -35,7 +37,7 @@ def test_rank_and_average_length_formulas():
     assert rank(4, 100) == 400.0  # R = O * L
     assert average_length(4, 100) == 25.0  # TL = L / O
     assert average_length(0, 0) == 0.0
-    assert TOP_N == 15
+    assert OPTIONS.top_n == 15
 
 
 def test_grouping_keys_by_depth_and_class():
@@ -63,21 +65,21 @@ def test_cards_beat_many_short_nav_links():
     groups = group_by_depth_and_class(body, lengths)
     nav_group, card_group = groups[(2, "nav-link")], groups[(2, "card")]
     assert rank(nav_group.count, nav_group.length) > rank(card_group.count, card_group.length)
-    for chosen in (list_items_paper(body, lengths), list_items(body, lengths)):
+    for chosen in (list_items_paper(body, lengths, OPTIONS), list_items(body, lengths, OPTIONS)):
         assert [el.get("class") for el in chosen] == ["card"] * 5
 
 
 def test_the_improved_ranking_sees_class_less_repeats():
     rows = "".join(f'<li><a href="/{i}">{words(3)}</a> {words(10)}</li>' for i in range(6))
     body, lengths = parsed(f"<html><body><ul>{rows}</ul><p>{words(20)}</p></body></html>")
-    assert list_items_paper(body, lengths) == []
-    assert [el.tag for el in list_items(body, lengths)] == ["li"] * 6
+    assert list_items_paper(body, lengths, OPTIONS) == []
+    assert [el.tag for el in list_items(body, lengths, OPTIONS)] == ["li"] * 6
 
 
 def test_items_of_the_list_fixture():
     html = (FIXTURES / "list.html").read_text(encoding="utf-8")
     body, lengths = parsed(html)
-    items = [build_item(el, "https://gazette.example/news/") for el in list_items(body, lengths)]
+    items = [build_item(el, "https://gazette.example/news/") for el in list_items(body, lengths, OPTIONS)]
     assert items[0] == ExtractedItem(
         title="River cleanup draws hundreds",
         url="https://gazette.example/news/2024/river-cleanup",
@@ -108,7 +110,7 @@ def test_two_page_wide_wrappers_are_not_a_list():
         f'<html><body><div class="wrap">{words(30)}</div><div class="wrap">{words(40)}</div>'
         f"<ul>{''.join(f'<li><a href=/{i}>{words(4)}</a></li>' for i in range(5))}</ul></body></html>"
     )
-    assert [el.tag for el in list_items(body, lengths)] == ["li"] * 5
+    assert [el.tag for el in list_items(body, lengths, OPTIONS)] == ["li"] * 5
 
 
 def test_list_region_narrows_toward_the_items_and_keeps_a_long_intro():
@@ -120,8 +122,8 @@ def test_list_region_narrows_toward_the_items_and_keeps_a_long_intro():
             f'<html><body>{chrome}<div class="main"><h1>最新信息</h1>{intro}<ul id="list">{rows}</ul></div>'
             '<div class="links">相关链接</div></body></html>'
         )
-        items = list_items(body, lengths)
-        return body, items, lengths, list_region(body, items, lengths)
+        items = list_items(body, lengths, OPTIONS)
+        return body, items, lengths, list_region(body, items, lengths, OPTIONS.items_share)
 
     body, items, lengths, region = region_of("")
     assert region.get("id") == "list"  # the chrome and the short heading go
@@ -138,7 +140,7 @@ def test_a_linked_pair_of_siblings_is_a_list_but_other_pairs_are_not():
         '<div class="main"><div class="wrap"><ul><li><a href="/1">First notice of the week</a></li>'
         '<li><a href="/2">Second notice of the week</a></li></ul></div></div></body></html>'
     )
-    assert [el.tag for el in list_items(body, lengths)] == ["li", "li"]
+    assert [el.tag for el in list_items(body, lengths, OPTIONS)] == ["li", "li"]
     groups = group_by_depth_and_class(body, lengths, lambda el: f"{el.tag}.{el.get('class') or ''}")
-    assert groups[(2, "div.wrap")].count == 2 and not is_list(groups[(2, "div.wrap")])
-    assert is_list(groups[(4, "li.")])
+    assert groups[(2, "div.wrap")].count == 2 and not is_list(groups[(2, "div.wrap")], OPTIONS.min_items)
+    assert is_list(groups[(4, "li.")], OPTIONS.min_items)

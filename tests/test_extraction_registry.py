@@ -1,56 +1,156 @@
-"""The extractor registry."""
+"""The extractor registry: classes built from settings, options, and the contract."""
+
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
+from scrapy.settings import Settings
 
 import pipelines.extraction as extraction
-from pipelines.extraction import Extraction, Extractor, Page, available_extractors, get_extractor, register
+from pipelines.extraction import (
+    Extraction,
+    Extractor,
+    ExtractorUnavailable,
+    Page,
+    available_extractors,
+    build_extractor,
+    extractor_class,
+    register,
+)
+from pipelines.extraction.options import IawceOptions
+from tests.project_settings import pagesight_settings
 
 
 class Echo:
-    name = "test-echo"
+    name: ClassVar[str] = "test-echo"
+
+    @dataclass(frozen=True)
+    class Options:
+        upper: bool = False
+
+    def __init__(self, options: Options):
+        self.options = options
+
+    @classmethod
+    def from_settings(cls, settings=None):
+        return cls(cls.Options())
 
     def extract(self, page: Page) -> Extraction | None:
-        return Extraction(self.name, "article", None, page.html, page.html)
+        text = page.html.upper() if self.options.upper else page.html
+        return Extraction(self.name, "article", None, text, text)
 
 
 def test_builtin_extractors_are_registered():
-    assert {"iawce", "iawce-paper"} <= set(available_extractors())
+    assert {"iawce", "iawce-paper", "trafilatura", "readability", "justext"} <= set(available_extractors())
     assert available_extractors() == sorted(available_extractors())
-    for name in ("iawce", "iawce-paper"):
-        extractor = get_extractor(name)
+    for name in ("iawce", "iawce-paper", "trafilatura", "readability", "justext"):
+        extractor = build_extractor(name)
         assert extractor.name == name
         assert isinstance(extractor, Extractor)
 
 
 def test_unknown_name_lists_the_known_ones():
-    with pytest.raises(ValueError, match=r"unknown extractor 'nope'; known extractors: .*iawce, iawce-paper"):
-        get_extractor("nope")
+    with pytest.raises(ExtractorUnavailable, match=r"unknown extractor 'nope'; known extractors: .*iawce, iawce-paper"):
+        build_extractor("nope")
 
 
-def test_register_returns_the_extractor_and_refuses_a_taken_name():
-    echo = Echo()
-    assert register(echo) is echo
-    assert register(echo) is echo  # the same object again is fine
-    assert get_extractor("test-echo").extract(Page("<p>x</p>")).text == "<p>x</p>"
+def test_register_returns_the_class_and_refuses_a_taken_name():
+    assert register(Echo) is Echo
+    assert register(Echo) is Echo  # the same class again is fine
+    assert extractor_class("test-echo") is Echo
+    assert build_extractor("test-echo").extract(Page("<p>x</p>")).text == "<p>x</p>"
+
+    class Other(Echo):
+        pass
+
     with pytest.raises(ValueError, match="already registered"):
-        register(Echo())
+        register(Other)
 
 
 def test_register_checks_the_contract():
     class Nameless:
+        Options = Echo.Options
+
+        @classmethod
+        def from_settings(cls, settings=None):
+            return cls()
+
         def extract(self, page):
             return None
 
+    class NoOptions:
+        name = "no-options"
+
     class NoExtract:
         name = "no-extract"
+        Options = Echo.Options
+        from_settings = Nameless.from_settings
 
     with pytest.raises(ValueError, match="non-empty string `name`"):
-        register(Nameless())
+        register(Nameless)
+    with pytest.raises(ValueError, match="needs an `Options` dataclass"):
+        register(NoOptions)
     with pytest.raises(ValueError, match="has no extract"):
-        register(NoExtract())
+        register(NoExtract)
+
+
+def test_settings_override_an_extractors_options():
+    settings = Settings(pagesight_settings(PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"article_share": 0.5}}))
+    iawce = build_extractor("iawce", settings)
+    assert iawce.options == IawceOptions(article_share=0.5)
+    assert build_extractor("iawce-paper", settings).options == IawceOptions()
+    bad = Settings(pagesight_settings(PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"nope": 1}}))
+    with pytest.raises(ExtractorUnavailable, match=r"PAGESIGHT_EXTRACTOR_OPTIONS\['iawce'\]: no option nope"):
+        build_extractor("iawce", bad)
+
+
+def test_options_change_what_iawce_finds():
+    html = (
+        "<html><body><div id='main'><p>" + "word " * 60 + "</p></div>"
+        "<div><p>" + "aside " * 40 + "</p></div></body></html>"
+    )
+    page = Page(html, page_type="article")
+    default = build_extractor("iawce").extract(page)
+    strict = extractor_class("iawce")(IawceOptions(article_share=0.55)).extract(page)
+    assert "aside" in default.text
+    assert "aside" not in strict.text
 
 
 def test_page_type_is_checked():
     with pytest.raises(ValueError, match="page_type must be one of article, list or None"):
         Page("<p>x</p>", page_type="gallery")
     assert extraction.PAGE_TYPES == ("article", "list")
+
+
+def test_screenshot_is_loaded_and_decoded_only_when_asked(tmp_path):
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (20, 30), "white").save(buffer, format="PNG")
+    calls = []
+    page = Page("<p>x</p>", screenshot=lambda: calls.append(1) or buffer.getvalue())
+    assert calls == []
+    assert page.screenshot_image.size == (20, 30)
+    assert page.screenshot_png == buffer.getvalue() and calls == [1]
+    assert Page("<p>x</p>").screenshot_image is None
+
+
+def test_peers_extract_text_and_keep_the_given_page_type():
+    html = (
+        "<html><head><title>Harbor bridge reopens</title></head><body><nav><a href='/'>Home</a></nav>"
+        "<article><h1>Harbor bridge reopens</h1>"
+        + "".join(
+            f"<p>The harbor bridge reopened on Monday after a repair programme, paragraph {i}, and "
+            "all of the people who had been waiting for it at the end of the road were glad that "
+            "they could cross it again on their way to work, as they had done for many years.</p>"
+            for i in range(6)
+        )
+        + "</article></body></html>"
+    )
+    for name in ("trafilatura", "readability", "justext"):
+        found = build_extractor(name).extract(Page(html, "https://a.example/bridge", "list"))
+        assert found is not None and found.extractor == name, name
+        assert "paragraph 3" in found.text and found.page_type == "list" and found.items == []
+    assert build_extractor("trafilatura").extract(Page(html, "https://a.example/b")).title == "Harbor bridge reopens"

@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import io
 
 import pytest
 import torch
 from PIL import Image
+from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
+from scrapy.utils.test import get_crawler as scrapy_get_crawler
 
+from crawler import signals as pagesight_signals
+from crawler.extensions import ReportExtension
 from crawler.items import PageCapture, PageItem
 from models.checkpoint import CheckpointError, save_checkpoint
 from models.lenet import LeNet5
 from pipelines.classify import ClassifyPipeline
 from pipelines.evaluation.gold import GoldFormatError
 from pipelines.extract import ExtractPipeline
+from pipelines.extraction import ExtractorUnavailable
 from pipelines.score import ScorePipeline
+from pipelines.version import PAGESIGHT_VERSION, short_hash
+from tests.project_settings import pagesight_settings
 from tests.test_models_checkpoint import INPUT_SIZE, lenet_meta
+
+
+def get_crawler(settings_dict=None):
+    """A crawler with the project's PAGESIGHT_* defaults (Scrapy's own start without them)."""
+    return scrapy_get_crawler(settings_dict=pagesight_settings(**(settings_dict or {})))
 
 ARTICLE = (
     "<html lang='en'><head><title>Storm hits coast</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -67,6 +79,8 @@ def test_classifier_labels_captured_pages(checkpoint):
     assert item.page_type in ("article", "list")
     assert 0.5 <= item.page_type_score <= 1.0
     assert crawler.stats.get_value(f"pagesight/classify/{item.page_type}") == 1
+    assert item.provenance["checkpoints"] == {"classifier": short_hash(checkpoint)}
+    assert len(item.provenance["checkpoints"]["classifier"]) == 12
 
 
 def test_classifier_passes_uncaptured_items_through(checkpoint):
@@ -103,6 +117,47 @@ def test_extraction_fills_text_title_and_metadata():
     assert item.language == "en"
     assert item.page_type == "article"  # the type extraction used, when nothing classified
     assert crawler.stats.get_value("pagesight/extract/ok") == 1
+    assert item.provenance["extractor"] == {"name": "iawce", "version": PAGESIGHT_VERSION}
+    assert item.warnings == []
+
+
+def test_a_peer_extractor_runs_in_the_pipeline():
+    crawler = get_crawler(settings_dict={"PAGESIGHT_EXTRACTOR": "trafilatura"})
+    item = run(ExtractPipeline.from_crawler(crawler), captured_item())
+    assert item.extractor == "trafilatura" and "Paragraph 3 about the storm" in item.text
+    assert item.provenance["extractor"]["name"] == "trafilatura"
+    assert item.provenance["extractor"]["version"] == importlib.metadata.version("trafilatura")
+
+
+class Raising:
+    def __init__(self, error):
+        self.error = error
+        self.name = "raising"
+
+    def __call__(self, *args, **kwargs):
+        raise self.error
+
+    def extract(self, page):
+        raise self.error
+
+
+def test_a_raising_extractor_or_classifier_leaves_a_warning_not_a_lost_line(checkpoint):
+    crawler = get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint)})
+    classify, extract = ClassifyPipeline.from_crawler(crawler), ExtractPipeline.from_crawler(crawler)
+    classify.classify_png = Raising(RuntimeError("CUDA out of memory\nsecond line"))
+    extract.extractor = Raising(ValueError("no tree"))
+    item = run(extract, run(classify, captured_item()))
+    assert item.status == "ok" and item.error is None
+    assert item.warnings == ["classify: RuntimeError: CUDA out of memory", "extract: ValueError: no tree"]
+    assert crawler.stats.get_value("pagesight/classify/failed") == 1
+    assert crawler.stats.get_value("pagesight/extract/failed") == 1
+
+
+def test_an_empty_extraction_is_a_warning():
+    crawler = get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "article"})
+    item = run(ExtractPipeline.from_crawler(crawler), captured_item("<html><body></body></html>"))
+    assert item.status == "ok" and item.error is None
+    assert item.warnings == ["extract: iawce found no main content"]
 
 
 def test_extraction_uses_the_classifiers_type():
@@ -114,7 +169,7 @@ def test_extraction_uses_the_classifiers_type():
 
 
 def test_unknown_extractor_or_page_type_is_a_clear_error():
-    with pytest.raises(ValueError, match="unknown extractor 'nope'"):
+    with pytest.raises(ExtractorUnavailable, match="unknown extractor 'nope'"):
         ExtractPipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_EXTRACTOR": "nope"}))
     with pytest.raises(ValueError, match="PAGESIGHT_PAGE_TYPE"):
         ExtractPipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "forum"}))
@@ -123,32 +178,57 @@ def test_unknown_extractor_or_page_type_is_a_clear_error():
 def test_scoring_without_gold_passes_items_through(tmp_path):
     crawler = get_crawler()
     pipeline = ScorePipeline.from_crawler(crawler)
-    pipeline.spider_opened(type("Spider", (), {"gold_path": None})())
+    assert pipeline.evaluation is None
     assert run(pipeline, captured_item()).scores is None
 
 
-def test_bad_gold_stops_the_crawl_when_it_opens(tmp_path):
+def test_bad_gold_stops_the_crawl_at_start_up(tmp_path):
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"url": "http://a.example/story", "text": "x"}\n{broken\n', encoding="utf-8")
-    pipeline = ScorePipeline.from_crawler(get_crawler())
     with pytest.raises(GoldFormatError, match="line 2"):
-        pipeline.spider_opened(type("Spider", (), {"gold_path": str(gold)})())
+        ScorePipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_GOLD": str(gold)}))
 
 
-def test_scores_and_report(tmp_path):
+def write_gold(tmp_path):
     gold = tmp_path / "gold.jsonl"
     gold.write_text(
         '{"url": "http://a.example/story", "site": "a", "page_type": "article", '
         '"text": "Paragraph 1 about the storm and the people who waited for it all night."}\n',
         encoding="utf-8",
     )
+    return gold
+
+
+def test_scores_and_the_report_written_when_the_spider_closes(tmp_path):
     crawler = get_crawler(
-        settings_dict={"PAGESIGHT_REPORT_DIR": str(tmp_path / "report"), "PAGESIGHT_PAGE_TYPE": "article"}
+        settings_dict={
+            "PAGESIGHT_REPORT_DIR": str(tmp_path / "report"),
+            "PAGESIGHT_PAGE_TYPE": "article",
+            "PAGESIGHT_GOLD": str(write_gold(tmp_path)),
+        }
     )
+    report = ReportExtension.from_crawler(crawler)
     extract, score = ExtractPipeline.from_crawler(crawler), ScorePipeline.from_crawler(crawler)
-    score.spider_opened(type("Spider", (), {"gold_path": str(gold)})())
+    assert report.evaluation is score.evaluation is not None
     item = run(score, run(extract, captured_item()))
     assert 0 < item.scores["word_f1"] < 1
-    score.close_spider()
+    crawler.signals.send_catch_log(signals.spider_closed, spider=None, reason="finished")
     assert (tmp_path / "report" / "report.html").exists()
     assert crawler.stats.get_value("pagesight/score/pages") == 1
+
+
+def test_the_demo_webs_gold_is_scored_when_it_starts(tmp_path):
+    crawler = get_crawler()
+    score = ScorePipeline.from_crawler(crawler)
+    crawler.signals.send_catch_log(
+        pagesight_signals.demo_web_started, seed_urls=["http://a.example/"], gold_path=str(write_gold(tmp_path))
+    )
+    assert len(score.evaluation.gold) == 1
+
+
+def test_a_raising_scorer_leaves_a_warning(tmp_path):
+    crawler = get_crawler(settings_dict={"PAGESIGHT_GOLD": str(write_gold(tmp_path))})
+    score = ScorePipeline.from_crawler(crawler)
+    score.evaluation.score = Raising(KeyError("gold_url"))
+    item = run(score, captured_item())
+    assert item.warnings == ["score: KeyError: 'gold_url'"] and item.scores is None

@@ -13,6 +13,7 @@ from scrapy.pipelines.files import S3FilesStore
 from scrapy.utils.test import get_crawler
 
 from crawler.items import FEED_FIELDS, PageCapture, PageItem
+from pipelines.artifacts import ArtifactError, UnsupportedStoreError
 from pipelines.store import ArtifactStore, StorePipeline, artifact_stem
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -91,8 +92,21 @@ def test_store_failure_keeps_the_item(tmp_path):
     pipeline = StorePipeline.from_crawler(crawler)
     pipeline.store.store.basedir = str(blocker)  # writing under a regular file fails
     item = run(pipeline, make_item())
-    assert item.error.startswith("store:")
+    assert item.error is None and item.status == "ok"
+    assert len(item.warnings) == 1 and item.warnings[0].startswith("store: ")
     assert crawler.stats.get_value("pagesight/store/failed") == 1
+
+
+def test_read_gives_back_what_was_stored(tmp_path):
+    crawler = get_crawler(settings_dict={"PAGESIGHT_STORE_URI": str(tmp_path / "store")})
+    item = run(StorePipeline.from_crawler(crawler), make_item())
+    assert ArtifactStore.read(item.html["uri"]).decode("utf-8") == item.capture.html
+    assert ArtifactStore.read(item.screenshot["uri"]) == item.capture.screenshot_png
+    assert json.loads(ArtifactStore.read(item.boxes["uri"])) == item.capture.boxes
+    with pytest.raises(ArtifactError, match="cannot read"):
+        ArtifactStore.read((tmp_path / "store" / "nope.png").as_uri())
+    with pytest.raises(UnsupportedStoreError, match=r"local stores \(file://\) only"):
+        ArtifactStore.read("s3://bucket/html/ab/ab.html.gz")
 
 
 def test_feed_fields_never_export_bytes():
@@ -113,5 +127,7 @@ def test_feed_fields_never_export_bytes():
         "html",
         "boxes",
         "timings_ms",
+        "warnings",
+        "provenance",
     ):
         assert name in FEED_FIELDS

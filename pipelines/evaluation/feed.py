@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from models.labels import LabelMapping
-from pipelines.artifacts import ArtifactError, read_artifact
+from pipelines.artifacts import ArtifactError, UnsupportedStoreError, read_artifact
 from pipelines.evaluation.gold import GoldSet
 from pipelines.evaluation.scorebook import Evaluation
 from pipelines.evaluation.scoring import ScoringConfig, page_type_label
@@ -84,6 +84,8 @@ def compared_record(
         return {**result, "status": record.get("status"), "error": record.get("error")}
     try:
         page = stored_page(record, read, mapping)
+    except UnsupportedStoreError:
+        raise  # every line's capture is there: the whole comparison cannot run
     except (ArtifactError, ValueError) as exc:  # missing, unreadable, broken gzip or JSON
         logger.warning("No stored capture for %s: %s", record.get("url"), exc)
         return {**result, "status": "error", "error": f"stored capture unreadable: {exc}"}

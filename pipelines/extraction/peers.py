@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 import lxml.html
 
@@ -39,13 +39,15 @@ def import_peer(name: str, module: str, package: str) -> ModuleType:
         ) from None
 
 
-def text_extraction(name: str, page: Page, text: str | None, **metadata: Any) -> Extraction | None:
+def text_extraction(
+    name: str, page: Page, text: str | None, title: str | None = None, **metadata: str | None
+) -> Extraction | None:
     """A peer's text as an Extraction (Markdown is the plain text), or None when empty."""
     if not text or not text.strip():
         logger.info("%s found no main content on %s", name, page.url or "<page>")
         return None
     fields = {key: value or None for key, value in metadata.items()}
-    return Extraction(name, page.page_type or ARTICLE, text=text, markdown=text, **fields)
+    return Extraction(name, page.page_type or ARTICLE, title or None, text, text, **fields)
 
 
 @register
