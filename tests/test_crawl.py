@@ -8,10 +8,14 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlparse
 
+import pytest
 from PIL import Image
 
 from tests.conftest import E2E_MAX_SCREENSHOT_HEIGHT
 from tests.crawling import processes_with_marker, run_crawl
+
+#: These tests start a real Chromium.
+pytestmark = pytest.mark.e2e
 
 
 def local(uri: str) -> Path:

@@ -3,7 +3,12 @@
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 from tests.crawling import processes_with_marker, run_crawl
+
+#: These tests start a real Chromium.
+pytestmark = pytest.mark.e2e
 
 
 def test_renderer_crash_is_an_error_line(tmp_path):

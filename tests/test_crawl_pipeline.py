@@ -6,9 +6,14 @@ from __future__ import annotations
 import json
 from statistics import mean
 
+import pytest
+
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from tests.crawling import open_in_chromium
+
+#: These tests start a real Chromium.
+pytestmark = pytest.mark.e2e
 
 DEMO_SITES = ("portal", "blog", "gov", "magazine")
 

@@ -236,6 +236,7 @@ def test_compare_hands_any_extractor_the_stored_capture(gold, tmp_path):
     assert report["systems"]["iawce"]["summary"]["word_f1"] > 0.5
 
 
+@pytest.mark.e2e
 def test_html_report_opens_in_headless_chromium_without_errors(gold, tmp_path):
     report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("readability")])
     opened = open_in_chromium(write_report(report, tmp_path / "out").html)

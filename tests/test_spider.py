@@ -4,19 +4,27 @@ import pickle
 
 import pytest
 from playwright.async_api import TimeoutError as PlaywrightTimeout
+from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Request
-from scrapy.utils.test import get_crawler
+from scrapy.settings import Settings
 from twisted.python.failure import Failure
 
 from crawler.items import PageCapture
+from crawler.signals import demo_web_started
 from crawler.middlewares import CAPTURE_META_KEY, CAPTURE_RESULT_KEY, CAPTURE_SKIP_KEY
 from crawler.spiders.news import NewsSpider, parse_bool, read_urls_file
 from pipelines.urls import site_of
+from pipelines.version import PAGESIGHT_VERSION
+from tests.project_settings import pagesight_settings
 
 
 def make_spider(**kwargs):
-    crawler = get_crawler(NewsSpider, settings_dict={"PAGESIGHT_DENY_EXTENSIONS": ["pdf"]})
-    return NewsSpider.from_crawler(crawler, **kwargs)
+    """A spider made as a crawl makes it: before the settings are frozen."""
+    settings = Settings(pagesight_settings(PAGESIGHT_DENY_EXTENSIONS=["pdf"]))
+    crawler = Crawler(NewsSpider, settings, init_reactor=True)
+    spider = NewsSpider.from_crawler(crawler, **kwargs)
+    crawler._apply_settings()  # as Crawler.crawl does next: add-ons, stats, frozen settings
+    return spider
 
 
 @pytest.mark.parametrize(
@@ -56,15 +64,31 @@ def test_start_urls_and_urls_file(tmp_path):
     assert read_urls_file(urls) == ["http://c.example/", "http://d.example/x"]
 
 
-def test_bad_start_url_is_a_clear_error():
-    with pytest.raises(ValueError, match="not an http"):
-        make_spider(start_urls="ftp://x.example/")
+@pytest.mark.parametrize("url", ["ftp://x.example/", "notaurl", "http:///nohost"])
+def test_bad_start_url_is_a_clear_error(url):
+    with pytest.raises(ValueError, match=f"start URL '{url}' is not an http"):
+        make_spider(start_urls=url)
+
+
+def test_missing_urls_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="urls_file .*missing.txt: cannot read it: No such file"):
+        make_spider(urls_file=str(tmp_path / "missing.txt"))
 
 
 def test_follow_false_and_gold_arguments():
     spider = make_spider(start_urls="http://a.example/", follow="false", gold="gold.jsonl")
     assert spider.follow is False
-    assert spider.gold_path == "gold.jsonl"
+    assert spider.crawler.settings.get("PAGESIGHT_GOLD") == "gold.jsonl"
+    assert spider.crawler.settings.getbool("PAGESIGHT_DEMO_WEB") is False
+
+
+def test_no_urls_turns_the_demo_web_on_and_takes_its_home_pages():
+    spider = make_spider()
+    assert spider.crawler.settings.getbool("PAGESIGHT_DEMO_WEB") is True
+    assert spider.seed_urls == []
+    spider.crawler.signals.send_catch_log(demo_web_started, seed_urls=["http://127.0.0.1:8801/"], gold_path="g")
+    assert spider.seed_urls == ["http://127.0.0.1:8801/"]
+    assert spider.allowed_sites == {"127.0.0.1:8801"}
 
 
 def captured_response(url, body, capture=True):
@@ -93,6 +117,7 @@ def test_parse_yields_item_then_same_site_links_only():
     out = list(spider.parse(captured_response("http://a.example/", body)))
     item, *requests = out
     assert item.status == "ok" and item.capture is not None and item.depth == 1
+    assert item.provenance == {"pagesight": PAGESIGHT_VERSION}
     assert [r.url for r in requests] == ["http://a.example/one"]
     assert all(r.meta[CAPTURE_META_KEY] for r in requests)
     # Scheduled requests must survive pickling (a Redis scheduler stores them).

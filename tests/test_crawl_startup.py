@@ -1,0 +1,43 @@
+"""Errors at the door: a crawl refused at start-up prints one line and exits 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.crawling import PROJECT_ROOT
+
+
+def scrapy_crawl(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(tmp_path / "feed.jsonl"), *args]
+    return subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-a", "start_urls=notaurl"], "Error: start URL 'notaurl' is not an http(s) or file URL"),
+        (["-a", "urls_file=/missing"], "Error: urls_file /missing: cannot read it: No such file or directory"),
+        (
+            ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_CLASSIFIER_CHECKPOINT={corrupt}"],
+            "Error: classifier checkpoint {corrupt} is unreadable",
+        ),
+        (
+            ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_EXTRACTOR=nope"],
+            "Error: unknown extractor 'nope'; known extractors:",
+        ),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, args, message):
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"not a checkpoint")
+    args = [arg.format(corrupt=corrupt) for arg in args]
+    run = scrapy_crawl(tmp_path, *args)
+    assert run.returncode == 2, run.stderr[-3000:]
+    errors = [line for line in run.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1 and errors[0].startswith(message.format(corrupt=corrupt)), run.stderr[-3000:]
+    assert "Traceback" not in run.stderr and "Task exception was never retrieved" not in run.stderr
+    assert not (tmp_path / "feed.jsonl").exists() or not (tmp_path / "feed.jsonl").read_text()
