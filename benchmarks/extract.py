@@ -1,10 +1,11 @@
 """Extraction benchmark on WCXB dev: word precision/recall/F1 per page type and overall,
-and milliseconds per page, for iawce-paper, iawce, trafilatura, readability and jusText
-in one run, on the same decoded HTML.
+and milliseconds per page, for any registered extractors (iawce-paper, iawce,
+trafilatura, readability, jusText by default) in one run, on the same decoded HTML.
 
     .venv/bin/python benchmarks/extract.py ../shared/datasets/wcxb-dev \\
         [--limit N] [--out results.json] [--page-types PRED.json] [--auto] \\
-        [--extractors iawce,iawce-paper,trafilatura,readability,justext] [--split all|tune|holdout]
+        [--extractors iawce,iawce-paper,trafilatura,readability,justext] \\
+        [--split all|train|validation|heldout] [--options '{"iawce": {"article_share": 0.6}}']
 
 Measure (WCXB's): bag-of-words P/R/F1 of the extracted text against the gold
 ``main_content``, tokens lowercased ``\\w+`` (``pipelines.evaluation``'s ``word_prf`` and
@@ -12,20 +13,21 @@ Measure (WCXB's): bag-of-words P/R/F1 of the extracted text against the gold
 text is empty cannot be scored and is left out (the count is printed). An extractor that
 returns nothing scores 0 on that page.
 
-Page type handed to our extractors: the true one (WCXB listing and collection → "list",
-the other five types → "article"); with ``--page-types`` also a predicted one (JSON
+Page type handed to every extractor: the true one (WCXB listing and collection → "list",
+the other five types → "article", through the label mapping of
+``PAGESIGHT_TYPE_LABEL_MAPPING``); with ``--page-types`` also a predicted one (JSON
 ``{file_id: "article" | "list"}``, e.g. from the screenshot classifier); with ``--auto``
-none (the extractor's own HTML fallback). Peers get no page type.
+none (the extractor's own HTML fallback). Peers do not use it.
 
-Domains are split by a hash of the domain: one in five is held out ("holdout"), the rest
-("tune") is what the improved extractor was tuned on; results are printed for both.
+Pages are read with ``pipelines.evaluation.wcxb`` and split by domain with the project's
+one split (``models/splits.py``: train, validation, heldout); results are printed for
+all pages and for the held-out domains. ``--options`` overrides extractors' Options
+fields (``PAGESIGHT_EXTRACTOR_OPTIONS``), so thresholds can be swept without edits.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
-import hashlib
 import json
 import sys
 import time
@@ -33,42 +35,44 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipelines.evaluation.metrics import word_prf
-from pipelines.evaluation.peers import PeerUnavailable, load_peer
-from pipelines.evaluation.text import tokens
-from pipelines.extraction import ARTICLE, LIST, Page, available_extractors, decode_html, get_extractor
+from scrapy.settings import Settings
 
-WCXB_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
-WCXB_LIST_TYPES = frozenset({"listing", "collection"})
-PEERS = ("trafilatura", "readability", "justext")
-DEFAULT_EXTRACTORS = ("iawce-paper", "iawce", *PEERS)
-HOLDOUT_SHARE = 5  # one domain in five
+import settings as project_settings
+from models.splits import HELDOUT, ROLES, SPLIT_FILE, UnknownDomain, load_split
+from pipelines.artifacts import read_local_artifact
+from pipelines.evaluation.metrics import word_prf
+from pipelines.evaluation.scoring import page_type_label, page_type_mapping
+from pipelines.evaluation.text import tokens
+from pipelines.evaluation.wcxb import WCXB_TYPES, WcxbFormatError, WcxbRecord, read_wcxb
+from pipelines.extraction import (
+    ARTICLE,
+    LIST,
+    Extractor,
+    ExtractorUnavailable,
+    Page,
+    available_extractors,
+    build_extractor,
+    decode_html,
+)
+
+DEFAULT_EXTRACTORS = ("iawce-paper", "iawce", "trafilatura", "readability", "justext")
 
 
 @dataclass
-class WcxbPage:
-    """One benchmark page and its gold text."""
+class BenchmarkPage:
+    """One benchmark page: its WCXB record, extraction page type and split role."""
 
-    file_id: str
-    url: str
-    domain: str
-    wcxb_type: str
-    gold: str
-    html_path: Path
+    record: WcxbRecord
+    page_type: str
+    role: str
 
     @property
-    def page_type(self) -> str:
-        return LIST if self.wcxb_type in WCXB_LIST_TYPES else ARTICLE
-
-    @property
-    def split(self) -> str:
-        digest = int(hashlib.md5(self.domain.encode("utf-8")).hexdigest(), 16)
-        return "holdout" if digest % HOLDOUT_SHARE == 0 else "tune"
+    def file_id(self) -> str:
+        return self.record.file_id
 
 
 @dataclass
@@ -76,72 +80,61 @@ class Run:
     """One extractor in one page-type mode."""
 
     label: str
-    extract: Callable[[str, WcxbPage], str | None]
+    extract: Callable[[str, BenchmarkPage], str | None]
 
 
-def load_wcxb(root: Path) -> tuple[list[WcxbPage], int]:
-    """Pages with gold text, and how many were left out for an empty gold text.
-
-    The page type and domain come from metadata.json, else from the gold file itself.
-    """
-    files = json.loads((root / "metadata.json").read_text(encoding="utf-8")).get("files", {})
+def load_pages(root: Path, split_file: Path, settings: Settings) -> tuple[list[BenchmarkPage], int]:
+    """Pages with gold text, and how many were left out for an empty gold text."""
+    split, mapping = load_split(split_file), page_type_mapping(settings)
     pages, unscored = [], 0
-    for gold_path in sorted((root / "ground-truth").glob("*.json")):
-        record = json.loads(gold_path.read_text(encoding="utf-8"))
-        file_id = gold_path.stem
-        gold = (record.get("ground_truth") or {}).get("main_content") or ""
-        if not gold.strip():
+    for record in read_wcxb(root):
+        if not record.gold_text.strip():
             unscored += 1
             continue
-        known = files.get(file_id, {})
-        url = record.get("url", "")
-        wcxb_type = known.get("page_type") or record.get("_internal", {}).get("page_type", {}).get("primary")
-        domain = known.get("domain") or (urlsplit(url).hostname or "").removeprefix("www.")
-        if wcxb_type not in WCXB_TYPES:
-            raise SystemExit(f"{gold_path}: unknown page type {wcxb_type!r}")
-        pages.append(WcxbPage(file_id, url, domain, wcxb_type, gold, root / "html" / f"{file_id}.html.gz"))
+        try:
+            role = split.role(record.domain)
+        except UnknownDomain:
+            raise SystemExit(f"{record.source}: domain {record.domain} is not in the split {split_file}") from None
+        page_type = page_type_label(mapping, record.page_type)
+        pages.append(BenchmarkPage(record, page_type if page_type in (ARTICLE, LIST) else ARTICLE, role))
     return pages, unscored
 
 
-def build_runs(names: list[str], predicted: dict[str, str] | None, auto: bool) -> list[Run]:
-    """The runs to make: our extractors once per page-type mode, peers once."""
+def build_runs(names: list[str], settings: Settings, predicted: dict[str, str] | None, auto: bool) -> list[Run]:
+    """The runs to make: each extractor with the true page type, and with the predicted
+    type and none when asked; an extractor whose package is missing is skipped."""
     runs = []
     for name in names:
-        if name in PEERS:
-            try:
-                peer = load_peer(name)
-            except PeerUnavailable as error:
-                print(f"skipping {name}: {error}", file=sys.stderr)
-                continue
-            runs.append(Run(name, lambda html, page, peer=peer: peer(html, page.url)))
-            continue
         try:
-            extractor = get_extractor(name)
-        except ValueError as error:
-            raise SystemExit(f"{error}; peers: {', '.join(PEERS)}") from None
+            extractor = build_extractor(name, settings)
+        except ExtractorUnavailable as error:
+            if name not in available_extractors():
+                raise SystemExit(str(error)) from None
+            print(f"skipping {name}: {error}", file=sys.stderr)
+            continue
 
-        def ours(page_type_of: Callable[[WcxbPage], str | None], extractor=extractor):
-            def extract(html: str, page: WcxbPage) -> str | None:
-                found = extractor.extract(Page(html, page.url, page_type_of(page)))
+        def run(page_type_of: Callable[[BenchmarkPage], str | None], extractor: Extractor = extractor):
+            def extract(html: str, page: BenchmarkPage) -> str | None:
+                found = extractor.extract(Page(html, page.record.url, page_type_of(page)))
                 return found.text if found else None
 
             return extract
 
-        runs.append(Run(name, ours(lambda page: page.page_type)))
+        runs.append(Run(name, run(lambda page: page.page_type)))
         if predicted is not None:
-            runs.append(Run(f"{name} [predicted type]", ours(lambda page: predicted.get(page.file_id))))
+            runs.append(Run(f"{name} [predicted type]", run(lambda page: predicted.get(page.file_id))))
         if auto:
-            runs.append(Run(f"{name} [auto type]", ours(lambda page: None)))
+            runs.append(Run(f"{name} [auto type]", run(lambda page: None)))
     return runs
 
 
-def run_benchmark(pages: list[WcxbPage], runs: list[Run]) -> dict[str, dict[str, dict[str, float]]]:
+def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict[str, dict[str, float]]]:
     """Per run, per file id: precision, recall, f1, ms."""
     scores: dict[str, dict[str, dict[str, float]]] = {run.label: {} for run in runs}
     started = time.perf_counter()
     for index, page in enumerate(pages, start=1):
-        html = decode_html(gzip.decompress(page.html_path.read_bytes()))
-        gold = tokens(page.gold)
+        html = decode_html(read_local_artifact(page.record.html_path))
+        gold = tokens(page.record.gold_text)
         for run in runs:
             begin = time.perf_counter()
             text = run.extract(html, page)
@@ -158,12 +151,12 @@ def run_benchmark(pages: list[WcxbPage], runs: list[Run]) -> dict[str, dict[str,
     return scores
 
 
-def summarize(pages: list[WcxbPage], per_page: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
-    """Mean P/R/F1 and ms per WCXB type, for all article-like and list-like pages, overall."""
-    groups: dict[str, list[WcxbPage]] = {"overall": pages}
+def summarize(pages: list[BenchmarkPage], per_page: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """Mean P/R/F1 and ms per WCXB type, on the held-out domains, and overall."""
+    groups: dict[str, list[BenchmarkPage]] = {"overall": pages}
     for wcxb_type in WCXB_TYPES:
-        groups[wcxb_type] = [p for p in pages if p.wcxb_type == wcxb_type]
-    groups["holdout"] = [p for p in pages if p.split == "holdout"]
+        groups[wcxb_type] = [p for p in pages if p.record.page_type == wcxb_type]
+    groups[HELDOUT] = [p for p in pages if p.role == HELDOUT]
     summary = {}
     for group, members in groups.items():
         if not members:
@@ -184,7 +177,7 @@ def markdown_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
         overall = summary["overall"]
         cells = [label, f"{overall['f1']:.3f}", f"{overall['precision']:.3f}", f"{overall['recall']:.3f}"]
         cells += [f"{summary[t]['f1']:.3f}" if t in summary else "–" for t in WCXB_TYPES]
-        cells += [f"{summary['holdout']['f1']:.3f}" if "holdout" in summary else "–", f"{overall['ms']:.1f}"]
+        cells += [f"{summary[HELDOUT]['f1']:.3f}" if HELDOUT in summary else "–", f"{overall['ms']:.1f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -201,31 +194,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--extractors",
         default=",".join(DEFAULT_EXTRACTORS),
-        help=f"comma-separated; ours: {', '.join(available_extractors())}; peers: {', '.join(PEERS)}",
+        help=f"comma-separated registered extractors: {', '.join(available_extractors())}",
     )
     parser.add_argument(
         "--split",
-        choices=("all", "tune", "holdout"),
+        choices=("all", *ROLES),
         default="all",
-        help="domain split to run on (default all)",
+        help="domains to run on: the split's train, validation or heldout (default all)",
+    )
+    parser.add_argument("--split-file", type=Path, default=SPLIT_FILE, help="domain split (default: the committed one)")
+    parser.add_argument(
+        "--options", type=json.loads, default={}, help="extractor options, JSON {name: {field: value}}"
     )
     args = parser.parse_args(argv)
 
-    if not (args.dataset / "metadata.json").is_file():
-        print(f"WCXB dataset not found at {args.dataset} (no metadata.json); nothing to benchmark.")
+    if not (args.dataset / "ground-truth").is_dir():
+        print(f"WCXB dataset not found at {args.dataset} (no ground-truth/); nothing to benchmark.")
         return 0
+    defaults = {name: getattr(project_settings, name) for name in dir(project_settings) if name.isupper()}
+    settings = Settings({**defaults, "PAGESIGHT_EXTRACTOR_OPTIONS": args.options})
     predicted = None
     if args.page_types:
         predicted = json.loads(args.page_types.read_text(encoding="utf-8"))
         wrong = sorted({v for v in predicted.values() if v not in (ARTICLE, LIST)})
         if wrong:
             raise SystemExit(f"{args.page_types}: page types must be article or list, found {wrong}")
-    pages, unscored = load_wcxb(args.dataset)
+    try:
+        pages, unscored = load_pages(args.dataset, args.split_file, settings)
+    except WcxbFormatError as error:
+        raise SystemExit(str(error)) from None
     if args.split != "all":
-        pages = [p for p in pages if p.split == args.split]
+        pages = [p for p in pages if p.role == args.split]
     if args.limit:
         pages = pages[: args.limit]
-    runs = build_runs([n.strip() for n in args.extractors.split(",") if n.strip()], predicted, args.auto)
+    names = [n.strip() for n in args.extractors.split(",") if n.strip()]
+    runs = build_runs(names, settings, predicted, args.auto)
     print(
         f"{len(pages)} pages ({unscored} with an empty gold text left out), {len(runs)} runs", file=sys.stderr
     )
@@ -242,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                     "pages": len(pages),
                     "unscored_empty_gold": unscored,
                     "split": args.split,
+                    "split_file": str(args.split_file),
+                    "options": args.options,
                     "summaries": summaries,
                     "per_page": per_page,
                 },

@@ -70,7 +70,7 @@ def make_split(root: Path) -> dict:
     records = read_wcxb(root)
     types_of: dict[str, Counter[str]] = defaultdict(Counter)
     for record in records:
-        types_of[record.domain][record.page_type] += 1
+        types_of[record.domain][record.page_type or ""] += 1
     digest = {d: int(hashlib.md5(d.encode("utf-8")).hexdigest(), 16) for d in types_of}
     heldout = sorted(d for d in types_of if digest[d] % HELDOUT_SHARE == 0)
     rest = [d for d in types_of if digest[d] % HELDOUT_SHARE]

@@ -109,7 +109,7 @@ def test_wcxb_folder_without_metadata_and_with_a_broken_file(tmp_path):
     page = {"url": "https://a.example/1", "ground_truth": {"main_content": "Text."}}
     (truth / "0001.json").write_text(json.dumps(page), encoding="utf-8")
     gold = load_gold(tmp_path)
-    assert gold.pages[0].site is None and gold.pages[0].page_type is None
+    assert gold.pages[0].site == "a.example" and gold.pages[0].page_type is None
     (truth / "0002.json").write_text('{"url": "https://a.example/2",\n "ground_truth": {', "utf-8")
     with pytest.raises(GoldFormatError, match=r"0002\.json line 2: not valid JSON"):
         load_gold(tmp_path)

@@ -5,6 +5,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -46,6 +48,8 @@ def make_dataset(root: Path) -> None:
     (root / "html" / "0004.html.gz").write_bytes(gzip.compress(b"<p>x</p>"))
     (root / "ground-truth" / "0004.json").write_text(json.dumps(unscored))
     (root / "metadata.json").write_text(json.dumps({"files": files}))
+    split = {"train": ["gazette.example"], "validation": ["x.example"], "heldout": ["forum.example"]}
+    (root / "split.json").write_text(json.dumps({**split, "folds": [["gazette.example"]]}))
 
 
 def test_tiny_dataset(tmp_path, capsys):
@@ -63,6 +67,10 @@ def test_tiny_dataset(tmp_path, capsys):
             "--page-types",
             str(predicted),
             "--auto",
+            "--split-file",
+            str(tmp_path / "wcxb" / "split.json"),
+            "--options",
+            '{"iawce": {"article_share": 0.7}}',
         ]
     )
     assert code == 0
@@ -76,3 +84,10 @@ def test_tiny_dataset(tmp_path, capsys):
     article = results["per_page"]["iawce"]["0001"]
     assert article["recall"] == 1.0 and 0 < article["precision"] < 1
     assert results["summaries"]["iawce"]["listing"]["pages"] == 1
+    assert results["summaries"]["iawce"]["heldout"]["pages"] == 1  # forum.example
+
+
+def test_a_domain_outside_the_split_is_a_clear_error(tmp_path):
+    make_dataset(tmp_path / "wcxb")
+    with pytest.raises(SystemExit, match="domain gazette.example is not in the split"):
+        benchmark.main([str(tmp_path / "wcxb"), "--extractors", "iawce"])

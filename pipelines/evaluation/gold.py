@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipelines.evaluation.wcxb import WcxbFormatError, read_wcxb
 from pipelines.urls import url_key
 
 logger = logging.getLogger(__name__)
@@ -167,37 +168,34 @@ def _page_from_jsonl(entry: Any, where: str) -> GoldPage:
 
 
 def read_wcxb_folder(path: str | Path) -> GoldSet:
-    """A WCXB-style folder: ``ground-truth/*.json`` with ``url`` and
-    ``ground_truth{title, main_content, with, without, ...}``; page types and sites
-    (domains) come from ``metadata.json`` (``files{id: {page_type, domain}}``) when present.
+    """A WCXB-style folder, read with :func:`~pipelines.evaluation.wcxb.read_wcxb`:
+    ``ground-truth/*.json`` with ``url`` and ``ground_truth{title, main_content, with,
+    without, ...}``; page types from ``_internal.page_type.primary`` (else
+    ``metadata.json``), sites from the record's domain.
     """
-    path = Path(path)
-    metadata = _wcxb_metadata(path / "metadata.json")
+    try:
+        records = read_wcxb(path, require_page_type=False)
+    except WcxbFormatError as error:
+        raise GoldFormatError(str(error)) from None
     pages: list[GoldPage] = []
     skipped: list[SkippedGold] = []
     seen: dict[str, str] = {}
-    for file in sorted((path / "ground-truth").glob("*.json")):
-        where = str(file)
-        entry = _read_json_file(file)
-        if not isinstance(entry, dict) or not isinstance(entry.get("ground_truth"), dict):
-            raise GoldFormatError(f'{where}: expected an object with a "ground_truth" object')
-        truth = entry["ground_truth"]
-        url = entry.get("url") or truth.get("url")
-        if not isinstance(url, str) or not url.strip():
+    for record in records:
+        where, truth, url = str(record.source), record.ground_truth, record.url
+        if not url.strip():
             skipped.append(SkippedGold(where, "no URL, cannot be matched"))
             continue
         if (first := seen.get(url_key(url))) is not None:
             skipped.append(SkippedGold(where, f"same URL as {first}, which is used"))
             continue
         seen[url_key(url)] = where
-        file_meta = metadata.get(str(entry.get("file_id") or file.stem), {})
         pages.append(
             GoldPage(
                 url=url,
-                text=truth.get("main_content") or "",
+                text=record.gold_text,
                 source=where,
-                site=file_meta.get("domain"),
-                page_type=file_meta.get("page_type"),
+                site=record.domain,
+                page_type=record.page_type,
                 title=_none_if_placeholder(truth.get("title")),
                 with_snippets=_snippets(truth.get("with"), "with", where),
                 without_snippets=_snippets(truth.get("without"), "without", where),
@@ -205,21 +203,9 @@ def read_wcxb_folder(path: str | Path) -> GoldSet:
                 published=_none_if_placeholder(truth.get("publish_date")),
             )
         )
-    if not pages and not skipped:
-        raise GoldFormatError(f"{path / 'ground-truth'}: no *.json gold files")
     for entry in skipped:
         logger.warning("Gold %s skipped: %s", entry.source, entry.reason)
-    return GoldSet(str(path), FORMAT_WCXB, pages, skipped)
-
-
-def _wcxb_metadata(path: Path) -> dict[str, dict[str, Any]]:
-    if not path.is_file():
-        return {}
-    metadata = _read_json_file(path)
-    files = metadata.get("files") if isinstance(metadata, dict) else None
-    if not isinstance(files, dict):
-        raise GoldFormatError(f'{path}: expected an object with a "files" object')
-    return files
+    return GoldSet(str(Path(path)), FORMAT_WCXB, pages, skipped)
 
 
 def read_scrapinghub_json(path: str | Path) -> GoldSet:

@@ -31,7 +31,7 @@ class WcxbRecord:
     file_id: str
     url: str
     domain: str
-    page_type: str
+    page_type: str | None  # None only when read with require_page_type=False
     ground_truth: dict[str, Any]
     html_path: Path
     source: Path
@@ -45,8 +45,10 @@ class WcxbRecord:
         return self.html_path.is_file()
 
 
-def read_wcxb(root: str | Path) -> list[WcxbRecord]:
-    """Every ground-truth file of a WCXB folder, in file order."""
+def read_wcxb(root: str | Path, *, require_page_type: bool = True) -> list[WcxbRecord]:
+    """Every ground-truth file of a WCXB folder, in file order. A file without a known
+    page type is an error unless ``require_page_type`` is off (WCXB-style gold folders
+    made by hand: their type is None)."""
     root = Path(root)
     truth_dir = root / "ground-truth"
     if not truth_dir.is_dir():
@@ -64,7 +66,7 @@ def read_wcxb(root: str | Path) -> list[WcxbRecord]:
         page_type = (entry.get("_internal") or {}).get("page_type", {}).get("primary") or known.get(
             "page_type"
         )
-        if page_type not in WCXB_TYPES:
+        if page_type not in WCXB_TYPES and (require_page_type or page_type is not None):
             raise WcxbFormatError(f"{path}: unknown page type {page_type!r}")
         domain = normalize_site(known.get("domain") or urlsplit(url).hostname or f"wcxb-{file_id}")
         records.append(
@@ -95,5 +97,7 @@ def _metadata_files(path: Path) -> dict[str, dict[str, Any]]:
 def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:
+        raise WcxbFormatError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
         raise WcxbFormatError(f"{path}: {exc}") from exc
