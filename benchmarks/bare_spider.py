@@ -1,7 +1,9 @@
 """The baseline of benchmarks/crawl.py: a bare scrapy-playwright spider that only takes a
 full-page screenshot of each URL (no boxes, no storage, no settling or scrolling)."""
 
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import scrapy
 from scrapy_playwright.page import PageMethod
@@ -10,12 +12,12 @@ from scrapy_playwright.page import PageMethod
 class BareScreenshotSpider(scrapy.Spider):
     name = "bare-screenshot"
 
-    def __init__(self, urls_file: str, width: str = "1366", height: str = "768", **kwargs):
+    def __init__(self, urls_file: str, width: str = "1366", height: str = "768", **kwargs: Any):
         super().__init__(**kwargs)
         self.urls = Path(urls_file).read_text(encoding="utf-8").split()
         self.viewport = {"width": int(width), "height": int(height)}
 
-    async def start(self):
+    async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.urls:
             yield scrapy.Request(
                 url,
@@ -28,6 +30,6 @@ class BareScreenshotSpider(scrapy.Spider):
                 callback=self.parse,
             )
 
-    def parse(self, response):
+    def parse(self, response: scrapy.http.Response) -> Iterator[dict[str, Any]]:
         png = response.meta["playwright_page_methods"][0].result
         yield {"url": response.url, "screenshot_bytes": len(png)}

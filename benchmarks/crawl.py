@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,7 +47,7 @@ def tree_pss_kib(root_pid: int) -> int:
     return total
 
 
-def run_measured(command: list[str]) -> dict:
+def run_measured(command: list[str]) -> dict[str, Any]:
     """Run a command; wall time and peak PSS of its process tree sampled every 0.2 s."""
     started = time.perf_counter()
     process = subprocess.Popen(

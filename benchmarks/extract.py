@@ -94,13 +94,17 @@ def load_pages(root: Path, split_file: Path, settings: Settings) -> tuple[list[B
         try:
             role = split.role(record.domain)
         except UnknownDomain:
-            raise SystemExit(f"{record.source}: domain {record.domain} is not in the split {split_file}") from None
+            raise SystemExit(
+                f"{record.source}: domain {record.domain} is not in the split {split_file}"
+            ) from None
         page_type = page_type_label(mapping, record.page_type)
         pages.append(BenchmarkPage(record, page_type if page_type in (ARTICLE, LIST) else ARTICLE, role))
     return pages, unscored
 
 
-def build_runs(names: list[str], settings: Settings, predicted: dict[str, str] | None, auto: bool) -> list[Run]:
+def build_runs(
+    names: list[str], settings: Settings, predicted: dict[str, str] | None, auto: bool
+) -> list[Run]:
     """The runs to make: each extractor with the true page type, and with the predicted
     type and none when asked; an extractor whose package is missing is skipped."""
     runs = []
@@ -113,7 +117,9 @@ def build_runs(names: list[str], settings: Settings, predicted: dict[str, str] |
             print(f"skipping {name}: {error}", file=sys.stderr)
             continue
 
-        def run(page_type_of: Callable[[BenchmarkPage], str | None], extractor: Extractor = extractor):
+        def run(
+            page_type_of: Callable[[BenchmarkPage], str | None], extractor: Extractor = extractor
+        ) -> Callable[[str, BenchmarkPage], str | None]:
             def extract(html: str, page: BenchmarkPage) -> str | None:
                 found = extractor.extract(Page(html, page.record.url, page_type_of(page)))
                 return found.text if found else None
@@ -151,7 +157,9 @@ def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict
     return scores
 
 
-def summarize(pages: list[BenchmarkPage], per_page: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+def summarize(
+    pages: list[BenchmarkPage], per_page: dict[str, dict[str, float]]
+) -> dict[str, dict[str, float]]:
     """Mean P/R/F1 and ms per WCXB type, on the held-out domains, and overall."""
     groups: dict[str, list[BenchmarkPage]] = {"overall": pages}
     for wcxb_type in WCXB_TYPES:
@@ -202,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         default="all",
         help="domains to run on: the split's train, validation or heldout (default all)",
     )
-    parser.add_argument("--split-file", type=Path, default=SPLIT_FILE, help="domain split (default: the committed one)")
+    parser.add_argument(
+        "--split-file", type=Path, default=SPLIT_FILE, help="domain split (default: the committed one)"
+    )
     parser.add_argument(
         "--options", type=json.loads, default={}, help="extractor options, JSON {name: {field: value}}"
     )

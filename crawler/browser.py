@@ -62,8 +62,8 @@ def find_chromium(configured: str = "") -> str:
         if os.access(candidate, os.X_OK):
             return candidate
     for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
+        found = shutil.which(name)
+        if found:
             return path
     raise BrowserNotFound(INSTALL_HINT)
 

@@ -63,7 +63,9 @@ class DemoWebExtension:
 
     def start(self) -> None:
         config = self.config
-        self.demo = DemoWeb(seed=config.seed, articles_per_site=config.articles_per_site, faults=config.faults)
+        self.demo = DemoWeb(
+            seed=config.seed, articles_per_site=config.articles_per_site, faults=config.faults
+        )
         self.demo.start()
         config.gold_path.parent.mkdir(parents=True, exist_ok=True)
         self.demo.write_gold(config.gold_path)

@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.urls import normalize_site
@@ -65,7 +66,7 @@ def load_split(path: Path = SPLIT_FILE) -> DomainSplit:
     return DomainSplit(roles, folds, len(data["folds"]))
 
 
-def make_split(root: Path) -> dict:
+def make_split(root: Path) -> dict[str, Any]:
     """Deal WCXB dev's domains into the split (see the module docstring)."""
     records = read_wcxb(root)
     types_of: dict[str, Counter[str]] = defaultdict(Counter)

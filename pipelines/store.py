@@ -24,6 +24,7 @@ from crawler.items import PageCapture, PageItem
 from pipelines.artifacts import read_artifact
 from pipelines.steps import record_step_failure
 
+
 class ArtifactStore:
     """A files store (local folder, file://, s3://, gs://) as Scrapy's FilesPipeline has."""
 
@@ -42,7 +43,10 @@ class ArtifactStore:
     async def put(self, path: str, data: bytes, content_type: str) -> dict[str, Any]:
         """Persist ``data`` under ``path``; return its reference for the item."""
         result = self.store.persist_file(
-            path, BytesIO(data), info=None, headers={"Content-Type": content_type}
+            path,
+            BytesIO(data),
+            info=None,
+            headers={"Content-Type": content_type},  # type: ignore[arg-type]
         )
         if result is not None:
             await maybe_deferred_to_future(result)

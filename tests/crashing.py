@@ -9,8 +9,9 @@ from scrapy_playwright.page import PageMethod
 async def crash_renderer(page) -> None:
     """Ask the renderer to crash; the answer never comes, so do not wait for it."""
     session = await page.context.new_cdp_session(page)
-    asyncio.ensure_future(session.send("Page.crash"))
+    crash = asyncio.ensure_future(session.send("Page.crash"))
     await asyncio.sleep(0.5)
+    crash.cancel()
 
 
 class CrashRendererMiddleware:

@@ -35,8 +35,10 @@ def test_trafilatura_crawl_then_compare_extractors_on_its_captures(tmp_path):
         assert record["provenance"]["pagesight"] and record["provenance"]["checkpoints"]["classifier"]
     out = tmp_path / "compare"
     evaluate = subprocess.run(
-        [sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "feed.jsonl"), "--gold", str(gold_path)]
-        + ["--out", str(out), "--compare", "iawce,trafilatura,readability"],
+        [
+            *(sys.executable, "-m", "scrapy", "evaluate", str(tmp_path / "feed.jsonl")),
+            *("--gold", str(gold_path), "--out", str(out), "--compare", "iawce,trafilatura,readability"),
+        ],
         cwd=PROJECT_ROOT,
         capture_output=True,
         text=True,

@@ -20,7 +20,10 @@ def scrapy_crawl(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]
     ("args", "message"),
     [
         (["-a", "start_urls=notaurl"], "Error: start URL 'notaurl' is not an http(s) or file URL"),
-        (["-a", "urls_file=/missing"], "Error: urls_file /missing: cannot read it: No such file or directory"),
+        (
+            ["-a", "urls_file=/missing"],
+            "Error: urls_file /missing: cannot read it: No such file or directory",
+        ),
         (
             ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_CLASSIFIER_CHECKPOINT={corrupt}"],
             "Error: classifier checkpoint {corrupt} is unreadable",

@@ -3,13 +3,13 @@
 import pytest
 from simhash import Simhash
 
+from models.labels import load_label_mapping
 from pipelines.evaluation.calibration import unrelated_distances
 from pipelines.evaluation.fingerprint import (
     hamming_distance,
     simhash_features,
     simhash_fingerprint,
 )
-from models.labels import load_label_mapping
 from pipelines.evaluation.gold import GoldPage
 from pipelines.evaluation.metrics import (
     PRF,
@@ -42,7 +42,7 @@ def test_normalize_text_keeps_paragraphs_and_folds_width_and_case():
 
 def test_tokens_split_cjk_characters_but_not_words():
     assert tokens("Hello, wörld! Привет мир") == ["hello", "wörld", "привет", "мир"]
-    assert tokens("城市图书馆 opens, カタカナ") == ["城", "市", "图", "书", "馆", "opens"] + list("カタカナ")
+    assert tokens("城市图书馆 opens, カタカナ") == ["城", "市", "图", "书", "馆", "opens", *"カタカナ"]
 
 
 def test_shingles_of_short_and_long_token_lists():
@@ -243,7 +243,9 @@ def test_page_types_map_through_the_label_mapping():
     record = {"url": "u", "text": ARTICLE, "page_type": "list"}
     assert score_page(record, _gold(page_type="collection"), config)["type_correct"] is True
     assert score_page(record, _gold(page_type="product"), config)["type_correct"] is False
-    custom = scoring_config(label_mapping=load_label_mapping({"labels": ["article", "list"], "map": {"product": "list"}}))
+    custom = scoring_config(
+        label_mapping=load_label_mapping({"labels": ["article", "list"], "map": {"product": "list"}})
+    )
     assert score_page(record, _gold(page_type="product"), custom)["type_correct"] is True
     assert custom.label("gallery") is None  # not covered: not type-scored
 

@@ -180,7 +180,9 @@ def test_worst_pages_show_local_screenshot_thumbnails(gold, tmp_path):
 
 
 def test_compare_runs_peers_on_the_stored_html(gold, tmp_path):
-    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("trafilatura")])
+    report = evaluate_feed(
+        _stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("trafilatura")]
+    )
     assert list(report["systems"]) == ["pagesight", "trafilatura"]
     peer = report["systems"]["trafilatura"]["summary"]
     assert peer["pages"] == 6 and peer["failures"] == 2  # the error line and the missing page
@@ -215,7 +217,7 @@ def test_missing_or_unknown_extractors_say_what_to_do(monkeypatch):
     with pytest.raises(ExtractorUnavailable, match="known extractors: iawce, iawce-paper, justext"):
         build_extractor("boilerpipe")
     monkeypatch.setitem(sys.modules, "trafilatura", None)
-    with pytest.raises(ExtractorUnavailable, match="needs the trafilatura package.*requirements-bench.txt"):
+    with pytest.raises(ExtractorUnavailable, match=r"needs the trafilatura package.*requirements-bench\.txt"):
         build_extractor("trafilatura")
 
 
@@ -229,7 +231,9 @@ def test_compare_hands_any_extractor_the_stored_capture(gold, tmp_path):
             seen.append((page.url, page.page_type, page.screenshot_image.size, page.boxes))
             return build_extractor("iawce").extract(page)
 
-    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[Spy(), build_extractor("iawce")])
+    report = evaluate_feed(
+        _stored_feed(tmp_path), gold, scoring_config(), compare=[Spy(), build_extractor("iawce")]
+    )
     assert list(report["systems"]) == ["pagesight", "spy", "iawce"]
     assert seen and all(size == (1366, 3000) and boxes == [] for _, _, size, boxes in seen)
     assert {page_type for _, page_type, _, _ in seen} <= {"article", "list"}
@@ -238,7 +242,9 @@ def test_compare_hands_any_extractor_the_stored_capture(gold, tmp_path):
 
 @pytest.mark.e2e
 def test_html_report_opens_in_headless_chromium_without_errors(gold, tmp_path):
-    report = evaluate_feed(_stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("readability")])
+    report = evaluate_feed(
+        _stored_feed(tmp_path), gold, scoring_config(), compare=[build_extractor("readability")]
+    )
     opened = open_in_chromium(write_report(report, tmp_path / "out").html)
     errors, broken_images, text = opened.errors, opened.broken_images, opened.text
     assert errors == []

@@ -65,7 +65,9 @@ def test_the_threshold_is_strictly_more_than_100():
             f'<div id="root"><div id="a">{words(10)}</div><div id="b">{words(longest)}</div>'
             f'<div id="c">{words(5)}</div></div>'
         )
-        assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, expected), longest
+        assert article_element_paper(by_id(body, "root"), lengths, PAPER_GAP) is by_id(body, expected), (
+            longest
+        )
 
 
 def test_gap_within_std_recurses_into_the_longest_child():

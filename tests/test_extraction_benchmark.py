@@ -89,5 +89,5 @@ def test_tiny_dataset(tmp_path, capsys):
 
 def test_a_domain_outside_the_split_is_a_clear_error(tmp_path):
     make_dataset(tmp_path / "wcxb")
-    with pytest.raises(SystemExit, match="domain gazette.example is not in the split"):
+    with pytest.raises(SystemExit, match=r"domain gazette\.example is not in the split"):
         benchmark.main([str(tmp_path / "wcxb"), "--extractors", "iawce"])

@@ -91,7 +91,9 @@ def test_read_source_reads_gzip_and_file_uris(tmp_path):
 
 def test_extract_source_and_format():
     iawce = build_extractor("iawce")
-    found = extract_source(str(FIXTURES / "article.html"), iawce, page_type="auto", url="https://gazette.example/x")
+    found = extract_source(
+        str(FIXTURES / "article.html"), iawce, page_type="auto", url="https://gazette.example/x"
+    )
     assert isinstance(found, Extraction) and found.page_type == "article"
     assert json.loads(format_extraction(found, "json"))["title"] == found.title
     assert format_extraction(found, "text") == found.text

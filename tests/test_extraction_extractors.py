@@ -86,7 +86,9 @@ def test_list_page_items(name):
 
 
 def test_improved_list_text_keeps_the_lists_heading():
-    found = build_extractor("iawce").extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
+    found = build_extractor("iawce").extract(
+        Page(fixture("list.html"), "https://gazette.example/news/", LIST)
+    )
     assert found.text.startswith("Latest news\n\nRiver cleanup draws hundreds\nVolunteers filled")
     assert "Obituaries" not in found.text  # the menu is gone
 

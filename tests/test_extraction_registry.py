@@ -50,7 +50,9 @@ def test_builtin_extractors_are_registered():
 
 
 def test_unknown_name_lists_the_known_ones():
-    with pytest.raises(ExtractorUnavailable, match=r"unknown extractor 'nope'; known extractors: .*iawce, iawce-paper"):
+    with pytest.raises(
+        ExtractorUnavailable, match=r"unknown extractor 'nope'; known extractors: .*iawce, iawce-paper"
+    ):
         build_extractor("nope")
 
 
@@ -153,4 +155,7 @@ def test_peers_extract_text_and_keep_the_given_page_type():
         found = build_extractor(name).extract(Page(html, "https://a.example/bridge", "list"))
         assert found is not None and found.extractor == name, name
         assert "paragraph 3" in found.text and found.page_type == "list" and found.items == []
-    assert build_extractor("trafilatura").extract(Page(html, "https://a.example/b")).title == "Harbor bridge reopens"
+    assert (
+        build_extractor("trafilatura").extract(Page(html, "https://a.example/b")).title
+        == "Harbor bridge reopens"
+    )

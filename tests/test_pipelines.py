@@ -32,6 +32,7 @@ def get_crawler(settings_dict=None):
     """A crawler with the project's PAGESIGHT_* defaults (Scrapy's own start without them)."""
     return scrapy_get_crawler(settings_dict=pagesight_settings(**(settings_dict or {})))
 
+
 ARTICLE = (
     "<html lang='en'><head><title>Storm hits coast</title></head><body><nav><a href='/'>Home</a></nav>"
     "<article><h1>Storm hits coast</h1>"
@@ -90,7 +91,7 @@ def test_classifier_passes_uncaptured_items_through(checkpoint):
 
 
 def test_missing_or_corrupt_checkpoint_stops_at_start_up(tmp_path):
-    with pytest.raises(CheckpointError, match="nope.pt"):
+    with pytest.raises(CheckpointError, match=r"nope\.pt"):
         ClassifyPipeline.from_crawler(
             get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(tmp_path / "nope.pt")})
         )
@@ -221,7 +222,9 @@ def test_the_demo_webs_gold_is_scored_when_it_starts(tmp_path):
     crawler = get_crawler()
     score = ScorePipeline.from_crawler(crawler)
     crawler.signals.send_catch_log(
-        pagesight_signals.demo_web_started, seed_urls=["http://a.example/"], gold_path=str(write_gold(tmp_path))
+        pagesight_signals.demo_web_started,
+        seed_urls=["http://a.example/"],
+        gold_path=str(write_gold(tmp_path)),
     )
     assert len(score.evaluation.gold) == 1
 

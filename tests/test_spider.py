@@ -10,8 +10,8 @@ from scrapy.settings import Settings
 from twisted.python.failure import Failure
 
 from crawler.items import PageCapture
-from crawler.signals import demo_web_started
 from crawler.middlewares import CAPTURE_META_KEY, CAPTURE_RESULT_KEY, CAPTURE_SKIP_KEY
+from crawler.signals import demo_web_started
 from crawler.spiders.news import NewsSpider, parse_bool, read_urls_file
 from pipelines.urls import site_of
 from pipelines.version import PAGESIGHT_VERSION
@@ -71,7 +71,7 @@ def test_bad_start_url_is_a_clear_error(url):
 
 
 def test_missing_urls_file_is_a_clear_error(tmp_path):
-    with pytest.raises(ValueError, match="urls_file .*missing.txt: cannot read it: No such file"):
+    with pytest.raises(ValueError, match=r"urls_file .*missing\.txt: cannot read it: No such file"):
         make_spider(urls_file=str(tmp_path / "missing.txt"))
 
 
@@ -86,7 +86,9 @@ def test_no_urls_turns_the_demo_web_on_and_takes_its_home_pages():
     spider = make_spider()
     assert spider.crawler.settings.getbool("PAGESIGHT_DEMO_WEB") is True
     assert spider.seed_urls == []
-    spider.crawler.signals.send_catch_log(demo_web_started, seed_urls=["http://127.0.0.1:8801/"], gold_path="g")
+    spider.crawler.signals.send_catch_log(
+        demo_web_started, seed_urls=["http://127.0.0.1:8801/"], gold_path="g"
+    )
     assert spider.seed_urls == ["http://127.0.0.1:8801/"]
     assert spider.allowed_sites == {"127.0.0.1:8801"}
 

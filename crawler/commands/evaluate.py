@@ -29,10 +29,7 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return (
-            "FEED.jsonl --gold GOLD [--out DIR] [--compare NAME,NAME] "
-            "[--correct 30 --complete 10]"
-        )
+        return "FEED.jsonl --gold GOLD [--out DIR] [--compare NAME,NAME] [--correct 30 --complete 10]"
 
     def short_desc(self) -> str:
         return "Score a finished feed against gold and write report.json/.md/.html"

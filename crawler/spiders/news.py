@@ -12,13 +12,12 @@ from urllib.parse import urldefrag, urlsplit
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import BaseSettings
 from twisted.python.failure import Failure
 
 from crawler.errors import describe_failure
-from crawler.signals import demo_web_started
 from crawler.items import STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, PageItem
 from crawler.middlewares import (
     CAPTURE_META_KEY,
@@ -26,6 +25,7 @@ from crawler.middlewares import (
     CAPTURE_SKIP_KEY,
     CAPTURE_TIMINGS_KEY,
 )
+from crawler.signals import demo_web_started
 from pipelines.urls import site_of
 from pipelines.version import PAGESIGHT_VERSION
 
@@ -136,9 +136,11 @@ class NewsSpider(Spider):
         )
 
     def parse(self, response: Response) -> Iterator[PageItem | Request]:
-        item = self.new_item(response.request.url, response.meta)
+        item = self.new_item(
+            response.url if response.request is None else response.request.url, response.meta
+        )
         item.http_status = response.status
-        item.content_type = response.headers.get("Content-Type", b"").decode("latin-1") or None
+        item.content_type = (response.headers.get("Content-Type") or b"").decode("latin-1") or None
         item.timings_ms.update(response.meta.get(CAPTURE_TIMINGS_KEY, {}))
         capture = response.meta.get(CAPTURE_RESULT_KEY)
         if capture is None:
@@ -150,10 +152,10 @@ class NewsSpider(Spider):
         item.capture = capture
         self.crawler.stats.inc_value("pagesight/items/ok")
         yield item
-        if self.follow:
+        if self.follow and isinstance(response, TextResponse):
             yield from self.follow_links(response)
 
-    def follow_links(self, response: Response) -> Iterator[Request]:
+    def follow_links(self, response: TextResponse) -> Iterator[Request]:
         """Requests for links that stay within the seeds' sites."""
         seen: set[str] = set()
         for link in self.link_extractor.extract_links(response):

@@ -2,10 +2,10 @@
 readers, the accumulating :class:`Evaluation`, and report rendering."""
 
 from pipelines.artifacts import UnsupportedStoreError
-from pipelines.evaluation.scorebook import Evaluation
 from pipelines.evaluation.feed import FeedFormatError, evaluate_feed
 from pipelines.evaluation.gold import GoldFormatError, GoldPage, GoldSet, load_gold
 from pipelines.evaluation.report import ReportPaths, write_report
+from pipelines.evaluation.scorebook import Evaluation
 from pipelines.evaluation.scoring import ScoringConfig, score_page
 
 __all__ = [

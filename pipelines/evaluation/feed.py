@@ -112,7 +112,9 @@ def evaluate_feed(
     stored captures (read with ``read``: ``ArtifactStore.read`` in ``scrapy evaluate``),
     and return the report."""
     evaluation = Evaluation(gold, config, system)
-    compared = [(extractor, Evaluation(gold, config, extractor.name, text_only=True)) for extractor in compare]
+    compared = [
+        (extractor, Evaluation(gold, config, extractor.name, text_only=True)) for extractor in compare
+    ]
     lines = 0
     for record in read_feed(feed_path):
         lines += 1

@@ -12,6 +12,7 @@ report lists it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,7 +88,7 @@ class GoldSet:
         """The gold page of ``url``, if any."""
         return self._by_key.get(url_key(url))
 
-    def match(self, record: dict[str, Any]) -> GoldPage | None:
+    def match(self, record: Mapping[str, Any]) -> GoldPage | None:
         """The gold page of a feed record: by its URL, else by its canonical URL."""
         for url in (record.get("url"), record.get("canonical_url")):
             if url and (page := self.get(url)) is not None:

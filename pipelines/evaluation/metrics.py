@@ -69,7 +69,7 @@ def shingle_counts(predicted: Sequence[str], expected: Sequence[str]) -> Shingle
     return ShingleCounts(tp / total, fp / total, fn / total)
 
 
-def _overlap(first: Counter, second: Counter) -> int:
+def _overlap(first: Counter[Any], second: Counter[Any]) -> int:
     """Size of the multiset intersection."""
     if len(first) > len(second):
         first, second = second, first

@@ -71,7 +71,7 @@ def word_f1_per_site_png(
     first = systems[0] if systems else None
     sites = sorted(
         f1_by_site,
-        key=lambda site: (-pages_by_site[site], f1_by_site[site].get(first) or 0.0, site),
+        key=lambda site: (-pages_by_site[site], f1_by_site[site].get(first or "") or 0.0, site),
     )
     shown = sites[:MAX_SITES_PLOTTED]
     figure = Figure(figsize=(8, 1.0 + 0.25 * len(shown) * max(1, len(systems)) ** 0.5))

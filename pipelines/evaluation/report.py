@@ -434,8 +434,8 @@ def screenshot_thumbnail(uri: str | None) -> str | None:
         return None
     path = Path(url2pathname(parts.path) if parts.scheme else uri)
     try:
-        with Image.open(path) as image:
-            image = image.convert("RGB")
+        with Image.open(path) as opened:
+            image = opened.convert("RGB")
     except (OSError, UnidentifiedImageError) as exc:
         logger.warning("Screenshot %s not shown: %s", uri, exc)
         return None

@@ -16,7 +16,7 @@ from typing import Any
 
 from pipelines.evaluation.calibration import UnrelatedPairs
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS
-from pipelines.evaluation.gold import GoldSet
+from pipelines.evaluation.gold import GoldPage, GoldSet
 from pipelines.evaluation.metrics import ShingleCounts, paper_precision_recall, pooled_shingle_prf
 from pipelines.evaluation.scoring import (
     FAILURE_NO_TEXT,
@@ -113,7 +113,7 @@ class Evaluation:
     def add(self, record: Mapping[str, Any], scores: dict[str, Any]) -> None:
         """Keep the scores of a record (from :func:`score_page`); the first record of a
         gold page wins, later ones are counted as duplicates."""
-        key = self.gold.get(scores["gold_url"]).key
+        key = self._gold_page(scores).key
         with self._lock:
             if key in self._scores:
                 self.duplicate_urls.append(str(record.get("url")))
@@ -124,10 +124,17 @@ class Evaluation:
             if scores["gold_has_text"] and scored and not perfect:
                 self._keep_if_worst(record, scores)
 
+    def _gold_page(self, scores: Mapping[str, Any]) -> GoldPage:
+        """The gold page scores were made against (KeyError for scores of other gold)."""
+        page = self.gold.get(scores["gold_url"])
+        if page is None:
+            raise KeyError(f"scores of {scores['gold_url']} are not for this gold set")
+        return page
+
     def _keep_if_worst(self, record: Mapping[str, Any], scores: dict[str, Any]) -> None:
         if self.config.worst_pages <= 0:
             return
-        gold = self.gold.get(scores["gold_url"])
+        gold = self._gold_page(scores)
         page = WorstPage(
             url=str(record.get("url")),
             site=scores["site"],

@@ -9,7 +9,6 @@ from typing import Any
 
 from models.labels import LabelMapping, LabelMappingError, load_label_mapping
 from pipelines.config import SettingsLike
-
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
 from pipelines.evaluation.gold import GoldPage, items_text
 from pipelines.evaluation.metrics import (
@@ -132,19 +131,21 @@ def score_page(
     splits items) leaves type and item metrics ``None``.
     """
     failure = failure_reason(record)
-    delivered = failure is None
-    text = extracted_text(record) if delivered else ""
+    delivered: Mapping[str, Any] | None = record if failure is None else None
+    text = extracted_text(delivered) if delivered is not None else ""
     extracted_tokens = tokens(text)
-    if delivered and not extracted_tokens:
+    if delivered is not None and not extracted_tokens:
         failure = FAILURE_NO_TEXT
     gold_label = None if text_only else config.label(gold.page_type)
-    predicted_label = config.label(record.get("page_type")) if delivered and not text_only else None
+    predicted_label = (
+        config.label(delivered.get("page_type")) if delivered is not None and not text_only else None
+    )
     snippet_recall, snippet_precision = snippet_scores(
         extracted_tokens, gold.with_snippets, gold.without_snippets
     )
     item = None
     if gold.items and not text_only:
-        predicted_items = (record.get("items") or []) if delivered else []
+        predicted_items = (delivered.get("items") or []) if delivered is not None else []
         item = item_prf(predicted_items, gold.items, config.item_match_f1)
     return {
         "gold_url": gold.url,
@@ -154,7 +155,7 @@ def score_page(
         "predicted_type": predicted_label,
         "type_correct": predicted_label == gold_label if gold_label else None,
         "failure": failure,
-        "extract_ms": _extract_ms(record) if delivered else None,
+        "extract_ms": _extract_ms(delivered) if delivered is not None else None,
         **_text_scores(text, extracted_tokens, gold, config),
         "snippet_recall": snippet_recall,
         "snippet_precision": snippet_precision,

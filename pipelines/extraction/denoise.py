@@ -35,8 +35,8 @@ from typing import Any
 from pyquery import PyQuery
 
 from pipelines.extraction.dom import HtmlElement, body_of, is_element, remove_keeping_tail
-from pipelines.extraction.page import ARTICLE, LIST
 from pipelines.extraction.lengths import text_length
+from pipelines.extraction.page import ARTICLE, LIST
 
 #: Tags removed on every page type.
 COMMON_TAGS = (
@@ -131,7 +131,7 @@ class NoiseTable:
 NOISE_TABLES: dict[str, NoiseTable] = {
     ARTICLE: NoiseTable(
         tags=COMMON_TAGS,
-        noise_words=COMMON_NOISE_WORDS + ("breadcrumb", "breadcrumbs", "related", "related-posts", "reviews"),
+        noise_words=(*COMMON_NOISE_WORDS, "breadcrumb", "breadcrumbs", "related", "related-posts", "reviews"),
         roles=COMMON_NOISE_ROLES,
     ),
     # List pages keep link blocks such as "related" lists (links are their content) but
@@ -140,8 +140,8 @@ NOISE_TABLES: dict[str, NoiseTable] = {
     # the same words cost article-like pages 0.003).
     LIST: NoiseTable(
         tags=COMMON_TAGS,
-        noise_words=COMMON_NOISE_WORDS
-        + (
+        noise_words=(
+            *COMMON_NOISE_WORDS,
             "nav",
             "navbar",
             "navigation",
@@ -309,9 +309,8 @@ def _remove_all(root: HtmlElement, elements: list[HtmlElement]) -> int:
     """Remove ``elements`` (tails kept); one inside an already removed one is skipped."""
     count = 0
     for element in elements:
-        top = element
-        for top in element.iterancestors():
-            pass
+        ancestors = list(element.iterancestors())
+        top = ancestors[-1] if ancestors else element
         if top is root and element is not root:
             remove_keeping_tail(element)
             count += 1

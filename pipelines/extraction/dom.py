@@ -8,8 +8,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 from lxml import html as lxml_html
-
-HtmlElement = lxml_html.HtmlElement
+from lxml.html import HtmlElement as HtmlElement  # re-exported: the element type of every module
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 #: Tag lists shared by text measuring, rendering and the peers' fragment text.
@@ -131,7 +130,7 @@ def is_element(node: object) -> bool:
 def base_url(root: HtmlElement, page_url: str) -> str:
     """The URL relative links resolve against: <base href> or the page URL."""
     for base in root.iter("base"):
-        href = (base.get("href") or "").strip()
+        href = str(base.get("href") or "").strip()
         if href:
             return urljoin(page_url, href)
     return page_url

@@ -144,4 +144,3 @@ def _denoise_for(root: HtmlElement, page: Page, options: IawceOptions) -> tuple[
         return as_list, LIST
     denoise(root, ARTICLE, page.boxes)
     return root, ARTICLE
-

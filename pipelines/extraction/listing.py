@@ -98,13 +98,15 @@ def is_list(group: Group, min_items: int) -> bool:
     )
 
 
-def list_region(body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float) -> HtmlElement:
+def list_region(
+    body: HtmlElement, items: list[HtmlElement], lengths: TextLengths, share: float
+) -> HtmlElement:
     """The block a list page's text comes from: go down from ``body`` toward the items'
     lowest common ancestor while the next block still holds ``share`` of its parent's
     text (``IawceOptions.items_share``; page chrome around the list goes; an intro as long as the list stays)."""
     chains = [[el, *el.iterancestors()][::-1] for el in items]  # root first
     region, below_body = body, False
-    for level in zip(*chains):
+    for level in zip(*chains, strict=False):  # chains differ in length
         node = level[0]
         if any(el is not node for el in level) or node in items:
             break  # past the lowest common ancestor

@@ -30,7 +30,9 @@ def guess_page_type(body: HtmlElement, options: IawceOptions) -> str:
         return LIST
     region = content_element(body, lengths, options.list_share, count_links=True)
     cards = list_items(region, lengths, options)
-    if len(cards) < options.card_min_count or not all(next(card.iter("a"), None) is not None for card in cards):
+    if len(cards) < options.card_min_count or not all(
+        next(card.iter("a"), None) is not None for card in cards
+    ):
         return ARTICLE
     card_length = sum(lengths[card] for card in cards)
     average = card_length / len(cards)

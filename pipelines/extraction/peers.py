@@ -40,14 +40,28 @@ def import_peer(name: str, module: str, package: str) -> ModuleType:
 
 
 def text_extraction(
-    name: str, page: Page, text: str | None, title: str | None = None, **metadata: str | None
+    name: str,
+    page: Page,
+    text: str | None,
+    title: str | None = None,
+    author: str | None = None,
+    published: str | None = None,
+    language: str | None = None,
 ) -> Extraction | None:
     """A peer's text as an Extraction (Markdown is the plain text), or None when empty."""
     if not text or not text.strip():
         logger.info("%s found no main content on %s", name, page.url or "<page>")
         return None
-    fields = {key: value or None for key, value in metadata.items()}
-    return Extraction(name, page.page_type or ARTICLE, title or None, text, text, **fields)
+    return Extraction(
+        name,
+        page.page_type or ARTICLE,
+        title or None,
+        text,
+        text,
+        author=author or None,
+        published=published or None,
+        language=language or None,
+    )
 
 
 @register

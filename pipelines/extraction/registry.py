@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import fields, is_dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pipelines.config import SettingsLike
 from pipelines.extraction.page import Extractor
 
-E = TypeVar("E", bound=type[Extractor])
-O = TypeVar("O")
+E = TypeVar("E", bound=type)
+OptionsT = TypeVar("OptionsT")
 
 _EXTRACTORS: dict[str, type[Extractor]] = {}
 
@@ -44,7 +44,7 @@ def register(cls: E) -> E:
     known = _EXTRACTORS.get(name)
     if known is not None and known is not cls:
         raise ValueError(f"an extractor named {name!r} is already registered")
-    _EXTRACTORS[name] = cls
+    _EXTRACTORS[name] = cast("type[Extractor]", cls)
     return cls
 
 
@@ -67,7 +67,7 @@ def available_extractors() -> list[str]:
     return sorted(_EXTRACTORS)
 
 
-def configured_options(name: str, defaults: O, settings: SettingsLike | None) -> O:
+def configured_options(name: str, defaults: OptionsT, settings: SettingsLike | None) -> OptionsT:
     """``defaults`` (an Options dataclass) with the fields ``PAGESIGHT_EXTRACTOR_OPTIONS``
     sets for extractor ``name``; an unknown field is :class:`ExtractorUnavailable`."""
     if settings is None:

@@ -17,7 +17,6 @@ from urllib.parse import unquote, urlsplit
 from pipelines.artifacts import ArtifactError, read_local_artifact
 from pipelines.extraction.encoding import decode_html, non_html_reason
 from pipelines.extraction.page import Extraction, Extractor, Page
-from pipelines.extraction.registry import build_extractor
 
 FORMATS = ("json", "text", "markdown")
 PAGE_TYPE_CHOICES = ("article", "list", "auto")

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from pipelines.extraction.dom import BLOCK_TAGS, HEADING_TAGS, NON_TEXT_TAGS, HtmlElement, absolute_url, is_element
+from pipelines.extraction.dom import (
+    BLOCK_TAGS,
+    HEADING_TAGS,
+    NON_TEXT_TAGS,
+    HtmlElement,
+    absolute_url,
+    is_element,
+)
 from pipelines.extraction.lengths import normalize_space, text_length
 
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "code": "`"}
