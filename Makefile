@@ -5,20 +5,27 @@ STAMP  := $(VENV)/.installed
 # PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
 # torch wheel it cannot load with (see README, "CPU-only install").
 
-.PHONY: crawl test setup browser clean
+.PHONY: crawl test lint setup browser clean
 
 crawl: setup
 	$(VENV)/bin/scrapy crawl news
 
+# Every test, the e2e ones (real Chromium) included.
 test: setup
 	$(PY) -m pytest -q
 
+# What CI checks before the tests (see .ci/run).
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
 setup: $(STAMP) browser
 
-$(STAMP): requirements.txt requirements-bench.txt
+$(STAMP): requirements.txt requirements-bench.txt requirements-test.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt -r requirements-bench.txt
+	$(PY) -m pip install --quiet -r requirements.txt -r requirements-bench.txt -r requirements-test.txt
 	touch $(STAMP)
 
 # Chromium (and CJK fonts for Chinese/Japanese pages): installed when missing and root.
