@@ -7,6 +7,7 @@ Override any of them per run with ``-s NAME=VALUE`` or in a spider's ``custom_se
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 
 from crawler.items import FEED_FIELDS
+from pipelines.version import PAGESIGHT_VERSION
 
 BOT_NAME = "pagesight"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -26,7 +27,7 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 RETRY_TIMES = 1
 DOWNLOAD_TIMEOUT = 60
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
-USER_AGENT = "PageSight/0.1 (+https://github.com/pagesight/pagesight)"
+USER_AGENT = f"PageSight/{PAGESIGHT_VERSION} (+https://github.com/pagesight/pagesight)"
 LOG_LEVEL = "INFO"
 
 # --- Browser (scrapy-playwright) -------------------------------------------------------
