@@ -64,7 +64,7 @@ def find_chromium(configured: str = "") -> str:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
         if found:
-            return path
+            return found
     raise BrowserNotFound(INSTALL_HINT)
 
 

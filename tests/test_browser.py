@@ -39,6 +39,16 @@ def test_nothing_found_says_what_to_install(tmp_path, monkeypatch):
         find_chromium()
 
 
+def test_a_chromium_on_the_path_is_found(tmp_path, monkeypatch):
+    chrome = tmp_path / "chromium"
+    chrome.write_text("#!/bin/sh\n")
+    chrome.chmod(chrome.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "none"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(browser, "SYSTEM_CHROMIUM_CANDIDATES", ())
+    assert find_chromium() == str(chrome)
+
+
 def test_addon_fills_launch_options():
     settings = Settings()
     settings.setmodule(project_settings, priority="project")
