@@ -72,3 +72,8 @@ def test_usage_errors(tmp_path):
     assert bad_thresholds.returncode == 2 and "complete=40, correct=30" in bad_thresholds.stderr
     missing_feed = _evaluate(str(tmp_path / "none.jsonl"), "--gold", str(FIXTURES / "gold.jsonl"))
     assert missing_feed.returncode == 2 and "no such feed file" in missing_feed.stderr
+    unknown = _evaluate(
+        str(FIXTURES / "feed.jsonl"), "--gold", str(FIXTURES / "gold.jsonl"), "--compare", "iawce,nope"
+    )
+    assert unknown.returncode == 2 and "unknown extractor 'nope'; known extractors: iawce" in unknown.stderr
+    assert "Traceback" not in unknown.stderr

@@ -10,7 +10,6 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
-from models.labels import LabelMappingError
 from pipelines.evaluation import (
     FeedFormatError,
     GoldFormatError,
@@ -20,7 +19,7 @@ from pipelines.evaluation import (
     load_gold,
     write_report,
 )
-from pipelines.extraction import ExtractorUnavailable, available_extractors, build_extractor
+from pipelines.extraction import available_extractors, build_extractor
 from pipelines.store import ArtifactStore
 
 
@@ -77,12 +76,13 @@ class Command(ScrapyCommand):
             config = ScoringConfig.from_settings(
                 self.settings, correct_distance=opts.correct, complete_distance=opts.complete
             )
-        except (ValueError, LabelMappingError) as exc:
+            # an extractor that loads a checkpoint fails here, with one line, when it is broken
+            extractors = [build_extractor(name, self.settings) for name in compare]
+        except (ValueError, OSError) as exc:  # LabelMappingError and ExtractorUnavailable too
             raise UsageError(str(exc), print_help=False) from None
         try:
-            extractors = [build_extractor(name, self.settings) for name in compare]
             report = evaluate_feed(feed, load_gold(opts.gold), config, extractors, ArtifactStore.read)
-        except (GoldFormatError, FeedFormatError, UnsupportedStoreError, ExtractorUnavailable) as exc:
+        except (GoldFormatError, FeedFormatError, UnsupportedStoreError) as exc:
             raise UsageError(str(exc), print_help=False) from None
         paths = write_report(report, out)
         for name, view in (report.get("systems") or {report["system"]: report}).items():
