@@ -14,12 +14,9 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.crawler import Crawler
 
 from crawler.browser import BrowserNotFound
-from models.checkpoint import CheckpointError
 
 logger = logging.getLogger(__name__)
 
-#: What a crawl's start-up raises for bad input or configuration.
-STARTUP_ERRORS = (ValueError, OSError, ImportError, CheckpointError, BrowserNotFound)
 #: Exit status of a crawl refused at start-up (a usage error, as Scrapy's own).
 STARTUP_ERROR_EXIT = 2
 
@@ -30,13 +27,14 @@ class Command(ScrapyCrawlCommand):
             super().run(args, opts)  # Scrapy's usage errors
             return
         assert self.crawler_process
+        errors = startup_errors()
         try:
             crawler = self._create_crawler(args[0])
-        except STARTUP_ERRORS as error:
+        except errors as error:
             self.refuse(error)
             return
         refused: list[BaseException] = []
-        guard_startup(crawler, refused)
+        guard_startup(crawler, errors, refused)
         self.crawler_process.crawl(crawler, **opts.spargs)
         self.crawler_process.start()
         if refused:
@@ -51,7 +49,17 @@ class Command(ScrapyCrawlCommand):
         self.exitcode = STARTUP_ERROR_EXIT
 
 
-def guard_startup(crawler: Crawler, refused: list[BaseException]) -> None:
+def startup_errors() -> tuple[type[BaseException], ...]:
+    """What a crawl's start-up raises for bad input or configuration (torch, behind the
+    checkpoint error, is imported only when a crawl runs, not for every command)."""
+    from models.checkpoint import CheckpointError
+
+    return (ValueError, OSError, ImportError, CheckpointError, BrowserNotFound)
+
+
+def guard_startup(
+    crawler: Crawler, errors: tuple[type[BaseException], ...], refused: list[BaseException]
+) -> None:
     """Wrap the crawler's start so that a start-up error is kept in ``refused`` instead
     of escaping into the event loop (where asyncio prints it as a 30-line traceback)."""
     crawl_async = crawler.crawl_async
@@ -59,7 +67,7 @@ def guard_startup(crawler: Crawler, refused: list[BaseException]) -> None:
     async def crawl_or_refuse(*args: Any, **kwargs: Any) -> None:
         try:
             await crawl_async(*args, **kwargs)
-        except STARTUP_ERRORS as error:
+        except errors as error:
             refused.append(error)
 
     crawler.crawl_async = crawl_or_refuse  # type: ignore[method-assign]
