@@ -45,8 +45,8 @@ class ArtifactStore:
         result = self.store.persist_file(
             path,
             BytesIO(data),
-            info=None,
-            headers={"Content-Type": content_type},  # type: ignore[arg-type]
+            info=None,  # type: ignore[arg-type]  # the stores do not use it
+            headers={"Content-Type": content_type},
         )
         if result is not None:
             await maybe_deferred_to_future(result)

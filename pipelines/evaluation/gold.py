@@ -12,8 +12,8 @@ report lists it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
