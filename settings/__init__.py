@@ -66,7 +66,9 @@ PAGESIGHT_VIEWPORT_WIDTH = 1366
 PAGESIGHT_VIEWPORT_HEIGHT = 768
 # Tallest screenshot kept, px; taller pages are cut at this height.
 PAGESIGHT_MAX_SCREENSHOT_HEIGHT = 8000
-# Navigation timeout (s): a page whose document does not load in time is an error.
+# Load timeout (s): a page whose load event has not come by then is captured as rendered
+# at that moment (an ok line with the warning "partial: load timeout"); a page with no
+# DOM at all by then is a timeout error.
 PAGESIGHT_PAGE_TIMEOUT = 30
 # After the load event, wait at most this long (s) for the network to go idle.
 PAGESIGHT_NETWORK_IDLE_TIMEOUT = 3.0
@@ -78,12 +80,27 @@ PAGESIGHT_SCROLL_STEPS = 6
 PAGESIGHT_MAX_BOXES = 4000
 # Largest rendered HTML accepted, bytes; larger pages end as an error line.
 PAGESIGHT_MAX_HTML_BYTES = 20_000_000
+# The main document is fetched ahead of Chromium so that its encoding is decided the
+# project's way (BOM, valid UTF-8, HTTP charset, <meta>, detection) and Chromium is told
+# it; a document slower than this (s) is left to Chromium, which then guesses (warning).
+PAGESIGHT_DOCUMENT_TIMEOUT = 10
+# A full-page screenshot that takes longer than this (s) (fonts or animations that never
+# settle) is replaced by the first PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS screens (warning).
+PAGESIGHT_SCREENSHOT_TIMEOUT = 20
+PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS = 3
+# Hide cookie/consent overlays before the boxes and the screenshot (warning "overlay
+# hidden: …"): the common consent managers' containers, and fixed or sticky elements
+# covering at least PAGESIGHT_OVERLAY_MIN_SHARE of the first screen that speak of cookies,
+# consent or privacy (with their full-screen backdrops).
+PAGESIGHT_HIDE_OVERLAYS = True
+PAGESIGHT_OVERLAY_MIN_SHARE = 0.25
 # Links with these extensions are not followed (Scrapy's list: images, PDFs, archives…).
 # Non-HTML pages that are fetched anyway end as `skipped` feed lines.
 PAGESIGHT_DENY_EXTENSIONS = IGNORED_EXTENSIONS
 
 # --- Storage (pipelines.store.StorePipeline) -------------------------------------------
-# Where screenshots, rendered HTML and element boxes go: a folder, file://, s3:// or gs://
+# Where screenshots, rendered HTML, the main document's raw bytes (as the server sent
+# them) and element boxes go: a folder, file://, s3:// or gs://
 PAGESIGHT_STORE_URI = "output/store"
 
 # --- Pipelines: store → classify → extract → score ------------------------------------

@@ -1,0 +1,52 @@
+"""Capture steps that need no browser: the screenshot fallback, with a stand-in page."""
+
+import asyncio
+import base64
+
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from crawler.capture import screenshot_with_fallback
+from tests.test_middleware import default_options
+
+
+class SlowScreenshotPage:
+    """A page whose full-page screenshot always times out; CDP captures still work."""
+
+    def __init__(self):
+        self.context = self
+        self.sent = []
+        self.detached = False
+
+    async def screenshot(self, **kwargs):
+        raise PlaywrightTimeout("Page.screenshot: Timeout 20000ms exceeded. waiting for fonts to load...")
+
+    async def new_cdp_session(self, page):
+        return self
+
+    async def send(self, method, params):
+        self.sent.append((method, params))
+        return {"data": base64.b64encode(b"first screens").decode()}
+
+    async def detach(self):
+        self.detached = True
+
+
+def test_screenshot_timeout_keeps_the_first_screens_and_says_so():
+    page, warnings = SlowScreenshotPage(), []
+    options = default_options()
+    viewport = {"width": 1366, "height": 768}
+    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 6000, options, warnings))
+    assert png == b"first screens"
+    assert height == options.fallback_screens * 768 < 6000
+    ((method, params),) = page.sent
+    assert method == "Page.captureScreenshot" and params["clip"]["height"] == height
+    assert page.detached
+    assert warnings == [f"partial: screenshot timeout, first {height}px kept"]
+
+
+def test_short_page_fallback_is_cut_at_the_page():
+    page, warnings = SlowScreenshotPage(), []
+    _, height = asyncio.run(
+        screenshot_with_fallback(page, {"width": 800, "height": 600}, 700, default_options(), warnings)
+    )
+    assert height == 700
