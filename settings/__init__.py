@@ -176,4 +176,9 @@ PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 #   hang           a linked page sends headers and half its HTML, then never finishes
 #   huge           a linked article of about 4 MB (not in gold)
 #   non_html       a linked PDF and a linked PNG image
+#   no_charset     HTML served as plain "text/html", without a charset
+#   late_meta      each page's <meta charset> moved past its first 1024 bytes
+#   script_redirect  a linked page whose script sends the browser to a dead address
+#   stalled        a linked article with an image that never finishes loading (not in gold)
+#   consent        a fixed cookie-consent banner over the first screen of every HTML page
 PAGESIGHT_DEMO_FAULTS = ""
