@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import codecs
 import logging
 import time
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from scrapy.http import Request as ScrapyRequest
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.errors import BrowserErrorPage
-from pipelines.extraction.encoding import decode_document
+from pipelines.extraction.encoding import decide_encoding, decode_document
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,28 @@ PARTIAL_LOAD_WARNING = "partial: load timeout"
 # Response headers that no longer describe a body re-encoded as UTF-8.
 _BODY_HEADERS = ("content-length", "content-encoding", "transfer-encoding")
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+#: The charset labels a browser understands (WHATWG) for the Python codecs that
+#: ``decide_encoding`` answers with; a document in any other is re-encoded as UTF-8.
+BROWSER_CHARSETS = {
+    "utf-8": "utf-8",
+    "utf-16-be": "utf-16be",
+    "utf-16-le": "utf-16le",
+    "cp932": "shift_jis",
+    "shift_jis": "shift_jis",
+    "euc_jp": "euc-jp",
+    "iso2022_jp": "iso-2022-jp",
+    "gb18030": "gb18030",
+    "gbk": "gbk",
+    "big5hkscs": "big5",
+    "big5": "big5",
+    "cp949": "euc-kr",
+    "euc_kr": "euc-kr",
+    "koi8-r": "koi8-r",
+    "koi8-u": "koi8-u",
+    "cp866": "ibm866",
+    **{f"cp{n}": f"windows-{n}" for n in range(1250, 1259)},
+    **{f"iso8859-{n}": f"iso-8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)},
+}
 
 # Page facts read before capturing: is this an HTML document, how did it answer, is there
 # anything in its body, how tall.
@@ -267,10 +290,11 @@ async def _fetch_and_decode(
     options: CaptureOptions,
     user_agent: bytes | None,
 ) -> None:
-    """Fetch the document, decide its encoding and fulfill it re-encoded as UTF-8 with
-    an explicit charset. A fetch that fails or outlasts ``options.document_timeout``
-    is left to Chromium's own network stack (which then reports its own error, or
-    renders a slow document as it streams in)."""
+    """Fetch the document, decide its encoding and fulfill it with that charset in its
+    Content-Type (which a browser obeys over any <meta>; only a BOM wins over it).
+    Redirects and non-HTML answers are passed on as they came. A fetch that fails or
+    outlasts ``options.document_timeout`` is left to Chromium's own network stack (which
+    then reports its own error, or renders a slow document as it streams in)."""
     headers = {k: v for k, v in (await navigation.all_headers()).items() if k != "accept-encoding"}
     if user_agent:
         headers["user-agent"] = user_agent.decode("latin-1")
@@ -291,13 +315,32 @@ async def _fetch_and_decode(
     content_type = answer.get("content-type", "")
     mime = content_type.split(";", 1)[0].strip().lower()
     document.redirected = response.status in _REDIRECT_STATUSES and "location" in answer
-    if mime in HTML_CONTENT_TYPES and not document.redirected:
-        text, decision = decode_document(body, http_content_type_encoding(content_type))
-        document.url, document.body = navigation.url, body
-        document.encoding, document.encoding_source = decision.encoding, decision.source
-        answer["content-type"] = f"{mime}; charset=utf-8"
-        body = text.encode("utf-8")
-    await route.fulfill(status=response.status, headers=answer, body=body)
+    if mime not in HTML_CONTENT_TYPES or document.redirected:
+        await route.fulfill(response=response, headers=answer)
+        return
+    body = await response.body()
+    declared = http_content_type_encoding(content_type)
+    decision = await asyncio.to_thread(decide_encoding, body, declared)
+    document.url, document.body = navigation.url, body
+    document.encoding, document.encoding_source = decision.encoding, decision.source
+    label = browser_charset(decision.encoding)
+    if label is not None:
+        # The body stays in the driver: only the charset the browser reads it in changes.
+        answer["content-type"] = f"{mime}; charset={label}"
+        await route.fulfill(response=response, headers=answer)
+        return
+    text, _ = await asyncio.to_thread(decode_document, body, declared)
+    answer["content-type"] = f"{mime}; charset=utf-8"
+    await route.fulfill(status=response.status, headers=answer, body=text.encode("utf-8"))
+
+
+def browser_charset(encoding: str) -> str | None:
+    """The browser's label for a Python codec, or None when it has none we know."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return None
+    return BROWSER_CHARSETS.get(name)
 
 
 async def capture_page(page: Page, options: CaptureOptions, document: MainDocument) -> dict[str, Any]:

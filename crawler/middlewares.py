@@ -41,6 +41,14 @@ class CaptureConfig:
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> CaptureConfig:
+        """The config; ValueError when the main document's fetch could outlast the load."""
+        document_timeout = settings.getfloat("PAGESIGHT_DOCUMENT_TIMEOUT")
+        load_timeout = settings.getfloat("PAGESIGHT_PAGE_TIMEOUT")
+        if not 0 < document_timeout < load_timeout:
+            raise ValueError(
+                f"PAGESIGHT_DOCUMENT_TIMEOUT={document_timeout:g} must be above 0 and below "
+                f"PAGESIGHT_PAGE_TIMEOUT={load_timeout:g}: lower it with -s PAGESIGHT_DOCUMENT_TIMEOUT=…"
+            )
         return cls(
             options=CaptureOptions(
                 max_screenshot_height=settings.getint("PAGESIGHT_MAX_SCREENSHOT_HEIGHT"),
@@ -48,8 +56,8 @@ class CaptureConfig:
                 scroll_steps=settings.getint("PAGESIGHT_SCROLL_STEPS"),
                 max_boxes=settings.getint("PAGESIGHT_MAX_BOXES"),
                 timeout=settings.getfloat("PAGESIGHT_CAPTURE_TIMEOUT"),
-                load_timeout=settings.getfloat("PAGESIGHT_PAGE_TIMEOUT"),
-                document_timeout=settings.getfloat("PAGESIGHT_DOCUMENT_TIMEOUT"),
+                load_timeout=load_timeout,
+                document_timeout=document_timeout,
                 screenshot_timeout=settings.getfloat("PAGESIGHT_SCREENSHOT_TIMEOUT"),
                 fallback_screens=settings.getint("PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS"),
                 hide_overlays=settings.getbool("PAGESIGHT_HIDE_OVERLAYS"),

@@ -83,6 +83,7 @@ PAGESIGHT_MAX_HTML_BYTES = 20_000_000
 # The main document is fetched ahead of Chromium so that its encoding is decided the
 # project's way (BOM, valid UTF-8, HTTP charset, <meta>, detection) and Chromium is told
 # it; a document slower than this (s) is left to Chromium, which then guesses (warning).
+# Must be below PAGESIGHT_PAGE_TIMEOUT.
 PAGESIGHT_DOCUMENT_TIMEOUT = 10
 # A full-page screenshot that takes longer than this (s) (fonts or animations that never
 # settle) is replaced by the first PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS screens (warning).

@@ -5,7 +5,7 @@ import base64
 
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from crawler.capture import screenshot_with_fallback
+from crawler.capture import browser_charset, screenshot_with_fallback
 from tests.test_middleware import default_options
 
 
@@ -50,3 +50,17 @@ def test_short_page_fallback_is_cut_at_the_page():
         screenshot_with_fallback(page, {"width": 800, "height": 600}, 700, default_options(), warnings)
     )
     assert height == 700
+
+
+def test_decided_encodings_have_browser_labels():
+    # The codecs decide_encoding answers with (w3lib's aliases, detection's candidates).
+    assert browser_charset("cp932") == "shift_jis"
+    assert browser_charset("gb18030") == "gb18030"
+    assert browser_charset("cp949") == "euc-kr"
+    assert browser_charset("cp1251") == "windows-1251"
+    assert browser_charset("euc_jp") == "euc-jp"
+    assert browser_charset("koi8_r") == "koi8-r"
+    assert browser_charset("big5hkscs") == "big5"
+    assert browser_charset("UTF8") == "utf-8"
+    # No label known: the document is re-encoded as UTF-8 instead.
+    assert browser_charset("mac-roman") is None and browser_charset("no-such-codec") is None

@@ -44,6 +44,13 @@ def test_config_reads_every_capture_setting():
     assert config.options.hide_overlays is True
 
 
+def test_document_fetch_must_end_before_the_load_deadline():
+    with pytest.raises(
+        ValueError, match="PAGESIGHT_DOCUMENT_TIMEOUT=10 must be above 0 and below PAGESIGHT_PAGE_TIMEOUT=8"
+    ):
+        middleware(PAGESIGHT_PAGE_TIMEOUT=8)
+
+
 def test_only_marked_requests_are_rendered():
     mw = middleware()
     plain = Request("http://a.example/robots.txt")
@@ -52,7 +59,9 @@ def test_only_marked_requests_are_rendered():
 
 
 def test_marked_request_gets_picklable_playwright_meta():
-    mw = middleware(PAGESIGHT_PAGE_TIMEOUT=7, PAGESIGHT_MAX_SCREENSHOT_HEIGHT=1234)
+    mw = middleware(
+        PAGESIGHT_PAGE_TIMEOUT=7, PAGESIGHT_DOCUMENT_TIMEOUT=3, PAGESIGHT_MAX_SCREENSHOT_HEIGHT=1234
+    )
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True})
     mw.process_request(request)
     assert request.meta["playwright"] is True
@@ -61,7 +70,7 @@ def test_marked_request_gets_picklable_playwright_meta():
     assert request.meta["playwright_context_kwargs"]["viewport"]["width"] == 1366
     (method,) = request.meta["playwright_page_methods"]
     assert method.method is capture_page
-    options = replace(default_options(), max_screenshot_height=1234, load_timeout=7.0)
+    options = replace(default_options(), max_screenshot_height=1234, load_timeout=7.0, document_timeout=3.0)
     assert method.args == (options, MainDocument())
     init = request.meta["playwright_page_init_callback"]
     assert init.func is intercept_main_document and init.keywords["options"] == options
