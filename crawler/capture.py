@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import codecs
+import io
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request, Route
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -84,18 +86,27 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
   const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
   const pathOf = new Map();
+  // Steps of all children of a parent at once (a parent with thousands of paragraphs
+  // would otherwise be walked once per child).
+  const stepCache = new Map();
   const stepOf = (el) => {
-    const tag = el.tagName.toLowerCase();
     const parent = el.parentElement;
-    if (!parent) return tag;
-    let index = 0, same = 0;
-    for (const sib of parent.children) {
-      if (sib.tagName.toLowerCase() === tag) {
-        same += 1;
-        if (sib === el) index = same;
+    if (!parent) return el.tagName.toLowerCase();
+    if (!stepCache.has(parent)) {
+      const total = new Map(), seen = new Map(), steps = new Map();
+      for (const sib of parent.children) {
+        const tag = sib.tagName.toLowerCase();
+        total.set(tag, (total.get(tag) || 0) + 1);
       }
+      for (const sib of parent.children) {
+        const tag = sib.tagName.toLowerCase();
+        const index = (seen.get(tag) || 0) + 1;
+        seen.set(tag, index);
+        steps.set(sib, total.get(tag) > 1 ? `${tag}[${index}]` : tag);
+      }
+      stepCache.set(parent, steps);
     }
-    return same > 1 ? `${tag}[${index}]` : tag;
+    return stepCache.get(parent).get(el);
   };
   const pathFor = (el) => {
     if (pathOf.has(el)) return pathOf.get(el);
@@ -445,9 +456,10 @@ def _raise_on_error_page(page: Page, document: MainDocument) -> None:
 async def screenshot_with_fallback(
     page: Page, viewport: dict[str, int], height: int, options: CaptureOptions, warnings: list[str]
 ) -> tuple[bytes, int]:
-    """The full-page screenshot cut at ``height``; on a screenshot timeout (fonts or
-    animations that never settle), the first ``options.fallback_screens`` screens taken
-    straight through the DevTools protocol, and a warning. Returns (PNG, height)."""
+    """The full-page screenshot cut at ``height``; on a screenshot timeout (fonts that
+    never load, a page too large to paint at once), the first ``options.fallback_screens``
+    screens, each taken as the viewport straight through the DevTools protocol (which
+    waits for nothing) and stacked, and a warning. Returns (PNG, height)."""
     try:
         png = await page.screenshot(
             type="png",
@@ -457,21 +469,36 @@ async def screenshot_with_fallback(
         )
         return png, height
     except PlaywrightTimeout:
-        cut = max(1, min(height, options.fallback_screens * viewport["height"]))
+        pass
+    screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
     session = await page.context.new_cdp_session(page)
+    shots = []
     try:
-        shot = await session.send(
-            "Page.captureScreenshot",
-            {
-                "format": "png",
-                "clip": {"x": 0, "y": 0, "width": viewport["width"], "height": cut, "scale": 1},
-                "captureBeyondViewport": True,
-            },
-        )
+        for screen in range(screens):
+            await page.evaluate("(y) => window.scrollTo(0, y)", screen * viewport["height"])
+            shot = await session.send("Page.captureScreenshot", {"format": "png"})
+            shots.append(base64.b64decode(shot["data"]))
     finally:
         await session.detach()
+        await page.evaluate("() => window.scrollTo(0, 0)")
+    png, cut = await asyncio.to_thread(
+        stack_screens, shots, viewport["width"], min(height, screens * viewport["height"])
+    )
     warnings.append(f"partial: screenshot timeout, first {cut}px kept")
-    return base64.b64decode(shot["data"]), cut
+    return png, cut
+
+
+def stack_screens(shots: list[bytes], width: int, height: int) -> tuple[bytes, int]:
+    """PNG screens stacked top to bottom, cut at ``height``; returns (PNG, height)."""
+    images = [Image.open(io.BytesIO(shot)) for shot in shots]
+    sheet = Image.new("RGB", (width, height), "white")
+    top = 0
+    for image in images:
+        sheet.paste(image.convert("RGB"), (0, top))
+        top += image.height
+    out = io.BytesIO()
+    sheet.save(out, format="PNG")
+    return out.getvalue(), height
 
 
 # Scroll to the bottom in steps, one rendered frame apart, then back to the top.

@@ -85,9 +85,10 @@ PAGESIGHT_MAX_HTML_BYTES = 20_000_000
 # it; a document slower than this (s) is left to Chromium, which then guesses (warning).
 # Must be below PAGESIGHT_PAGE_TIMEOUT.
 PAGESIGHT_DOCUMENT_TIMEOUT = 10
-# A full-page screenshot that takes longer than this (s) (fonts or animations that never
-# settle) is replaced by the first PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS screens (warning).
-PAGESIGHT_SCREENSHOT_TIMEOUT = 20
+# A full-page screenshot that takes longer than this (s) (fonts that never load, a page
+# too large to paint at once) is replaced by the first PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS
+# screens, taken one viewport at a time (warning "partial: screenshot timeout, …").
+PAGESIGHT_SCREENSHOT_TIMEOUT = 30
 PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS = 3
 # Hide cookie/consent overlays before the boxes and the screenshot (warning "overlay
 # hidden: …"): the common consent managers' containers, and fixed or sticky elements

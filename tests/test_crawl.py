@@ -119,9 +119,15 @@ def test_huge_page_is_captured_with_a_capped_screenshot(demo_crawl):
     assert demo_crawl.huge_urls
     for url in demo_crawl.huge_urls:
         record = by_url[url]
-        assert record["status"] == "ok"
-        assert record["screenshot"]["height"] == E2E_MAX_SCREENSHOT_HEIGHT
+        assert record["status"] == "ok", record["error"]
         assert record["html"]["bytes"] > 100_000
+        # Painting 2.4 million pixels of page can outlast the screenshot timeout on a
+        # busy machine: then the first screens are kept, and the line says so.
+        cut = [w for w in record["warnings"] if w.startswith("partial: screenshot timeout")]
+        if cut:
+            assert cut == [f"partial: screenshot timeout, first {record['screenshot']['height']}px kept"]
+        else:
+            assert record["screenshot"]["height"] == E2E_MAX_SCREENSHOT_HEIGHT
 
 
 def test_screenshots_decode_at_the_viewport_width(demo_crawl):
