@@ -110,7 +110,9 @@ def test_consent_banner_is_hidden_before_boxes_and_screenshot(demo_crawl):
         assert f"overlay hidden: div.{banner_class}" in record["warnings"], record["url"]
         boxes = json.loads(local(record["boxes"]["uri"]).read_text(encoding="utf-8"))
         banner = [box for box in boxes if banner_class in box["classes"]]
-        assert banner and not any(box["visible"] for box in banner)
+        if record["url"] not in demo_crawl.huge_urls:  # whose boxes stop at PAGESIGHT_MAX_BOXES
+            assert banner, record["url"]
+        assert not any(box["visible"] for box in banner)
         assert "We use cookies" not in (record["text"] or "")
 
 
