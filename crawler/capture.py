@@ -1,31 +1,76 @@
-"""What the browser does on each page: settle, scroll, collect element boxes, screenshot.
+"""What the browser does on each page: decode the main document the way the project
+does, wait for it (up to a deadline), settle, scroll, hide consent overlays, collect
+element boxes, screenshot.
 
-:func:`capture_page` runs inside scrapy-playwright's page visit (as a PageMethod), so the
-page is opened and closed by the download handler on every path, errors included.
+:func:`intercept_main_document` runs as scrapy-playwright's page init callback and
+:func:`capture_page` inside its page visit (as a PageMethod), so the page is opened and
+closed by the download handler on every path, errors included.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import codecs
+import io
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Page, Request, Route
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+from scrapy.http import Request as ScrapyRequest
+from w3lib.encoding import http_content_type_encoding
+
+from crawler.errors import BrowserErrorPage
+from pipelines.extraction.encoding import decide_encoding, decode_document
 
 logger = logging.getLogger(__name__)
 
 HTML_CONTENT_TYPES = ("text/html", "application/xhtml+xml")
+#: Where Chromium shows its own error page (net::ERR_* on a navigation).
+BROWSER_ERROR_URL_PREFIX = "chrome-error://"
+#: Warning on a page captured as rendered when its load event had not come in time.
+PARTIAL_LOAD_WARNING = "partial: load timeout"
+# Response headers that no longer describe a body re-encoded as UTF-8.
+_BODY_HEADERS = ("content-length", "content-encoding", "transfer-encoding")
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+#: The charset labels a browser understands (WHATWG) for the Python codecs that
+#: ``decide_encoding`` answers with; a document in any other is re-encoded as UTF-8.
+BROWSER_CHARSETS = {
+    "utf-8": "utf-8",
+    "utf-16-be": "utf-16be",
+    "utf-16-le": "utf-16le",
+    "cp932": "shift_jis",
+    "shift_jis": "shift_jis",
+    "euc_jp": "euc-jp",
+    "iso2022_jp": "iso-2022-jp",
+    "gb18030": "gb18030",
+    "gbk": "gbk",
+    "big5hkscs": "big5",
+    "big5": "big5",
+    "cp949": "euc-kr",
+    "euc_kr": "euc-kr",
+    "koi8-r": "koi8-r",
+    "koi8-u": "koi8-u",
+    "cp866": "ibm866",
+    **{f"cp{n}": f"windows-{n}" for n in range(1250, 1259)},
+    **{f"iso8859-{n}": f"iso-8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)},
+}
 
-# Page facts read before capturing: is this an HTML document, how did it answer, how tall.
+# Page facts read before capturing: is this an HTML document, how did it answer, is there
+# anything in its body, how tall.
 PAGE_FACTS_JS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const doc = document.documentElement;
+  const body = document.body;
   return {
     contentType: document.contentType,
     status: nav && nav.responseStatus ? nav.responseStatus : 0,
+    domSize: body ? body.getElementsByTagName('*').length + (body.textContent || '').trim().length : 0,
     width: Math.max(doc ? doc.scrollWidth : 0, document.body ? document.body.scrollWidth : 0),
     height: Math.max(doc ? doc.scrollHeight : 0, document.body ? document.body.scrollHeight : 0),
   };
@@ -41,18 +86,27 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
   const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
   const pathOf = new Map();
+  // Steps of all children of a parent at once (a parent with thousands of paragraphs
+  // would otherwise be walked once per child).
+  const stepCache = new Map();
   const stepOf = (el) => {
-    const tag = el.tagName.toLowerCase();
     const parent = el.parentElement;
-    if (!parent) return tag;
-    let index = 0, same = 0;
-    for (const sib of parent.children) {
-      if (sib.tagName.toLowerCase() === tag) {
-        same += 1;
-        if (sib === el) index = same;
+    if (!parent) return el.tagName.toLowerCase();
+    if (!stepCache.has(parent)) {
+      const total = new Map(), seen = new Map(), steps = new Map();
+      for (const sib of parent.children) {
+        const tag = sib.tagName.toLowerCase();
+        total.set(tag, (total.get(tag) || 0) + 1);
       }
+      for (const sib of parent.children) {
+        const tag = sib.tagName.toLowerCase();
+        const index = (seen.get(tag) || 0) + 1;
+        seen.set(tag, index);
+        steps.set(sib, total.get(tag) > 1 ? `${tag}[${index}]` : tag);
+      }
+      stepCache.set(parent, steps);
     }
-    return same > 1 ? `${tag}[${index}]` : tag;
+    return stepCache.get(parent).get(el);
   };
   const pathFor = (el) => {
     if (pathOf.has(el)) return pathOf.get(el);
@@ -86,43 +140,270 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
 }"""
 
 
+# Hide consent and cookie overlays: the known consent managers' containers, and fixed or
+# sticky elements that cover at least `minShare` of the first screen and speak of cookies
+# or consent (their dimmed backdrops go with them). Returns a label per hidden element.
+HIDE_OVERLAYS_JS = """([selectors, minShare]) => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const words = /cookie|consent|gdpr|privacy|datenschutz|einwillig|confidentialit|privacidad|consenso|согласи|конфиденциальн|쿠키|개인정보|隐私|同意|个人信息|クッキー|個人情報|プライバシー/i;
+  const bodyText = document.body ? (document.body.textContent || '').length : 0;
+  const hidden = [];
+  const label = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (typeof el.className === 'string' && el.className.trim()
+      ? '.' + el.className.trim().split(/\\s+/)[0] : '');
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width * r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const share = (el) => {
+    const r = el.getBoundingClientRect();
+    const w = Math.max(0, Math.min(vw, r.right) - Math.max(0, r.left));
+    const h = Math.max(0, Math.min(vh, r.bottom) - Math.max(0, r.top));
+    return (w * h) / (vw * vh);
+  };
+  const hide = (el) => {
+    hidden.push(label(el));
+    el.style.setProperty('display', 'none', 'important');
+  };
+  for (const selector of selectors) {
+    for (const el of document.querySelectorAll(selector)) {
+      if (el.isConnected && shown(el)) hide(el);
+    }
+  }
+  const layers = new Set();
+  for (let i = 1; i <= 3; i++) {
+    for (let j = 1; j <= 3; j++) {
+      for (let el = document.elementFromPoint(vw * i / 4, vh * j / 4); el && el !== document.body;
+           el = el.parentElement) {
+        const position = getComputedStyle(el).position;
+        if (position === 'fixed' || position === 'sticky') layers.add(el);
+      }
+    }
+  }
+  const backdrops = [];
+  for (const el of layers) {
+    if (!el.isConnected || share(el) < minShare) continue;
+    const text = el.textContent || '';
+    if (text.trim().length < 20) backdrops.push(el);
+    else if (words.test(text) && text.length < 0.5 * bodyText) hide(el);
+  }
+  if (hidden.length) {
+    for (const el of backdrops) if (el.isConnected && share(el) >= 0.9) hide(el);
+    for (const el of [document.documentElement, document.body]) {
+      if (el && getComputedStyle(el).overflowY === 'hidden') {
+        el.style.setProperty('overflow', 'visible', 'important');
+      }
+    }
+  }
+  return hidden;
+}"""
+
+#: Containers of the common consent managers (OneTrust, Cookiebot, Didomi, Quantcast,
+#: TrustArc, Usercentrics, Sourcepoint, Google Funding Choices, consentmanager,
+#: Osano, Cookie Consent, iubenda, Klaro, Complianz, CookieYes, Borlabs, tarteaucitron).
+CONSENT_SELECTORS = (
+    "#onetrust-consent-sdk",
+    "#onetrust-banner-sdk",
+    "#CybotCookiebotDialog",
+    "#CybotCookiebotDialogBodyUnderlay",
+    "#didomi-host",
+    "#qc-cmp2-container",
+    ".qc-cmp2-container",
+    "#truste-consent-track",
+    ".truste_overlay",
+    ".truste_box_overlay",
+    "#consent_blackbar",
+    "#usercentrics-root",
+    "#usercentrics-cmp-ui",
+    "[id^='sp_message_container']",
+    ".fc-consent-root",
+    "#cmpbox",
+    "#cmpbox2",
+    ".osano-cm-window",
+    ".cc-window",
+    "#iubenda-cs-banner",
+    ".klaro",
+    "#cmplz-cookiebanner-container",
+    "#cookie-law-info-bar",
+    ".cky-consent-container",
+    "#BorlabsCookieBox",
+    "#tarteaucitronRoot",
+)
+
+
 @dataclass(frozen=True)
 class CaptureOptions:
-    """How to capture a page; plain data so that request meta stays picklable."""
+    """How to capture a page; plain data so that request meta stays picklable. Built
+    from PAGESIGHT_* settings by the capture middleware (defaults live in settings/)."""
 
-    max_screenshot_height: int = 8000
-    network_idle_timeout: float = 3.0
-    scroll_steps: int = 6
-    max_boxes: int = 4000
-    timeout: float = 60.0
+    max_screenshot_height: int
+    network_idle_timeout: float
+    scroll_steps: int
+    max_boxes: int
+    timeout: float
+    load_timeout: float
+    document_timeout: float
+    screenshot_timeout: float
+    fallback_screens: int
+    hide_overlays: bool
+    overlay_min_share: float
 
 
-async def capture_page(page: Page, options: CaptureOptions) -> dict[str, Any]:
-    """Settle, scroll, then collect boxes and a full-page screenshot of ``page``.
+@dataclass
+class MainDocument:
+    """What the server sent for the page's main document, as the route handler saw it.
+
+    ``url``/``body``/``encoding``/``encoding_source`` describe the last main-frame
+    document that was decoded before Chromium saw it. ``redirected`` is set while the
+    last answer was an HTTP redirect, which Chromium follows without the route seeing
+    the next hop. ``network_errors`` holds the net::ERR_* of failed main-frame
+    navigations, ``notes`` what the feed should hear about.
+    """
+
+    url: str | None = None
+    body: bytes | None = None
+    encoding: str | None = None
+    encoding_source: str | None = None
+    redirected: bool = False
+    network_errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+async def intercept_main_document(
+    page: Page, request: ScrapyRequest, document: MainDocument, options: CaptureOptions
+) -> None:
+    """Route the page's main-frame navigations through :func:`_fetch_and_decode`, so
+    that Chromium reads each HTML document in the encoding the project decides (BOM,
+    valid UTF-8, HTTP charset, <meta>, detection) instead of guessing; and note the
+    network error of any failed main-frame navigation. Registered after
+    scrapy-playwright's own route, so it runs first and hands every other request on.
+    """
+    user_agent = request.headers.get("User-Agent")
+
+    async def on_route(route: Route, navigation: Request) -> None:
+        if not (navigation.is_navigation_request() and navigation.frame == page.main_frame):
+            await route.fallback()
+            return
+        await _fetch_and_decode(route, navigation, document, options, user_agent)
+
+    def on_failed(failed: Request) -> None:
+        if failed.is_navigation_request() and failed.frame == page.main_frame:
+            document.network_errors.append(f"{failed.failure} at {failed.url}")
+
+    page.on("requestfailed", on_failed)
+    await page.route("**", on_route)
+
+
+async def _fetch_and_decode(
+    route: Route,
+    navigation: Request,
+    document: MainDocument,
+    options: CaptureOptions,
+    user_agent: bytes | None,
+) -> None:
+    """Fetch the document, decide its encoding and fulfill it with that charset in its
+    Content-Type (which a browser obeys over any <meta>; only a BOM wins over it).
+    Redirects and non-HTML answers are passed on as they came. A fetch that fails or
+    outlasts ``options.document_timeout`` is left to Chromium's own network stack (which
+    then reports its own error, or renders a slow document as it streams in)."""
+    headers = {k: v for k, v in (await navigation.all_headers()).items() if k != "accept-encoding"}
+    if user_agent:
+        headers["user-agent"] = user_agent.decode("latin-1")
+    try:
+        response = await route.fetch(
+            headers=headers, max_redirects=0, timeout=options.document_timeout * 1000
+        )
+        body = await response.body()
+    except PlaywrightError as exc:
+        logger.debug("Main document not fetched ahead of Chromium (%s): %s", _first_line(exc), navigation.url)
+        if isinstance(exc, PlaywrightTimeout):
+            document.notes.append(
+                f"charset: document slower than {options.document_timeout:g}s, decoded by the browser"
+            )
+        await route.fallback()
+        return
+    answer = {k: v for k, v in response.headers.items() if k not in _BODY_HEADERS}
+    content_type = answer.get("content-type", "")
+    mime = content_type.split(";", 1)[0].strip().lower()
+    document.redirected = response.status in _REDIRECT_STATUSES and "location" in answer
+    if mime not in HTML_CONTENT_TYPES or document.redirected:
+        await route.fulfill(response=response, headers=answer)
+        return
+    body = await response.body()
+    declared = http_content_type_encoding(content_type)
+    decision = await asyncio.to_thread(decide_encoding, body, declared)
+    document.url, document.body = navigation.url, body
+    document.encoding, document.encoding_source = decision.encoding, decision.source
+    label = browser_charset(decision.encoding)
+    if label is not None:
+        # The body stays in the driver: only the charset the browser reads it in changes.
+        answer["content-type"] = f"{mime}; charset={label}"
+        await route.fulfill(response=response, headers=answer)
+        return
+    text, _ = await asyncio.to_thread(decode_document, body, declared)
+    answer["content-type"] = f"{mime}; charset=utf-8"
+    await route.fulfill(status=response.status, headers=answer, body=text.encode("utf-8"))
+
+
+def browser_charset(encoding: str) -> str | None:
+    """The browser's label for a Python codec, or None when it has none we know."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return None
+    return BROWSER_CHARSETS.get(name)
+
+
+async def capture_page(page: Page, options: CaptureOptions, document: MainDocument) -> dict[str, Any]:
+    """Wait for the page (at most ``options.load_timeout``), settle, scroll, hide consent
+    overlays, then collect boxes and a full-page screenshot.
 
     Returns ``{"skip": reason}`` for documents that are not HTML or answered with an
-    HTTP error (there is nothing worth capturing), else the capture and its timings.
-    The whole capture is bounded by ``options.timeout`` (TimeoutError past it), so a
-    renderer that stops answering cannot hold a crawl slot forever.
+    HTTP error (there is nothing worth capturing), else the capture, its warnings and
+    its timings. Raises :class:`BrowserErrorPage` when the page ends on Chromium's error
+    page, TimeoutError when no DOM came at all. The whole capture is bounded by
+    ``options.timeout`` (TimeoutError past it), so a renderer that stops answering
+    cannot hold a crawl slot forever.
     """
     try:
-        return await asyncio.wait_for(_capture(page, options), timeout=options.timeout)
-    except TimeoutError:
+        return await asyncio.wait_for(_capture(page, options, document), timeout=options.timeout)
+    except TimeoutError as exc:
+        if str(exc):
+            raise
         raise TimeoutError(f"capture did not finish in {options.timeout:.0f}s") from None
 
 
-async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
+async def _capture(page: Page, options: CaptureOptions, document: MainDocument) -> dict[str, Any]:
     timings: dict[str, float] = {}
+    warnings: list[str] = []
     started = time.perf_counter()
+    loaded = await _wait_for_load(page, options.load_timeout)
+    if document.redirected and not page.url.startswith(BROWSER_ERROR_URL_PREFIX):
+        # Chromium followed an HTTP redirect the route never saw: load the target again,
+        # through the route this time, so that its encoding is decided too.
+        document.redirected = False
+        await page.goto(page.url, wait_until="commit", timeout=options.load_timeout * 1000)
+        loaded = await _wait_for_load(page, options.load_timeout)
+    _raise_on_error_page(page, document)
     facts = await _evaluate(page, PAGE_FACTS_JS)
     if page.url == "about:blank" or facts["contentType"] not in HTML_CONTENT_TYPES:
         return {"skip": f"not HTML ({facts['contentType']})"}
     if facts["status"] >= 400:
         return {"skip": f"HTTP {facts['status']}"}
+    if not loaded:
+        if not facts["domSize"]:
+            raise TimeoutError(f"no document after {options.load_timeout:g}s: {page.url}")
+        warnings.append(PARTIAL_LOAD_WARNING)
+        await page.evaluate("window.stop()")
     with RequestsInFlight(page) as in_flight:
         await _scroll_through(page, facts["height"], options)
         if not await in_flight.wait_quiet(options.network_idle_timeout):
             logger.debug("Network not quiet after %.1fs: %s", options.network_idle_timeout, page.url)
+    _raise_on_error_page(page, document)
+    if options.hide_overlays:
+        hidden = await _evaluate(page, HIDE_OVERLAYS_JS, [list(CONSENT_SELECTORS), options.overlay_min_share])
+        if hidden:
+            warnings.append(f"overlay hidden: {', '.join(hidden)}")
     timings["settle"] = _ms_since(started)
 
     step_started = time.perf_counter()
@@ -133,20 +414,91 @@ async def _capture(page: Page, options: CaptureOptions) -> dict[str, Any]:
     step_started = time.perf_counter()
     viewport = page.viewport_size or {"width": facts["width"], "height": 768}
     shot_height = max(1, min(page_height, options.max_screenshot_height))
-    png = await page.screenshot(
-        type="png",
-        full_page=True,
-        clip={"x": 0, "y": 0, "width": viewport["width"], "height": shot_height},
-    )
+    png, shot_height = await screenshot_with_fallback(page, viewport, shot_height, options, warnings)
     timings["screenshot"] = _ms_since(step_started)
-    return {
+    result = {
         "screenshot_png": png,
         "boxes": collected["boxes"],
         "viewport_width": viewport["width"],
         "page_height": page_height,
         "screenshot_height": shot_height,
+        "final_url": page.url,
+        "raw_html": document.body if document.url == page.url else None,
+        "encoding": document.encoding if document.url == page.url else None,
+        "encoding_source": document.encoding_source if document.url == page.url else None,
+        "warnings": document.notes + warnings,
         "timings_ms": timings,
     }
+    if not loaded:
+        # The download handler waits for the load event after this method; a page that
+        # never sends it is serialized here and the tab moved to a page that does.
+        result["html"] = await page.content()
+        await page.goto("about:blank")
+    return result
+
+
+async def _wait_for_load(page: Page, timeout: float) -> bool:
+    """Wait for the main document's load event; False when it has not come in time."""
+    try:
+        await page.wait_for_load_state("load", timeout=timeout * 1000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def _raise_on_error_page(page: Page, document: MainDocument) -> None:
+    """A page on Chromium's own error page is a network error, never content."""
+    if page.url.startswith(BROWSER_ERROR_URL_PREFIX):
+        reason = document.network_errors[-1] if document.network_errors else "browser error page"
+        raise BrowserErrorPage(reason)
+
+
+async def screenshot_with_fallback(
+    page: Page, viewport: dict[str, int], height: int, options: CaptureOptions, warnings: list[str]
+) -> tuple[bytes, int]:
+    """The full-page screenshot cut at ``height``; on a screenshot timeout (fonts that
+    never load, a page too large to paint at once), the first ``options.fallback_screens``
+    screens, each taken as the viewport straight through the DevTools protocol (which
+    waits for nothing) and stacked, and a warning. Returns (PNG, height)."""
+    try:
+        png = await page.screenshot(
+            type="png",
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": viewport["width"], "height": height},
+            timeout=options.screenshot_timeout * 1000,
+        )
+        return png, height
+    except PlaywrightTimeout:
+        pass
+    screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
+    session = await page.context.new_cdp_session(page)
+    shots = []
+    try:
+        for screen in range(screens):
+            await page.evaluate("(y) => window.scrollTo(0, y)", screen * viewport["height"])
+            shot = await session.send("Page.captureScreenshot", {"format": "png"})
+            shots.append(base64.b64decode(shot["data"]))
+    finally:
+        await session.detach()
+        await page.evaluate("() => window.scrollTo(0, 0)")
+    png, cut = await asyncio.to_thread(
+        stack_screens, shots, viewport["width"], min(height, screens * viewport["height"])
+    )
+    warnings.append(f"partial: screenshot timeout, first {cut}px kept")
+    return png, cut
+
+
+def stack_screens(shots: list[bytes], width: int, height: int) -> tuple[bytes, int]:
+    """PNG screens stacked top to bottom, cut at ``height``; returns (PNG, height)."""
+    images = [Image.open(io.BytesIO(shot)) for shot in shots]
+    sheet = Image.new("RGB", (width, height), "white")
+    top = 0
+    for image in images:
+        sheet.paste(image.convert("RGB"), (0, top))
+        top += image.height
+    out = io.BytesIO()
+    sheet.save(out, format="PNG")
+    return out.getvalue(), height
 
 
 # Scroll to the bottom in steps, one rendered frame apart, then back to the top.
@@ -237,6 +589,10 @@ async def _evaluate(page: Page, script: str, arg: Any = None) -> Any:
             raise
         await page.wait_for_load_state("load")
         return await page.evaluate(script, arg)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def _ms_since(started: float) -> float:

@@ -11,14 +11,21 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet import error as net_error
 from twisted.python.failure import Failure
 
-from crawler.middlewares import PageTooLarge
+
+class PageTooLarge(Exception):
+    """The rendered HTML is larger than PAGESIGHT_MAX_HTML_BYTES."""
+
+
+class BrowserErrorPage(Exception):
+    """The page ended on the browser's own error page (chrome-error://): the message
+    names the network error, e.g. ``net::ERR_SSL_PROTOCOL_ERROR at https://…``."""
 
 
 @dataclass(frozen=True)
 class FailureOutcome:
     """What a failed request becomes in the feed."""
 
-    kind: str  # timeout, dns, http, renderer-crash, connection, too-large, robots, ignored, other
+    kind: str  # timeout, dns, http, renderer-crash, connection, network, too-large, robots, ignored, other
     reason: str
     skipped: bool = False
     http_status: int | None = None
@@ -42,6 +49,12 @@ def describe_failure(failure: Failure) -> FailureOutcome:
     if isinstance(exc, HttpError):
         status = exc.response.status
         return FailureOutcome("http", f"http: HTTP {status}", http_status=status)
+    if isinstance(exc, BrowserErrorPage):
+        if any(m in message for m in _DNS_MARKERS):
+            return FailureOutcome("dns", f"dns: {message}")
+        if any(m in message for m in _CONNECTION_MARKERS):
+            return FailureOutcome("connection", f"connection: {message}")
+        return FailureOutcome("network", f"network: {message}")
     if isinstance(exc, PageTooLarge):
         return FailureOutcome("too-large", f"too-large: {message}")
     if isinstance(exc, IgnoreRequest):

@@ -21,6 +21,11 @@ class PageCapture:
     viewport_width: int
     page_height: int
     screenshot_height: int
+    final_url: str | None = None  # where the page ended (redirects followed)
+    raw_html: bytes | None = None  # the main document's bytes as the server sent them
+    encoding: str | None = None
+    encoding_source: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -46,8 +51,13 @@ class PageItem:
     published: str | None = None
     language: str | None = None
     canonical_url: str | None = None
+    final_url: str | None = None
+    encoding: str | None = None
+    encoding_source: str | None = None
+    warnings: list[str] = field(default_factory=list)
     screenshot: dict[str, Any] | None = None
     html: dict[str, Any] | None = None
+    raw_html: dict[str, Any] | None = None
     boxes: dict[str, Any] | None = None
     scores: dict[str, Any] | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)

@@ -1,9 +1,11 @@
 """The capture middleware: page requests become Playwright visits that keep a screenshot,
-the rendered HTML and the element boxes."""
+the rendered HTML, the main document's raw bytes and the element boxes."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from scrapy import Request, Spider
@@ -12,7 +14,8 @@ from scrapy.http import Response
 from scrapy.settings import BaseSettings
 from scrapy_playwright.page import PageMethod
 
-from crawler.capture import CaptureOptions, capture_page
+from crawler.capture import CaptureOptions, MainDocument, capture_page, intercept_main_document
+from crawler.errors import PageTooLarge
 from crawler.items import PageCapture
 
 logger = logging.getLogger(__name__)
@@ -27,19 +30,43 @@ CAPTURE_SKIP_KEY = "pagesight_capture_skip"
 CAPTURE_TIMINGS_KEY = "pagesight_timings_ms"
 
 
-class PageTooLarge(Exception):
-    """The rendered HTML is larger than PAGESIGHT_MAX_HTML_BYTES."""
+@dataclass(frozen=True)
+class CaptureConfig:
+    """The capture middleware's settings, read once (defaults live in settings/)."""
 
+    options: CaptureOptions
+    viewport_width: int
+    viewport_height: int
+    max_html_bytes: int
 
-def capture_options(settings: BaseSettings) -> CaptureOptions:
-    """Capture options from PAGESIGHT_* settings."""
-    return CaptureOptions(
-        max_screenshot_height=settings.getint("PAGESIGHT_MAX_SCREENSHOT_HEIGHT", 8000),
-        network_idle_timeout=settings.getfloat("PAGESIGHT_NETWORK_IDLE_TIMEOUT", 3.0),
-        scroll_steps=settings.getint("PAGESIGHT_SCROLL_STEPS", 6),
-        max_boxes=settings.getint("PAGESIGHT_MAX_BOXES", 4000),
-        timeout=settings.getfloat("PAGESIGHT_CAPTURE_TIMEOUT", 60.0),
-    )
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> CaptureConfig:
+        """The config; ValueError when the main document's fetch could outlast the load."""
+        document_timeout = settings.getfloat("PAGESIGHT_DOCUMENT_TIMEOUT")
+        load_timeout = settings.getfloat("PAGESIGHT_PAGE_TIMEOUT")
+        if not 0 < document_timeout < load_timeout:
+            raise ValueError(
+                f"PAGESIGHT_DOCUMENT_TIMEOUT={document_timeout:g} must be above 0 and below "
+                f"PAGESIGHT_PAGE_TIMEOUT={load_timeout:g}: lower it with -s PAGESIGHT_DOCUMENT_TIMEOUT=…"
+            )
+        return cls(
+            options=CaptureOptions(
+                max_screenshot_height=settings.getint("PAGESIGHT_MAX_SCREENSHOT_HEIGHT"),
+                network_idle_timeout=settings.getfloat("PAGESIGHT_NETWORK_IDLE_TIMEOUT"),
+                scroll_steps=settings.getint("PAGESIGHT_SCROLL_STEPS"),
+                max_boxes=settings.getint("PAGESIGHT_MAX_BOXES"),
+                timeout=settings.getfloat("PAGESIGHT_CAPTURE_TIMEOUT"),
+                load_timeout=load_timeout,
+                document_timeout=document_timeout,
+                screenshot_timeout=settings.getfloat("PAGESIGHT_SCREENSHOT_TIMEOUT"),
+                fallback_screens=settings.getint("PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS"),
+                hide_overlays=settings.getbool("PAGESIGHT_HIDE_OVERLAYS"),
+                overlay_min_share=settings.getfloat("PAGESIGHT_OVERLAY_MIN_SHARE"),
+            ),
+            viewport_width=settings.getint("PAGESIGHT_VIEWPORT_WIDTH"),
+            viewport_height=settings.getint("PAGESIGHT_VIEWPORT_HEIGHT"),
+            max_html_bytes=settings.getint("PAGESIGHT_MAX_HTML_BYTES"),
+        )
 
 
 class CaptureMiddleware:
@@ -50,17 +77,11 @@ class CaptureMiddleware:
     picklable. The page is opened and closed by scrapy-playwright on every path.
     """
 
-    def __init__(self, crawler: Crawler, options: CaptureOptions, max_html_bytes: int):
-        settings = crawler.settings
+    def __init__(self, crawler: Crawler, config: CaptureConfig):
         self.crawler = crawler
-        self.options = options
-        self.max_html_bytes = max_html_bytes
-        self.page_timeout_ms = settings.getfloat("PAGESIGHT_PAGE_TIMEOUT", 30) * 1000
+        self.config = config
         self.context_kwargs = {
-            "viewport": {
-                "width": settings.getint("PAGESIGHT_VIEWPORT_WIDTH", 1366),
-                "height": settings.getint("PAGESIGHT_VIEWPORT_HEIGHT", 768),
-            },
+            "viewport": {"width": config.viewport_width, "height": config.viewport_height},
             "device_scale_factor": 1,
             "ignore_https_errors": True,
             "accept_downloads": True,
@@ -68,24 +89,27 @@ class CaptureMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CaptureMiddleware:
-        return cls(
-            crawler,
-            capture_options(crawler.settings),
-            crawler.settings.getint("PAGESIGHT_MAX_HTML_BYTES", 20_000_000),
-        )
+        return cls(crawler, CaptureConfig.from_settings(crawler.settings))
 
     def process_request(self, request: Request, spider: Spider | None = None) -> None:
         if not request.meta.get(CAPTURE_META_KEY):
             return None
+        options = self.config.options
+        document = MainDocument()
         request.meta["playwright"] = True
         request.meta["playwright_include_page"] = False
         request.meta.setdefault("playwright_context", "pagesight")
         request.meta.setdefault("playwright_context_kwargs", self.context_kwargs)
+        # Navigation returns once the document starts arriving; capture_page waits for
+        # its load event up to PAGESIGHT_PAGE_TIMEOUT and keeps what came by then.
         request.meta["playwright_page_goto_kwargs"] = {
-            "wait_until": "load",
-            "timeout": self.page_timeout_ms,
+            "wait_until": "commit",
+            "timeout": options.load_timeout * 1000,
         }
-        request.meta["playwright_page_methods"] = [PageMethod(capture_page, self.options)]
+        request.meta["playwright_page_init_callback"] = partial(
+            intercept_main_document, document=document, options=options
+        )
+        request.meta["playwright_page_methods"] = [PageMethod(capture_page, options, document)]
         return None
 
     def process_response(
@@ -93,6 +117,7 @@ class CaptureMiddleware:
     ) -> Response:
         if not request.meta.get(CAPTURE_META_KEY):
             return response
+        request.meta.pop("playwright_page_init_callback", None)
         methods = request.meta.pop("playwright_page_methods", None) or []
         result: dict[str, Any] | None = methods[0].result if methods else None
         stats = self.crawler.stats
@@ -101,12 +126,17 @@ class CaptureMiddleware:
             response.meta[CAPTURE_SKIP_KEY] = reason
             stats.inc_value("pagesight/capture/skipped")
             return response
+        if result.get("html") is not None:
+            # Serialized by the capture itself (a page whose load event never came).
+            response = response.replace(
+                url=result["final_url"], body=result["html"].encode("utf-8"), encoding="utf-8"
+            )
         html = response.text
         html_bytes = len(html.encode("utf-8"))
-        if html_bytes > self.max_html_bytes:
+        if html_bytes > self.config.max_html_bytes:
             stats.inc_value("pagesight/capture/too_large")
             raise PageTooLarge(
-                f"page too large: {html_bytes} bytes of HTML > PAGESIGHT_MAX_HTML_BYTES={self.max_html_bytes}"
+                f"page too large: {html_bytes} bytes of HTML > PAGESIGHT_MAX_HTML_BYTES={self.config.max_html_bytes}"
             )
         response.meta[CAPTURE_RESULT_KEY] = PageCapture(
             html=html,
@@ -115,6 +145,11 @@ class CaptureMiddleware:
             viewport_width=result["viewport_width"],
             page_height=result["page_height"],
             screenshot_height=result["screenshot_height"],
+            final_url=result["final_url"],
+            raw_html=result["raw_html"],
+            encoding=result["encoding"],
+            encoding_source=result["encoding_source"],
+            warnings=list(result["warnings"]),
         )
         timings = dict(result["timings_ms"])
         latency = request.meta.get("download_latency")
@@ -122,13 +157,17 @@ class CaptureMiddleware:
             timings["render_total"] = round(latency * 1000, 1)
         response.meta[CAPTURE_TIMINGS_KEY] = timings
         stats.inc_value("pagesight/capture/ok")
+        for warning in result["warnings"]:
+            stats.inc_value(f"pagesight/capture/warnings/{warning.split(':', 1)[0]}")
         return response
 
     def process_exception(
         self, request: Request, exception: BaseException, spider: Spider | None = None
     ) -> None:
-        # Drop the spent page method so that a retried copy of the request starts clean.
+        # Drop the spent page method and callback so that a retried copy of the request
+        # starts clean.
         request.meta.pop("playwright_page_methods", None)
+        request.meta.pop("playwright_page_init_callback", None)
         if request.meta.get(CAPTURE_META_KEY):
             self.crawler.stats.inc_value("pagesight/capture/failed")
         return None

@@ -1,5 +1,6 @@
-"""The store pipeline: screenshot (PNG), rendered HTML (gzip) and element boxes (JSON)
-go to a Scrapy files store; the item keeps their URIs, paths and checksums."""
+"""The store pipeline: screenshot (PNG), rendered HTML (gzip), the main document's raw
+bytes as the server sent them (gzip) and element boxes (JSON) go to a Scrapy files
+store; the item keeps their URIs, paths and checksums."""
 
 from __future__ import annotations
 
@@ -69,11 +70,16 @@ class ArtifactStore:
         return read_artifact(uri)
 
 
-def _encode(capture: PageCapture) -> tuple[bytes, bytes]:
-    """The rendered HTML gzipped (UTF-8) and the boxes as compact JSON (worker thread)."""
+def _encode(capture: PageCapture) -> tuple[bytes, bytes | None, bytes]:
+    """The rendered HTML gzipped (UTF-8), the raw document gzipped (its own bytes, or
+    None when it was not fetched ahead of the browser) and the boxes as compact JSON
+    (worker thread)."""
     html_gz = gzip.compress(capture.html.encode("utf-8"), compresslevel=6, mtime=0)
+    raw_gz = None
+    if capture.raw_html is not None:
+        raw_gz = gzip.compress(capture.raw_html, compresslevel=6, mtime=0)
     boxes = json.dumps(capture.boxes, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return html_gz, boxes
+    return html_gz, raw_gz, boxes
 
 
 def artifact_stem(url: str) -> str:
@@ -114,13 +120,15 @@ class StorePipeline:
         if capture is None:
             return item
         stem = artifact_stem(item.url)
-        html_gz, boxes_json = await asyncio.to_thread(_encode, capture)
+        html_gz, raw_gz, boxes_json = await asyncio.to_thread(_encode, capture)
         try:
             item.screenshot = await self.store.put(
                 f"screenshots/{stem}.png", capture.screenshot_png, "image/png"
             )
             item.screenshot.update(width=capture.viewport_width, height=capture.screenshot_height)
             item.html = await self.store.put(f"html/{stem}.html.gz", html_gz, "application/gzip")
+            if raw_gz is not None:
+                item.raw_html = await self.store.put(f"raw/{stem}.html.gz", raw_gz, "application/gzip")
             item.boxes = await self.store.put(f"boxes/{stem}.json", boxes_json, "application/json")
             item.boxes["count"] = len(capture.boxes)
         except Exception as exc:  # a store outage must not lose the line

@@ -68,7 +68,9 @@ PAGESIGHT_VIEWPORT_WIDTH = 1366
 PAGESIGHT_VIEWPORT_HEIGHT = 768
 # Tallest screenshot kept, px; taller pages are cut at this height.
 PAGESIGHT_MAX_SCREENSHOT_HEIGHT = 8000
-# Navigation timeout (s): a page whose document does not load in time is an error.
+# Load timeout (s): a page whose load event has not come by then is captured as rendered
+# at that moment (an ok line with the warning "partial: load timeout"); a page with no
+# DOM at all by then is a timeout error.
 PAGESIGHT_PAGE_TIMEOUT = 30
 # After the load event, wait at most this long (s) for the network to go idle.
 PAGESIGHT_NETWORK_IDLE_TIMEOUT = 3.0
@@ -80,12 +82,29 @@ PAGESIGHT_SCROLL_STEPS = 6
 PAGESIGHT_MAX_BOXES = 4000
 # Largest rendered HTML accepted, bytes; larger pages end as an error line.
 PAGESIGHT_MAX_HTML_BYTES = 20_000_000
+# The main document is fetched ahead of Chromium so that its encoding is decided the
+# project's way (BOM, valid UTF-8, HTTP charset, <meta>, detection) and Chromium is told
+# it; a document slower than this (s) is left to Chromium, which then guesses (warning).
+# Must be below PAGESIGHT_PAGE_TIMEOUT.
+PAGESIGHT_DOCUMENT_TIMEOUT = 10
+# A full-page screenshot that takes longer than this (s) (fonts that never load, a page
+# too large to paint at once) is replaced by the first PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS
+# screens, taken one viewport at a time (warning "partial: screenshot timeout, …").
+PAGESIGHT_SCREENSHOT_TIMEOUT = 30
+PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS = 3
+# Hide cookie/consent overlays before the boxes and the screenshot (warning "overlay
+# hidden: …"): the common consent managers' containers, and fixed or sticky elements
+# covering at least PAGESIGHT_OVERLAY_MIN_SHARE of the first screen that speak of cookies,
+# consent or privacy (with their full-screen backdrops).
+PAGESIGHT_HIDE_OVERLAYS = True
+PAGESIGHT_OVERLAY_MIN_SHARE = 0.25
 # Links with these extensions are not followed (Scrapy's list: images, PDFs, archives…).
 # Non-HTML pages that are fetched anyway end as `skipped` feed lines.
 PAGESIGHT_DENY_EXTENSIONS = IGNORED_EXTENSIONS
 
 # --- Storage (pipelines.store.StorePipeline) -------------------------------------------
-# Where screenshots, rendered HTML and element boxes go: a folder, file://, s3:// or gs://
+# Where screenshots, rendered HTML, the main document's raw bytes (as the server sent
+# them) and element boxes go: a folder, file://, s3:// or gs://
 PAGESIGHT_STORE_URI = "output/store"
 
 # --- Pipelines: store → classify → extract → score ------------------------------------
@@ -170,4 +189,9 @@ PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 #   hang           a linked page sends headers and half its HTML, then never finishes
 #   huge           a linked article of about 4 MB (not in gold)
 #   non_html       a linked PDF and a linked PNG image
+#   no_charset     HTML served as plain "text/html", without a charset
+#   late_meta      each page's <meta charset> moved past its first 1024 bytes
+#   script_redirect  a linked page whose script sends the browser to a dead address
+#   stalled        a linked article with an image that never finishes loading (not in gold)
+#   consent        a fixed cookie-consent banner over the first screen of every HTML page
 PAGESIGHT_DEMO_FAULTS = ""

@@ -26,6 +26,8 @@ class DemoCrawl:
     huge_urls: list[str]
     non_html_urls: list[str]
     robots_blocked_urls: list[str]
+    script_redirect_urls: list[str]
+    stalled_urls: list[str]
     run: CrawlRun
     out_dir: Path
 
@@ -33,7 +35,19 @@ class DemoCrawl:
 @pytest.fixture(scope="session")
 def demo_crawl(tmp_path_factory) -> DemoCrawl:
     out_dir = tmp_path_factory.mktemp("demo-crawl")
-    faults = Faults(error_rate=0.1, hang=True, huge=True, non_html=True)
+    # Every fault knob but latency: served without charset and with a late <meta>, under
+    # a consent banner, with hanging, stalled, huge, non-HTML and dead-redirect pages.
+    faults = Faults(
+        error_rate=0.1,
+        hang=True,
+        huge=True,
+        non_html=True,
+        no_charset=True,
+        late_meta=True,
+        script_redirect=True,
+        stalled=True,
+        consent=True,
+    )
     with DemoWeb(seed=2026, faults=faults) as demo:
         gold_path = demo.write_gold(out_dir / "gold.jsonl")
         run = run_crawl(
@@ -41,7 +55,8 @@ def demo_crawl(tmp_path_factory) -> DemoCrawl:
             f"start_urls={','.join(demo.seed_urls)}",
             f"gold={gold_path}",
             settings={
-                "PAGESIGHT_PAGE_TIMEOUT": 8,
+                "PAGESIGHT_PAGE_TIMEOUT": 15,
+                "PAGESIGHT_DOCUMENT_TIMEOUT": 3,
                 "PAGESIGHT_DENY_EXTENSIONS": [],
                 "PAGESIGHT_MAX_SCREENSHOT_HEIGHT": E2E_MAX_SCREENSHOT_HEIGHT,
                 "PAGESIGHT_REPORT_DIR": str(out_dir / "report"),
@@ -55,6 +70,8 @@ def demo_crawl(tmp_path_factory) -> DemoCrawl:
             huge_urls=demo.huge_urls,
             non_html_urls=demo.non_html_urls,
             robots_blocked_urls=demo.robots_blocked_urls,
+            script_redirect_urls=demo.script_redirect_urls,
+            stalled_urls=demo.stalled_urls,
             run=run,
             out_dir=out_dir,
         )

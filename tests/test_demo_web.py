@@ -35,9 +35,10 @@ from crawler.demo.cli import (
     serve_demo_web,
 )
 from crawler.demo.model import SiteModel
+from crawler.demo.server import CONSENT_BANNER, served
 
 REPO = Path(__file__).resolve().parent.parent
-ALL_FAULTS = Faults.parse("error_rate=0.1,hang,huge,non_html")
+ALL_FAULTS = Faults.parse("error_rate=0.1,hang,huge,non_html,script_redirect,stalled")
 NO_FAULTS = Faults()
 CHARSET = re.compile(r"charset=([\w-]+)", re.IGNORECASE)
 SPACES = re.compile(r"\s+")
@@ -291,6 +292,7 @@ def test_gold_and_fault_pages_are_within_depth_two(articles_per_site):
         wanted = [record["url"] for record in model.gold_records()]
         wanted += model.error_paths + model.hang_paths + model.huge_paths
         wanted += model.non_html_paths + model.robots_blocked_paths
+        wanted += model.script_redirect_paths + model.stalled_paths
         missing = [path for path in wanted if reached.get(path, 3) > 2]
         assert not missing, f"{model.spec.name}: deeper than 2: {missing[:5]}"
 
@@ -332,6 +334,9 @@ def test_faults_parse():
     faults = Faults.parse(" latency_ms=50, error_rate=0.1,hang,huge,non_html ")
     assert faults == Faults(latency_ms=50, error_rate=0.1, hang=True, huge=True, non_html=True)
     assert Faults.parse(str(faults)) == faults
+    every = Faults.parse("no_charset,late_meta,script_redirect,stalled,consent")
+    assert every == Faults(no_charset=True, late_meta=True, script_redirect=True, stalled=True, consent=True)
+    assert Faults.parse(str(every)) == every
     assert Faults.parse("") == Faults.parse("none") == Faults()
     assert str(Faults()) == "none"
 
@@ -408,6 +413,51 @@ def test_hanging_page_is_released_by_stop():
     assert connection.recv(65536) == b""  # released: the server closed the connection
     connection.close()
     hanging.stop()  # idempotent
+
+
+def test_serving_knobs_change_headers_and_bytes_but_not_the_text():
+    plain = {model.spec.name: model for model in built()}
+    knobs = Faults(no_charset=True, late_meta=True, consent=True)
+    for model in plain.values():
+        page = model.pages["/"]
+        content_type, body = served(page, knobs)
+        assert content_type == "text/html" and CHARSET.search(page.content_type)
+        meta = f'<meta charset="{model.spec.charset.label}">'.encode("ascii")
+        assert meta in page.body[:200] and body.index(meta) > 1024  # past the browser's prescan
+        assert body.count(CONSENT_BANNER) == 1 and body.index(CONSENT_BANNER) < body.index(b"</body>")
+        codec = model.spec.charset.codec
+        assert SPACES.sub(
+            " ", lxml.html.fromstring(body.decode(codec)).find("body").text_content()
+        ).startswith(
+            SPACES.sub(
+                " ", lxml.html.fromstring(page.body.decode(codec)).find("body").text_content()
+            ).rstrip()
+        )
+        assert served(page, NO_FAULTS) == (page.content_type, page.body)
+    robots = plain["portal"].pages["/robots.txt"]
+    assert served(robots, knobs) == (robots.content_type, robots.body)
+
+
+def test_no_charset_is_what_the_server_sends():
+    with DemoWeb(articles_per_site=1, faults=Faults(no_charset=True)) as bare:
+        for url in bare.seed_urls:
+            status, headers, _ = fetch(url)
+            assert status == 200 and headers["Content-Type"] == "text/html"
+
+
+def test_script_redirect_and_stalled_pages_are_linked_from_home(web):
+    [redirect] = web.script_redirect_urls
+    [stalled] = web.stalled_urls
+    status, _, body = fetch(redirect)
+    assert status == 200 and b'location.replace("https://" + location.host' in body
+    status, _, body = fetch(stalled)
+    assert status == 200 and b'<img src="/live/newsroom-feed.png"' in body
+    gold_urls = {record["url"] for record in web.gold}
+    assert redirect not in gold_urls and stalled not in gold_urls
+    home = fetch(web.seed_urls[0])[2]
+    assert b'href="/moved/old-story.html"' in home and b'href="/live/newsroom-feed.html"' in home
+    with pytest.raises(TimeoutError):  # the image never finishes
+        fetch(stalled.rsplit("/", 1)[0] + "/newsroom-feed.png", timeout=1.0)
 
 
 def test_huge_page_is_several_megabytes(web):

@@ -9,8 +9,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet import error as net_error
 from twisted.python.failure import Failure
 
-from crawler.errors import describe_failure
-from crawler.middlewares import PageTooLarge
+from crawler.errors import BrowserErrorPage, PageTooLarge, describe_failure
 
 
 def failure_of(exc):
@@ -31,6 +30,9 @@ def failure_of(exc):
         (PlaywrightError("page.goto: net::ERR_CONNECTION_REFUSED"), "connection", False),
         (IgnoreRequest("Forbidden by robots.txt"), "robots", True),
         (PageTooLarge("page too large: 30000000 bytes"), "too-large", False),
+        (BrowserErrorPage("net::ERR_SSL_PROTOCOL_ERROR at https://a.example/"), "network", False),
+        (BrowserErrorPage("net::ERR_NAME_NOT_RESOLVED at http://nx.invalid/"), "dns", False),
+        (BrowserErrorPage("net::ERR_CONNECTION_REFUSED at http://127.0.0.1:1/"), "connection", False),
         (ValueError("boom"), "other", False),
     ],
 )

@@ -2,7 +2,13 @@
 
 import pytest
 
-from pipelines.extraction.encoding import decode_html, detect_encoding
+from pipelines.extraction.encoding import (
+    ENCODING_SOURCES,
+    decide_encoding,
+    decode_document,
+    decode_html,
+    detect_encoding,
+)
 
 SAMPLES = {
     "gbk": "我们的国家正在快速发展，经济和社会都取得了很大的进步。今天的新闻报道了城市交通的变化。",
@@ -76,3 +82,22 @@ def test_ascii_needs_no_detection_and_str_is_refused():
     assert decode_html(b"<p>plain</p>") == "<p>plain</p>"
     with pytest.raises(TypeError, match="needs bytes"):
         decode_html("<p>already text</p>")
+
+
+@pytest.mark.parametrize(
+    ("body", "declared", "decision"),
+    [
+        ("\ufeff<p>é</p>".encode("utf-8"), "iso-8859-1", ("utf-8", "bom")),
+        ("<p>Диета</p>".encode(), "iso-8859-1", ("utf-8", "utf-8")),
+        ("<p>Диета</p>".encode("cp1251"), "windows-1251", ("cp1251", "http")),
+        ('<meta charset="gbk"><p>我们的国家</p>'.encode("gbk"), None, ("gb18030", "meta")),
+        (document(SAMPLES["shift_jis"]).encode("shift_jis"), None, ("cp932", "detected")),
+        (b"<p>plain ASCII</p>", None, ("utf-8", "default")),
+    ],
+)
+def test_decide_encoding_names_its_evidence(body, declared, decision):
+    decided = decide_encoding(body, declared)
+    assert (decided.encoding, decided.source) == decision
+    assert decided.source in ENCODING_SOURCES
+    text, same = decode_document(body, declared)
+    assert same == decided and text == decode_html(body, declared) and not text.startswith("\ufeff")

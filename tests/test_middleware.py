@@ -2,24 +2,53 @@
 end-to-end crawl tests)."""
 
 import pickle
+from dataclasses import replace
 
 import pytest
 from scrapy.http import HtmlResponse, Request
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 from scrapy_playwright.page import PageMethod
 
-from crawler.capture import CaptureOptions, capture_page
+import settings as project_settings
+from crawler.capture import MainDocument, capture_page, intercept_main_document
+from crawler.errors import PageTooLarge
 from crawler.middlewares import (
     CAPTURE_META_KEY,
     CAPTURE_RESULT_KEY,
     CAPTURE_SKIP_KEY,
+    CaptureConfig,
     CaptureMiddleware,
-    PageTooLarge,
 )
+
+PAGESIGHT_DEFAULTS = {
+    name: getattr(project_settings, name) for name in dir(project_settings) if name.startswith("PAGESIGHT_")
+}
 
 
 def middleware(**settings):
-    return CaptureMiddleware.from_crawler(get_crawler(settings_dict=settings))
+    return CaptureMiddleware.from_crawler(get_crawler(settings_dict={**PAGESIGHT_DEFAULTS, **settings}))
+
+
+def default_options():
+    settings = Settings()
+    settings.setmodule(project_settings)
+    return CaptureConfig.from_settings(settings).options
+
+
+def test_config_reads_every_capture_setting():
+    config = CaptureConfig.from_settings(Settings(PAGESIGHT_DEFAULTS))
+    assert config.options == default_options()
+    assert (config.viewport_width, config.max_html_bytes) == (1366, 20_000_000)
+    assert config.options.load_timeout == project_settings.PAGESIGHT_PAGE_TIMEOUT
+    assert config.options.hide_overlays is True
+
+
+def test_document_fetch_must_end_before_the_load_deadline():
+    with pytest.raises(
+        ValueError, match="PAGESIGHT_DOCUMENT_TIMEOUT=10 must be above 0 and below PAGESIGHT_PAGE_TIMEOUT=8"
+    ):
+        middleware(PAGESIGHT_PAGE_TIMEOUT=8)
 
 
 def test_only_marked_requests_are_rendered():
@@ -30,22 +59,29 @@ def test_only_marked_requests_are_rendered():
 
 
 def test_marked_request_gets_picklable_playwright_meta():
-    mw = middleware(PAGESIGHT_PAGE_TIMEOUT=7, PAGESIGHT_MAX_SCREENSHOT_HEIGHT=1234)
+    mw = middleware(
+        PAGESIGHT_PAGE_TIMEOUT=7, PAGESIGHT_DOCUMENT_TIMEOUT=3, PAGESIGHT_MAX_SCREENSHOT_HEIGHT=1234
+    )
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True})
     mw.process_request(request)
     assert request.meta["playwright"] is True
     assert request.meta["playwright_include_page"] is False
-    assert request.meta["playwright_page_goto_kwargs"] == {"wait_until": "load", "timeout": 7000}
+    assert request.meta["playwright_page_goto_kwargs"] == {"wait_until": "commit", "timeout": 7000}
     assert request.meta["playwright_context_kwargs"]["viewport"]["width"] == 1366
     (method,) = request.meta["playwright_page_methods"]
     assert method.method is capture_page
-    assert method.args == (CaptureOptions(max_screenshot_height=1234),)
+    options = replace(default_options(), max_screenshot_height=1234, load_timeout=7.0, document_timeout=3.0)
+    assert method.args == (options, MainDocument())
+    init = request.meta["playwright_page_init_callback"]
+    assert init.func is intercept_main_document and init.keywords["options"] == options
+    # The route handler and the capture share one record of the main document.
+    assert init.keywords["document"] is method.args[1]
     restored = pickle.loads(pickle.dumps(request.meta))
     assert restored["playwright_page_methods"][0].args == method.args
 
 
 def rendered(request, result, body=b"<html><body>hi</body></html>"):
-    method = PageMethod(capture_page, CaptureOptions())
+    method = PageMethod(capture_page, default_options(), MainDocument())
     method.result = result
     request.meta["playwright_page_methods"] = [method]
     return HtmlResponse(request.url, body=body, encoding="utf-8", request=request)
@@ -54,20 +90,41 @@ def rendered(request, result, body=b"<html><body>hi</body></html>"):
 def test_capture_result_moves_to_response_meta():
     mw = middleware()
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True, "download_latency": 0.5})
+    response = mw.process_response(request, rendered(request, capture_result()))
+    capture = response.meta[CAPTURE_RESULT_KEY]
+    assert capture.html == "<html><body>hi</body></html>"
+    assert capture.screenshot_png == b"png"
+    assert (capture.final_url, capture.raw_html) == ("http://a.example/", b"<p>raw</p>")
+    assert (capture.encoding, capture.encoding_source) == ("cp1251", "detected")
+    assert capture.warnings == ["overlay hidden: div#cmp"]
+    assert "playwright_page_methods" not in request.meta
+    assert response.meta["pagesight_timings_ms"]["render_total"] == 500.0
+
+
+def capture_result(**changes):
     result = {
         "screenshot_png": b"png",
         "boxes": [{"tag": "p"}],
         "viewport_width": 1366,
         "page_height": 2000,
         "screenshot_height": 2000,
+        "final_url": "http://a.example/",
+        "raw_html": b"<p>raw</p>",
+        "encoding": "cp1251",
+        "encoding_source": "detected",
+        "warnings": ["overlay hidden: div#cmp"],
         "timings_ms": {"settle": 10.0},
     }
-    response = mw.process_response(request, rendered(request, result))
-    capture = response.meta[CAPTURE_RESULT_KEY]
-    assert capture.html == "<html><body>hi</body></html>"
-    assert capture.screenshot_png == b"png"
-    assert "playwright_page_methods" not in request.meta
-    assert response.meta["pagesight_timings_ms"]["render_total"] == 500.0
+    return {**result, **changes}
+
+
+def test_html_serialized_by_a_partial_capture_replaces_the_response():
+    mw = middleware()
+    request = Request("http://a.example/slow", meta={CAPTURE_META_KEY: True})
+    result = capture_result(html="<html><body>half</body></html>", final_url="http://a.example/slow#x")
+    response = mw.process_response(request, rendered(request, result, body=b"<html></html>"))
+    assert response.meta[CAPTURE_RESULT_KEY].html == "<html><body>half</body></html>"
+    assert response.url == "http://a.example/slow#x" and response.text == "<html><body>half</body></html>"
 
 
 def test_skip_reason_is_passed_on():
@@ -81,14 +138,7 @@ def test_skip_reason_is_passed_on():
 def test_huge_html_is_refused():
     mw = middleware(PAGESIGHT_MAX_HTML_BYTES=100)
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True})
-    result = {
-        "screenshot_png": b"",
-        "boxes": [],
-        "viewport_width": 1366,
-        "page_height": 1,
-        "screenshot_height": 1,
-        "timings_ms": {},
-    }
+    result = capture_result()
     with pytest.raises(PageTooLarge, match="PAGESIGHT_MAX_HTML_BYTES=100"):
         mw.process_response(request, rendered(request, result, body=b"x" * 500))
 
@@ -99,3 +149,4 @@ def test_exception_drops_spent_page_methods():
     mw.process_request(request)
     mw.process_exception(request, TimeoutError())
     assert "playwright_page_methods" not in request.meta
+    assert "playwright_page_init_callback" not in request.meta

@@ -17,9 +17,10 @@ from pipelines.artifacts import ArtifactError, UnsupportedStoreError
 from pipelines.store import ArtifactStore, StorePipeline, artifact_stem
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
+RAW = "<html><body><p>\u4e2d\u6587 text</p></body></html>".encode("gbk")
 
 
-def make_item(url="http://a.example/p"):
+def make_item(url="http://a.example/p", raw_html=RAW):
     return PageItem(
         url=url,
         site="a.example",
@@ -30,6 +31,7 @@ def make_item(url="http://a.example/p"):
             viewport_width=1366,
             page_height=900,
             screenshot_height=900,
+            raw_html=raw_html,
         ),
     )
 
@@ -41,7 +43,7 @@ def run(pipeline, item):
 def test_local_store_round_trip(tmp_path):
     crawler = get_crawler(settings_dict={"PAGESIGHT_STORE_URI": str(tmp_path / "store")})
     item = run(StorePipeline.from_crawler(crawler), make_item())
-    for ref in (item.screenshot, item.html, item.boxes):
+    for ref in (item.screenshot, item.html, item.raw_html, item.boxes):
         path = Path(urlparse(ref["uri"]).path)
         data = path.read_bytes()
         assert ref["bytes"] == len(data)
@@ -50,10 +52,19 @@ def test_local_store_round_trip(tmp_path):
     assert Path(urlparse(item.screenshot["uri"]).path).read_bytes() == PNG
     html = gzip.decompress(Path(urlparse(item.html["uri"]).path).read_bytes()).decode("utf-8")
     assert "\u4e2d\u6587" in html
+    # The main document as the server sent it: its own bytes, its own encoding.
+    assert gzip.decompress(Path(urlparse(item.raw_html["uri"]).path).read_bytes()) == RAW
+    assert item.raw_html["path"].startswith("raw/")
     boxes = json.loads(Path(urlparse(item.boxes["uri"]).path).read_text(encoding="utf-8"))
     assert boxes[0]["path"] == "/html/body/p" and item.boxes["count"] == 1
     assert item.screenshot["width"] == 1366
     assert crawler.stats.get_value("pagesight/store/ok") == 1
+
+
+def test_no_raw_reference_when_the_document_was_not_fetched_ahead(tmp_path):
+    crawler = get_crawler(settings_dict={"PAGESIGHT_STORE_URI": str(tmp_path / "store")})
+    item = run(StorePipeline.from_crawler(crawler), make_item(raw_html=None))
+    assert item.html is not None and item.raw_html is None
 
 
 def test_paths_are_stable_per_url(tmp_path):

@@ -1,10 +1,12 @@
-"""Fault knobs of the demo web: slow, failing, hanging, huge and non-HTML responses."""
+"""Fault knobs of the demo web: slow, failing, hanging, huge and non-HTML responses,
+pages served without a charset or with a late <meta>, a script redirect to a dead
+address, a page that keeps one request open, and a cookie-consent banner."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-_FLAGS = ("hang", "huge", "non_html")
+_FLAGS = ("hang", "huge", "non_html", "no_charset", "late_meta", "script_redirect", "stalled", "consent")
 
 
 @dataclass(frozen=True)
@@ -14,7 +16,12 @@ class Faults:
     ``latency_ms`` delays every response; ``error_rate`` is the seed-chosen share of
     article pages that answer HTTP 500 or 503; ``hang`` links a page that sends its
     headers and part of its HTML and never finishes; ``huge`` links an article of
-    several MB; ``non_html`` links a PDF and a PNG image.
+    several MB; ``non_html`` links a PDF and a PNG image; ``no_charset`` serves HTML as
+    plain ``text/html``; ``late_meta`` moves each page's ``<meta charset>`` past the
+    first 1024 bytes (where browsers stop looking); ``script_redirect`` links a page
+    whose script sends the browser to an address that fails (TLS to a plain-HTTP port);
+    ``stalled`` links an article with an image that never finishes loading; ``consent``
+    puts a fixed cookie-consent banner over the first screen of every HTML page.
     """
 
     latency_ms: int = 0
@@ -22,6 +29,11 @@ class Faults:
     hang: bool = False
     huge: bool = False
     non_html: bool = False
+    no_charset: bool = False
+    late_meta: bool = False
+    script_redirect: bool = False
+    stalled: bool = False
+    consent: bool = False
 
     def __post_init__(self) -> None:
         if self.latency_ms < 0:

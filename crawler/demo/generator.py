@@ -55,6 +55,13 @@ HUGE_PATH = "/longread/complete-archive.html"
 PDF_PATH = "/files/annual-report-2025.pdf"
 PNG_PATH = "/files/infographic.png"
 PRIVATE_PATH = "/private/drafts.html"
+REDIRECT_PATH = "/moved/old-story.html"
+STALLED_PATH = "/live/newsroom-feed.html"
+STALLED_IMAGE_PATH = "/live/newsroom-feed.png"
+
+# The script_redirect page's script: the same host and port over TLS, which a plain-HTTP
+# server cannot answer, so the browser ends on its own error page.
+_DEAD_REDIRECT = '<script>location.replace("https://" + location.host + "/moved/new-story.html");</script>\n'
 
 #: Most pages of one index: bigger sites get longer pages rather than more of them.
 MAX_INDEX_PAGES = 3
@@ -81,7 +88,7 @@ SITES: tuple[SiteSpec, ...] = (
         category_page_size=3,
         has_lead=True,
         has_figure=True,
-        hosts=frozenset({"hang", "png", "private"}),
+        hosts=frozenset({"hang", "png", "private", "redirect", "stalled"}),
     ),
     SiteSpec(
         name="blog",
@@ -287,11 +294,18 @@ def _home_link_paths(spec: SiteSpec, faults: Faults) -> list[tuple[str, str]]:
         "huge": faults.huge,
         "pdf": faults.non_html,
         "png": faults.non_html,
+        "redirect": faults.script_redirect,
+        "stalled": faults.stalled,
     }
-    paths = {"hang": HANG_PATH, "huge": HUGE_PATH, "pdf": PDF_PATH, "png": PNG_PATH}
-    return [
-        (kind, paths[kind]) for kind in ("hang", "huge", "pdf", "png") if wanted[kind] and kind in spec.hosts
-    ]
+    paths = {
+        "hang": HANG_PATH,
+        "huge": HUGE_PATH,
+        "pdf": PDF_PATH,
+        "png": PNG_PATH,
+        "redirect": REDIRECT_PATH,
+        "stalled": STALLED_PATH,
+    }
+    return [(kind, paths[kind]) for kind in paths if wanted[kind] and kind in spec.hosts]
 
 
 def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: Faults) -> dict[str, Article]:
@@ -304,6 +318,17 @@ def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: 
         extras["hang"] = Article(
             key=f"{spec.name}-live",
             path=HANG_PATH,
+            title=writer.headline(),
+            author=newest.author,
+            published=newest.published,
+            category=newest.category,
+            summary=writer.sentence(),
+            blocks=[Block("p", writer.paragraph()) for _ in range(6)],
+        )
+    if faults.stalled and "stalled" in spec.hosts:
+        extras["stalled"] = Article(
+            key=f"{spec.name}-newsroom",
+            path=STALLED_PATH,
             title=writer.headline(),
             author=newest.author,
             published=newest.published,
@@ -351,11 +376,23 @@ def _add_faults(
         whole = _encode(theme.article_page(fault_articles["hang"], []), spec)
         model.add(Page(HANG_PATH, whole[: len(whole) // 2], _html_type(spec), hang=True))
         model.hang_paths.append(HANG_PATH)
+    if "stalled" in fault_articles:
+        image = f'<img src="{STALLED_IMAGE_PATH}" alt="" width="640" height="360">\n'
+        html = theme.article_page(fault_articles["stalled"], []).replace("</body>", image + "</body>", 1)
+        model.add(Page(STALLED_PATH, _encode(html, spec), _html_type(spec)))
+        model.add(Page(STALLED_IMAGE_PATH, b"", "image/png", hang=True))
+        model.stalled_paths.append(STALLED_PATH)
     if "huge" in fault_articles:
         huge = theme.article_page(fault_articles["huge"], [])
         model.add(Page(HUGE_PATH, _encode(huge, spec), _html_type(spec)))
         model.huge_paths.append(HUGE_PATH)
     kinds = dict(_home_link_paths(spec, faults))
+    if "redirect" in kinds:
+        html = theme.notice_page("Moved", "This story has moved.").replace(
+            "</body>", _DEAD_REDIRECT + "</body>", 1
+        )
+        model.add(Page(REDIRECT_PATH, _encode(html, spec), _html_type(spec)))
+        model.script_redirect_paths.append(REDIRECT_PATH)
     if "pdf" in kinds:
         lines = [f"{spec.name}: annual report 2025", f"Generated for seed {seed}.", "Page 1 of 1"]
         model.add(Page(PDF_PATH, minimal_pdf(lines), "application/pdf"))

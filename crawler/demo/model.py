@@ -121,6 +121,8 @@ class SiteModel:
     hang_paths: list[str] = field(default_factory=list)
     huge_paths: list[str] = field(default_factory=list)
     non_html_paths: list[str] = field(default_factory=list)
+    script_redirect_paths: list[str] = field(default_factory=list)
+    stalled_paths: list[str] = field(default_factory=list)
     robots_blocked_paths: list[str] = field(default_factory=list)
 
     def add(self, page: Page) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import socket
 import threading
 from collections import Counter
@@ -17,6 +18,35 @@ logger = logging.getLogger(__name__)
 
 #: Seconds a connection may sit idle (e.g. before its request line) before it is dropped.
 IDLE_TIMEOUT = 10.0
+
+_META_CHARSET = re.compile(rb'<meta charset="[^"]*">\n?')
+# Pushes a late <meta charset> past the 1024 bytes a browser's prescan reads.
+_LATE_META_PADDING = b"<!-- " + b"padding " * 160 + b"-->\n"
+#: The ``consent`` knob's banner: fixed over the lower half of the first screen (ASCII,
+#: so that it fits every site's charset).
+CONSENT_BANNER = (
+    b'<div class="cookie-consent" role="dialog" style="position:fixed;left:0;right:0;bottom:0;'
+    b'height:45vh;z-index:9999;background:#fff;border-top:4px solid #333;padding:24px;">'
+    b"<h2>We value your privacy</h2><p>We use cookies to measure our audience and to personalise "
+    b"content and ads. Choose Accept all to agree or Manage options to refuse.</p>"
+    b"<button>Accept all</button> <button>Manage options</button></div>\n"
+)
+
+
+def served(page: Page, faults: Faults) -> tuple[str, bytes]:
+    """The Content-Type and body ``page`` is served with under ``faults``."""
+    content_type, body = page.content_type, page.body
+    if not content_type.startswith("text/html") or page.status != 200:
+        return content_type, body
+    if faults.no_charset:
+        content_type = "text/html"
+    if faults.late_meta and (meta := _META_CHARSET.search(body)):
+        body = _META_CHARSET.sub(b"", body, count=1).replace(
+            b"</head>", _LATE_META_PADDING + meta.group(0) + b"</head>", 1
+        )
+    if faults.consent and not page.hang:
+        body = body.replace(b"</body>", CONSENT_BANNER + b"</body>", 1)
+    return content_type, body
 
 
 class _SiteHTTPServer(ThreadingHTTPServer):
@@ -84,16 +114,17 @@ class _SiteHandler(BaseHTTPRequestHandler):
             logger.debug("demo web: client left during %s", self.path)
 
     def _send(self, page: Page, send_body: bool) -> None:
+        content_type, body = served(page, self.server.faults)
         self.send_response(page.status)
-        self.send_header("Content-Type", page.content_type)
+        self.send_header("Content-Type", content_type)
         if page.status == 503:
             self.send_header("Retry-After", "120")
         if not page.hang:
-            self.send_header("Content-Length", str(len(page.body)))
+            self.send_header("Content-Length", str(len(body)))
         self.send_header("Connection", "close")
         self.end_headers()
         if send_body:
-            self.wfile.write(page.body)
+            self.wfile.write(body)
             self.wfile.flush()
         if page.hang:
             # The rest of the document never comes: hold the connection until stop().

@@ -42,9 +42,11 @@ class DemoWeb:
 
     Sites are served on ``base_port``, ``base_port + 1``, ... in :func:`site_names` order
     (``base_port=0``: free ports). URLs, gold and fault lists are available once started.
-    Gold covers every article and list page that answers 200; error pages, the hanging
-    and the huge page, the PDF, the PNG and the robots-blocked page have none. Pages never
-    embed host or port, so the served bytes are the generated ones for any port.
+    Gold covers every article and list page that answers 200; error pages, the hanging,
+    stalled, script-redirect and huge pages, the PDF, the PNG and the robots-blocked page
+    have none. Pages never embed host or port, so the served bytes are the generated ones
+    for any port (the ``no_charset``, ``late_meta`` and ``consent`` knobs change how they
+    are served, see :func:`crawler.demo.server.served`).
     """
 
     def __init__(
@@ -171,6 +173,16 @@ class DemoWeb:
     def non_html_urls(self) -> list[str]:
         """A PDF and a PNG image (``non_html``)."""
         return self._urls("non_html_paths")
+
+    @property
+    def script_redirect_urls(self) -> list[str]:
+        """Pages whose script sends the browser to an address that fails (``script_redirect``)."""
+        return self._urls("script_redirect_paths")
+
+    @property
+    def stalled_urls(self) -> list[str]:
+        """Articles with an image that never finishes loading (``stalled``); not in gold."""
+        return self._urls("stalled_paths")
 
     @property
     def robots_blocked_urls(self) -> list[str]:

@@ -150,6 +150,9 @@ class NewsSpider(Spider):
             yield item
             return
         item.capture = capture
+        item.final_url = capture.final_url
+        item.encoding, item.encoding_source = capture.encoding, capture.encoding_source
+        item.warnings.extend(capture.warnings)
         self.crawler.stats.inc_value("pagesight/items/ok")
         yield item
         if self.follow and isinstance(response, TextResponse):

@@ -89,6 +89,16 @@ BLOCK_TAGS = (
     | HEADING_TAGS
 )
 
+
+# Characters lxml refuses in text and attributes (XML 1.0): NUL and the C0 controls but
+# tab, newline and carriage return, and the noncharacters U+FFFE and U+FFFF.
+_XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# A surrogate code point on its own (a str decoded with errors="surrogateescape", or
+# text cut inside a pair): libxml2 stops reading at it and drops the rest of the page.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# A numeric character reference (``&#1;``, ``&#x1f;``): libxml2 turns those that name a
+# control character into that character, so they are screened like the text itself.
+_CHARACTER_REFERENCE = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));?")
 # lxml parsers must not be shared between threads (the extract pipeline runs in a pool).
 _PARSERS = threading.local()
 
@@ -97,11 +107,13 @@ def parse_html(html: str) -> HtmlElement | None:
     """The document's root element, or None when ``html`` holds no markup at all.
 
     Comments and processing instructions are dropped while parsing (they are never
-    content). Broken markup is repaired the way libxml2 does; it never raises.
+    content). Characters XML cannot hold are removed (C0 controls, U+FFFE, U+FFFF) or
+    replaced with U+FFFD (lone surrogates), so that no later tree edit can fail on
+    them. Broken markup is repaired the way libxml2 does; it never raises.
     """
     if not isinstance(html, str):
         raise TypeError(f"parse_html needs str, got {type(html).__name__}; decode bytes with decode_html")
-    html = _XML_DECLARATION.sub("", html, count=1).replace("\x00", "")
+    html = xml_compatible(_XML_DECLARATION.sub("", html, count=1))
     if not html.strip():
         return None
     parser = getattr(_PARSERS, "parser", None)
@@ -114,6 +126,24 @@ def parse_html(html: str) -> HtmlElement | None:
     except (etree.ParserError, ValueError):
         return None
     return root
+
+
+def xml_compatible(text: str) -> str:
+    """``text`` without the characters lxml refuses: controls and U+FFFE/U+FFFF (and
+    the character references that name them) removed, lone surrogates replaced with
+    U+FFFD."""
+    text = _LONE_SURROGATE.sub("\ufffd", _XML_INCOMPATIBLE.sub("", text))
+    if "&#" in text:
+        text = _CHARACTER_REFERENCE.sub(_screen_reference, text)
+    return text
+
+
+def _screen_reference(match: re.Match[str]) -> str:
+    hexadecimal, decimal = match.groups()
+    code = int(hexadecimal, 16) if hexadecimal else int(decimal)
+    if code < 0x110000 and _XML_INCOMPATIBLE.match(chr(code)):
+        return ""
+    return match.group(0)
 
 
 def body_of(root: HtmlElement) -> HtmlElement:

@@ -19,8 +19,14 @@ from __future__ import annotations
 
 import codecs
 import unicodedata
+from dataclasses import dataclass
 
-from w3lib.encoding import html_to_unicode, read_bom
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    to_unicode,
+)
 
 #: Legacy encodings tried by detection, in order of preference on a tie.
 #: Japanese comes before Chinese: Kana sit at the same bytes in EUC-JP and GB2312.
@@ -71,21 +77,66 @@ def non_html_reason(body: bytes) -> str | None:
     return None
 
 
+#: How an encoding was decided, in the order the evidence is weighed.
+ENCODING_SOURCES = ("bom", "utf-8", "http", "meta", "detected", "default")
+
+
+@dataclass(frozen=True)
+class EncodingDecision:
+    """The encoding of a document's bytes (a Python codec name) and the evidence that
+    decided it (one of :data:`ENCODING_SOURCES`)."""
+
+    encoding: str
+    source: str
+
+
+def decide_encoding(body: bytes, declared_encoding: str | None = None) -> EncodingDecision:
+    """Which encoding ``body`` is in; ``declared_encoding`` is the HTTP charset if known."""
+    bom_encoding, _ = read_bom(body)
+    if bom_encoding is not None:
+        return EncodingDecision(bom_encoding, "bom")
+    if not body.isascii():
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return EncodingDecision("utf-8", "utf-8")
+    if declared_encoding and _known_codec(declared_encoding):
+        http = http_content_type_encoding(f"text/html; charset={declared_encoding}")
+        if http:
+            return EncodingDecision(_byte_order(http), "http")
+    meta = html_body_declared_encoding(body)
+    if meta:
+        return EncodingDecision(_byte_order(meta), "meta")
+    detected = detect_encoding(body)
+    if detected:
+        return EncodingDecision(detected, "detected")
+    return EncodingDecision("utf-8", "default")
+
+
 def decode_html(body: bytes, declared_encoding: str | None = None) -> str:
-    """Decode an HTML document; ``declared_encoding`` is the HTTP charset if known."""
+    """Decode an HTML document; ``declared_encoding`` is the HTTP charset if known.
+
+    Bytes the decided encoding cannot read become U+FFFD.
+    """
+    return decode_document(body, declared_encoding)[0]
+
+
+def decode_document(body: bytes, declared_encoding: str | None = None) -> tuple[str, EncodingDecision]:
+    """:func:`decode_html` that also says which encoding it used and why."""
     if not isinstance(body, (bytes, bytearray)):
         raise TypeError(f"decode_html needs bytes, got {type(body).__name__}")
     body = bytes(body)
-    if read_bom(body)[0] is None and not body.isascii():
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-    content_type = None
-    if declared_encoding and _known_codec(declared_encoding):
-        content_type = f"text/html; charset={declared_encoding}"
-    _, text = html_to_unicode(content_type, body, auto_detect_fun=detect_encoding)
-    return text
+    decision = decide_encoding(body, declared_encoding)
+    if decision.source == "bom":
+        body = body[len(read_bom(body)[1] or b"") :]
+    return to_unicode(body, decision.encoding), decision
+
+
+def _byte_order(encoding: str) -> str:
+    """A declared UTF-16/32 without a BOM is big-endian (w3lib's rule)."""
+    return encoding + "-be" if encoding in ("utf-16", "utf-32") else encoding
 
 
 def detect_encoding(body: bytes) -> str | None:

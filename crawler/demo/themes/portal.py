@@ -163,6 +163,8 @@ class PortalTheme(Theme):
         "pdf": "Annual report (PDF)",
         "png": "Infographic: the week in numbers",
         "private": "Staff login",
+        "redirect": "Moved: our old story",
+        "stalled": "Live: the newsroom feed",
     }
 
     @staticmethod
