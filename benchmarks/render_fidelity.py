@@ -42,10 +42,11 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pipelines.evaluation.peers import PeerUnavailable, load_peer
+
 from models.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
 from models.splits import HELDOUT, load_split
 from pipelines.evaluation.metrics import word_prf
-from pipelines.evaluation.peers import PeerUnavailable, load_peer
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb
 from pipelines.extraction import Page, decode_html, get_extractor

@@ -54,15 +54,15 @@ class PageItem:
     final_url: str | None = None
     encoding: str | None = None
     encoding_source: str | None = None
-    warnings: list[str] = field(default_factory=list)
     screenshot: dict[str, Any] | None = None
     html: dict[str, Any] | None = None
     raw_html: dict[str, Any] | None = None
     boxes: dict[str, Any] | None = None
     scores: dict[str, Any] | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
-    #: What went wrong in a pipeline step on a line that still carries its results,
-    #: "STEP: Exception: message" (store, classify, extract, score).
+    #: What is partial or went wrong on a line that still carries its results: the
+    #: capture's notes ("partial: load timeout", "overlay hidden: …") and the pipeline
+    #: steps' ("STEP: Exception: message": store, classify, extract, score).
     warnings: list[str] = field(default_factory=list)
     #: Which code and models made the line: PageSight's version, the extractor's name
     #: and version, each checkpoint's short hash.
