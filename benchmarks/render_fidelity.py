@@ -42,14 +42,13 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipelines.evaluation.peers import PeerUnavailable, load_peer
-
 from models.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
 from models.splits import HELDOUT, load_split
+from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb
-from pipelines.extraction import Page, decode_html, get_extractor
+from pipelines.extraction import Extractor, ExtractorUnavailable, Page, build_extractor, decode_html
 
 PEERS = ("trafilatura", "readability", "justext")
 # UTF-8 read as windows-1252/Latin-1: a lead byte of Latin, Cyrillic, CJK or punctuation
@@ -125,8 +124,15 @@ def crawl(records: list[WcxbRecord], work: Path) -> Path:
 def stored_html(ref: dict[str, Any] | None) -> bytes | None:
     if not ref:
         return None
-    path = Path(urlparse(ref["uri"]).path)
-    return gzip.decompress(path.read_bytes()) if path.is_file() else None
+    try:
+        return read_artifact(ref["uri"])
+    except OSError:
+        return None
+
+
+def text_of(extractor: Extractor, html: str, url: str) -> str | None:
+    found = extractor.extract(Page(html, url))
+    return found.text if found else None
 
 
 def compare(records: list[WcxbRecord], feed: Path, only_crawled: bool = False) -> dict[str, Any]:
@@ -136,12 +142,12 @@ def compare(records: list[WcxbRecord], feed: Path, only_crawled: bool = False) -
     if only_crawled:
         records = [r for r in records if r.file_id in lines]
     extraction_types = load_label_mapping(DEFAULT_LABEL_MAPPING)
-    iawce = get_extractor("iawce")
+    iawce = build_extractor("iawce")
     peers = {}
     for name in PEERS:
         try:
-            peers[name] = load_peer(name)
-        except PeerUnavailable as error:
+            peers[name] = build_extractor(name)
+        except ExtractorUnavailable as error:
             print(f"skipping {name}: {error}", file=sys.stderr)
     f1: dict[str, list[float]] = {}
     statuses: Counter[str] = Counter()
@@ -172,9 +178,9 @@ def compare(records: list[WcxbRecord], feed: Path, only_crawled: bool = False) -
         rendered = stored_html(line.get("html")) if line["status"] == "ok" else None
         for name, peer in peers.items():
             f1.setdefault(f"{name} raw bytes", []).append(
-                word_prf(tokens(peer(raw_html, record.url)), gold).f1
+                word_prf(tokens(text_of(peer, raw_html, record.url)), gold).f1
             )
-            rendered_text = peer(rendered.decode("utf-8"), record.url) if rendered else None
+            rendered_text = text_of(peer, rendered.decode("utf-8"), record.url) if rendered else None
             f1.setdefault(f"{name} rendered DOM", []).append(word_prf(tokens(rendered_text), gold).f1)
     return {
         "pages": len(records),

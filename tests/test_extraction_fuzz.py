@@ -11,7 +11,7 @@ import pytest
 
 from crawler.demo.generator import build_web
 from pipelines.evaluation.wcxb import read_wcxb
-from pipelines.extraction import Page, available_extractors, decode_html, get_extractor
+from pipelines.extraction import Page, available_extractors, build_extractor, decode_html
 from pipelines.extraction.dom import parse_html, xml_compatible
 
 WCXB_DEV = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "wcxb-dev"
@@ -72,8 +72,9 @@ def wcxb_pages() -> list[tuple[str, str]]:
 def _run_every_extractor(url: str, html: str, seed: int) -> None:
     text = poisoned(html, seed)
     for name in available_extractors():
+        extractor = build_extractor(name)
         for page_type in (None, "article", "list"):
-            get_extractor(name).extract(Page(text, url, page_type))
+            extractor.extract(Page(text, url, page_type))
 
 
 @pytest.mark.parametrize("index", range(8))

@@ -19,7 +19,7 @@ from typing import ClassVar, Self
 import lxml.html
 
 from pipelines.config import SettingsLike
-from pipelines.extraction.dom import BLOCK_TAGS
+from pipelines.extraction.dom import BLOCK_TAGS, xml_compatible
 from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.registry import ExtractorUnavailable, configured_options, package_version, register
 
@@ -90,7 +90,7 @@ class TrafilaturaExtractor:
 
     def extract(self, page: Page) -> Extraction | None:
         found = self.module.extract(
-            page.html,
+            xml_compatible(page.html),
             url=page.url or None,
             output_format="json",
             with_metadata=True,
@@ -135,7 +135,7 @@ class ReadabilityExtractor:
 
     def extract(self, page: Page) -> Extraction | None:
         document = self.module.Document(
-            page.html,
+            xml_compatible(page.html),
             url=page.url or None,
             min_text_length=self.options.min_text_length,
             retry_length=self.options.retry_length,
@@ -168,7 +168,7 @@ class JustextExtractor:
 
     def extract(self, page: Page) -> Extraction | None:
         paragraphs = self.module.justext(
-            page.html.encode("utf-8"),
+            xml_compatible(page.html).encode("utf-8"),
             all_stoplists(),
             length_low=self.options.length_low,
             length_high=self.options.length_high,
