@@ -108,3 +108,24 @@ def test_character_references_to_controls_are_removed():
 def test_text_after_a_lone_surrogate_is_kept():
     root = parse_html("<html><body><p>before \udc80 after</p><p>next paragraph</p></body></html>")
     assert [p.text for p in root.iter("p")] == ["before \ufffd after", "next paragraph"]
+
+
+def test_boxes_whose_path_is_an_xpath_expression_are_skipped():
+    # Broken markup (`<divclass="w">`) makes an element whose lxml path reads as an XPath
+    # comparison, which evaluates to a boolean instead of a node list.
+    html = "<html><body><article>" + "<p>Long enough paragraph of words here.</p>" * 8
+    html += '<divclass="w">widget</divclass="w"></article></body></html>'
+    boxes = [
+        {
+            "tag": 'divclass="w"',
+            "path": '/html/body/article/divclass="w"',
+            "visible": False,
+            "x": 0,
+            "y": 0,
+            "w": 0,
+            "h": 0,
+        },
+        {"tag": "article", "path": "/html/body/article", "visible": True, "x": 0, "y": 0, "w": 800, "h": 900},
+    ]
+    for name in available_extractors():
+        get_extractor(name).extract(Page(html, "http://a.example/", "article", boxes))

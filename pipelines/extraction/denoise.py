@@ -213,6 +213,8 @@ def invisible_elements(root: HtmlElement, boxes: list[dict[str, Any]]) -> list[H
             matches = tree.xpath(box["path"])
         except Exception:  # lxml raises XPathEvalError subclasses; a bad path is just skipped
             continue
+        if not isinstance(matches, list):  # a tag like `divclass="x"` makes the path an expression
+            continue
         if len(matches) == 1 and is_element(matches[0]) and matches[0].tag == box.get("tag", matches[0].tag):
             found.append(matches[0])
     return found
