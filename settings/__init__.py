@@ -160,3 +160,22 @@ PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 #   huge           a linked article of about 4 MB (not in gold)
 #   non_html       a linked PDF and a linked PNG image
 PAGESIGHT_DEMO_FAULTS = ""
+
+# --- Learned extractors (pipelines.extraction.boilernet, .dompagerank) ------------------
+# BoilerNet checkpoint (`scrapy train-boilernet`); empty: the shipped
+# models/checkpoints/boilernet.pt. Loaded once at start-up; missing or broken → one-line error.
+PAGESIGHT_BOILERNET_CHECKPOINT = ""
+# P(content) a text leaf needs to be kept; empty: the threshold calibrated on validation
+# and stored in the checkpoint.
+PAGESIGHT_BOILERNET_THRESHOLD = ""
+# DOM PageRank f = max(0, (βL + αI)⁻¹ u); only α/β matters. Tuned on WCXB dev's train
+# domains (README "DOM PageRank").
+PAGESIGHT_DOMPAGERANK_ALPHA = 0.5
+PAGESIGHT_DOMPAGERANK_BETA = 1.0
+# Prior u: "text-uniform" (1 per text leaf), "text-length" (its tokens, none under nav/aside)
+# or "title" ((1 − γ) + γ·(sim(leaf, title) + sim(leaf, meta description))).
+PAGESIGHT_DOMPAGERANK_PRIOR = "text-uniform"
+# γ of the "title" prior.
+PAGESIGHT_DOMPAGERANK_GAMMA = 0.5
+# Prior weight added to every img/video element (0: none).
+PAGESIGHT_DOMPAGERANK_MEDIA = 0.0
