@@ -34,7 +34,7 @@ from pipelines.extraction import decode_html
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.dompagerank import DomPageRankExtractor, density_sum, dom_graph
 
-ALPHAS = (0.001, 0.003, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0)
+ALPHAS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0)
 PRIORS = (("text-uniform", 0.5), ("text-length", 0.5), ("title", 0.5), ("title", 0.9))
 MEDIA = (0.0, 1.0)
 

@@ -17,6 +17,8 @@ metrics::
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -161,3 +163,27 @@ def predict(model: BoilerNet, pages: Sequence[EncodedPage]) -> list[torch.Tensor
     """P(content) of every leaf of every page, one page at a time (no padding)."""
     model.eval()
     return [torch.sigmoid(model(LeafBatch.of([page])))[0] if len(page) else torch.zeros(0) for page in pages]
+
+
+def write_boilernet_card(checkpoint: Path, command: str) -> Path:
+    """Write ``NAME.card.json`` beside the checkpoint: its file facts, the training command,
+    and the metadata it carries (config, vocabulary sizes, threshold, training, metrics)."""
+    content = checkpoint.read_bytes()
+    loaded = load_boilernet(checkpoint)
+    card = {
+        "checkpoint": {
+            "file": checkpoint.name,
+            "bytes": len(content),
+            "md5": hashlib.md5(content).hexdigest(),
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+        },
+        "model": "BoilerNet (Leonhardt et al. 2020), seed 001",
+        "command": command,
+        "vocabulary": {"words": len(loaded.vocabulary.words), "tags": list(loaded.vocabulary.tags)},
+        "threshold": loaded.threshold,
+        **loaded.metadata,
+    }
+    path = checkpoint.with_name(checkpoint.stem + ".card.json")
+    path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path

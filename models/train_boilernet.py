@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import os
 import pickle
 import random
 import time
@@ -32,7 +33,7 @@ from torch import nn
 from tqdm import tqdm
 
 from models.annotation import annotate
-from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet
+from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
 from models.boilernet_data import EncodedPage, LeafBatch, Vocabulary, ancestor_tags
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
@@ -64,6 +65,8 @@ class BoilerNetTrainConfig:
     threads: int = 1
     seed: int = 0
     limit: int = 0
+    #: The command line that trained it, for the model card.
+    command: str = ""
     #: A pickle of the labelled pages: read when it exists, else written (saves the
     #: annotation on later runs over the same data).
     prepared: Path | None = None
@@ -126,8 +129,10 @@ def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[Lab
     pages = label_pages(read_gold_pages(config.data, config.gold, config.limit), split, config.progress)
     if config.prepared is not None:
         config.prepared.parent.mkdir(parents=True, exist_ok=True)
-        with config.prepared.open("wb") as cached:
+        partial = config.prepared.with_name(config.prepared.name + ".partial")
+        with partial.open("wb") as cached:
             pickle.dump(pages, cached)
+        os.replace(partial, config.prepared)  # a reader never sees half a file
     return pages
 
 
@@ -336,6 +341,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
         "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
     }
     save_boilernet(config.out, model, vocabulary, threshold, training, metrics)
+    write_boilernet_card(config.out, config.command)
     return BoilerNetTrainResult(config.out, threshold, metrics)
 
 

@@ -169,13 +169,13 @@ PAGESIGHT_BOILERNET_CHECKPOINT = ""
 # and stored in the checkpoint.
 PAGESIGHT_BOILERNET_THRESHOLD = ""
 # DOM PageRank f = max(0, (βL + αI)⁻¹ u); only α/β matters. Tuned on WCXB dev's train
-# domains (README "DOM PageRank").
-PAGESIGHT_DOMPAGERANK_ALPHA = 0.5
+# domains (README "DOM PageRank"; the seed's post advises α = 0.5, its code 0.1).
+PAGESIGHT_DOMPAGERANK_ALPHA = 0.01
 PAGESIGHT_DOMPAGERANK_BETA = 1.0
 # Prior u: "text-uniform" (1 per text leaf), "text-length" (its tokens, none under nav/aside)
 # or "title" ((1 − γ) + γ·(sim(leaf, title) + sim(leaf, meta description))).
-PAGESIGHT_DOMPAGERANK_PRIOR = "text-uniform"
+PAGESIGHT_DOMPAGERANK_PRIOR = "text-length"
 # γ of the "title" prior.
 PAGESIGHT_DOMPAGERANK_GAMMA = 0.5
 # Prior weight added to every img/video element (0: none).
-PAGESIGHT_DOMPAGERANK_MEDIA = 0.0
+PAGESIGHT_DOMPAGERANK_MEDIA = 1.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from models.boilernet import (
     load_boilernet,
     predict,
     save_boilernet,
+    write_boilernet_card,
 )
 from models.boilernet_data import LeafBatch, Vocabulary
 from models.splits import DomainSplit
@@ -129,6 +132,9 @@ def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     assert payload["state_dict"]["out.weight"].dtype == torch.float16
     loaded = load_boilernet(path)
     assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
+    card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
+    assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
+    assert card["config"]["hidden"] == 16 and card["vocabulary"]["words"] == len(vocabulary.words)
     assert torch.allclose(loaded.model.out.weight, model.out.weight, atol=1e-2)
 
 

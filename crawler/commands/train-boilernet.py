@@ -86,6 +86,7 @@ class Command(ScrapyCommand):
             seed=opts.seed,
             limit=opts.limit,
             progress=sys.stderr.isatty(),
+            command=" ".join(["scrapy", "train-boilernet", *sys.argv[2:]]),
         )
         try:
             result = train_boilernet(config)

@@ -124,13 +124,13 @@ class DomPageRankExtractor:
     class Options:
         """Tuned on WCXB dev's train domains (README "DOM PageRank")."""
 
-        alpha: float = 0.5
+        alpha: float = 0.01
         beta: float = 1.0
-        prior: str = "text-uniform"
+        prior: str = "text-length"
         #: γ of the title prior.
         gamma: float = 0.5
         #: Prior weight of each img/video element (0: none).
-        media: float = 0.0
+        media: float = 1.0
 
         def __post_init__(self) -> None:
             if self.prior not in PRIORS:
