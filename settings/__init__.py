@@ -195,3 +195,13 @@ PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 #   stalled        a linked article with an image that never finishes loading (not in gold)
 #   consent        a fixed cookie-consent banner over the first screen of every HTML page
 PAGESIGHT_DEMO_FAULTS = ""
+
+# --- Learned and graph extractors (pipelines.extraction.boilernet, .dompagerank) --------
+# BoilerNet checkpoint (`scrapy train-boilernet`); empty: the shipped
+# models/checkpoints/boilernet.pt. Loaded once at start-up; missing or broken → one-line error.
+PAGESIGHT_BOILERNET_CHECKPOINT = ""
+# P(content) a text leaf needs to be kept; empty: the threshold calibrated on validation
+# and stored in the checkpoint.
+PAGESIGHT_BOILERNET_THRESHOLD = ""
+# DOM PageRank's options (alpha, beta, prior, gamma, media; tuned on WCXB dev's train
+# domains) are set like any extractor's, through PAGESIGHT_EXTRACTOR_OPTIONS["dom-pagerank"].

@@ -128,4 +128,4 @@ def test_boxes_whose_path_is_an_xpath_expression_are_skipped():
         {"tag": "article", "path": "/html/body/article", "visible": True, "x": 0, "y": 0, "w": 800, "h": 900},
     ]
     for name in available_extractors():
-        get_extractor(name).extract(Page(html, "http://a.example/", "article", boxes))
+        build_extractor(name).extract(Page(html, "http://a.example/", "article", boxes))

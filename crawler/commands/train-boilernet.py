@@ -1,0 +1,95 @@
+"""``scrapy train-boilernet``: train BoilerNet on annotated WCXB dev (:mod:`models.train_boilernet`).
+
+torch is imported only once this command runs, so other commands start without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.utils.log import configure_logging
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+
+    def syntax(self) -> str:
+        return "--data DATA [--gold WCXB] --out PATH [--oof PATH] [options]"
+
+    def short_desc(self) -> str:
+        return "Train the BoilerNet leaf labeller on annotated WCXB dev"
+
+    def long_desc(self) -> str:
+        return (
+            "DATA is a WCXB folder (raw HTML) or a capture feed of its pages (rendered HTML); "
+            "GOLD the WCXB folder (default: DATA). Trains on the split's train domains, picks "
+            "the epoch and calibrates the threshold on its validation domains, reports on its "
+            "held-out domains; --oof also writes out-of-fold leaf probabilities of the "
+            "training domains (one model per fold)."
+        )
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        group = parser.add_argument_group(title="Training")
+        group.add_argument("--data", required=True, metavar="DATA", help="WCXB folder or capture feed")
+        group.add_argument("--gold", metavar="WCXB", help="WCXB folder with the gold (default: DATA)")
+        group.add_argument("--out", required=True, metavar="PATH", help="checkpoint to write (.pt)")
+        group.add_argument("--oof", metavar="PATH", help="write out-of-fold predictions (JSONL) here")
+        group.add_argument(
+            "--prepared", metavar="PATH", help="labelled-pages cache (pickle) to read or write"
+        )
+        group.add_argument(
+            "--words", type=int, default=1000, help="word vocabulary, 0 = tags only (default: 1000)"
+        )
+        group.add_argument("--tags", type=int, default=50, help="tag vocabulary (default: 50)")
+        group.add_argument("--dense", type=int, default=256, help="dense width (default: 256, the seed's)")
+        group.add_argument("--hidden", type=int, default=256, help="BiLSTM width (default: 256, the seed's)")
+        group.add_argument("--epochs", type=int, default=8, help="default: 8")
+        group.add_argument(
+            "--fold-epochs", type=int, default=3, help="epochs of each fold model (default: 3)"
+        )
+        group.add_argument("--batch-size", type=int, default=16, help="default: 16")
+        group.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (default: 1e-3)")
+        group.add_argument("--window", type=int, default=256, help="training window in leaves (default: 256)")
+        group.add_argument("--threads", type=int, default=1, help="torch CPU threads (default: 1)")
+        group.add_argument("--seed", type=int, default=0, help="default: 0")
+        group.add_argument("--limit", type=int, default=0, help="first N pages only (a smoke run)")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        configure_logging(self.settings)
+        from models.train_boilernet import BoilerNetTrainConfig, train_boilernet
+        from pipelines.evaluation.wcxb import WcxbFormatError
+
+        config = BoilerNetTrainConfig(
+            data=Path(opts.data),
+            gold=Path(opts.gold) if opts.gold else None,
+            out=Path(opts.out),
+            oof=Path(opts.oof) if opts.oof else None,
+            prepared=Path(opts.prepared) if opts.prepared else None,
+            words=opts.words,
+            tags=opts.tags,
+            dense=opts.dense,
+            hidden=opts.hidden,
+            epochs=opts.epochs,
+            fold_epochs=opts.fold_epochs,
+            batch_size=opts.batch_size,
+            lr=opts.lr,
+            window=opts.window,
+            threads=opts.threads,
+            seed=opts.seed,
+            limit=opts.limit,
+            progress=sys.stderr.isatty(),
+            command=" ".join(["scrapy", "train-boilernet", *sys.argv[2:]]),
+        )
+        try:
+            result = train_boilernet(config)
+        except (ValueError, WcxbFormatError, OSError) as exc:
+            raise UsageError(str(exc), print_help=False) from exc
+        print(result.report())

@@ -1,0 +1,189 @@
+"""BoilerNet (Leonhardt et al. 2020, seed 001): a sequence labeller over a page's text leaves.
+
+Per leaf, a bag of its words (top-N vocabulary, index 0 = unknown; N = 0 means tags only)
+and a bag of its ancestor tags (top-50, index 0 = other) → Dense (ReLU) → 2 × BiLSTM →
+Dropout → Dense 1 (a logit; sigmoid gives P(content)). The first Dense over count
+vectors is computed as a sum of embedding rows (``EmbeddingBag(mode="sum")``), which is
+the same function without building the sparse vectors.
+
+The checkpoint (``torch.load(weights_only=True)``-safe, fp16 weights) carries the
+architecture, the vocabularies, the calibrated threshold, the training config and the
+metrics::
+
+    {"format": "pagesight-boilernet", "format_version": 1, "config": {BoilerNetConfig},
+     "vocabulary": {"words": [...], "tags": [...]}, "threshold": 0.5,
+     "training": {...}, "metrics": {...}, "state_dict": {...}}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pad_sequence
+
+from models.boilernet_data import EncodedPage, LeafBatch, PageEncoder, Vocabulary
+
+FORMAT = "pagesight-boilernet"
+FORMAT_VERSION = 1
+
+
+class BoilerNetCheckpointError(ValueError):
+    """A BoilerNet checkpoint that is missing, unreadable or malformed."""
+
+
+@dataclass(frozen=True)
+class BoilerNetConfig:
+    """The network's shape: input vocabularies (sizes incl. index 0) and layer widths."""
+
+    words: int
+    tags: int
+    dense: int = 256
+    hidden: int = 256
+    layers: int = 2
+    dropout: float = 0.5
+
+
+class BoilerNet(nn.Module):
+    def __init__(self, config: BoilerNetConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.words = nn.EmbeddingBag(config.words, config.dense, mode="sum") if config.words else None
+        self.tags = nn.EmbeddingBag(config.tags, config.dense, mode="sum")
+        self.bias = nn.Parameter(torch.zeros(config.dense))
+        self.lstm = nn.LSTM(
+            config.dense, config.hidden, num_layers=config.layers, bidirectional=True, batch_first=True
+        )
+        self.dropout = nn.Dropout(config.dropout)
+        self.out = nn.Linear(2 * config.hidden, 1)
+
+    def forward(self, batch: LeafBatch) -> torch.Tensor:
+        """Logits of shape (sequences, longest sequence).
+
+        Shorter sequences are padded at the end and not packed (packed sequences make the
+        LSTM's backward pass quadratic on the CPU): padding reaches the backward
+        direction's states, so training batches windows of near-equal length and
+        :func:`predict` runs one page at a time, exactly."""
+        dense = self.tags(batch.tag_ids, batch.tag_offsets) + self.bias
+        if self.words is not None:
+            dense = dense + self.words(batch.word_ids, batch.word_offsets)
+        dense = torch.relu(dense)
+        sequences = pad_sequence(dense.split(batch.lengths.tolist()), batch_first=True)
+        hidden, _ = self.lstm(sequences)
+        return self.out(self.dropout(hidden)).squeeze(-1)
+
+
+def save_boilernet(
+    path: Path,
+    model: BoilerNet,
+    vocabulary: Vocabulary,
+    threshold: float,
+    training: dict[str, Any],
+    metrics: dict[str, Any],
+) -> Path:
+    """Write the checkpoint atomically, weights in fp16."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "config": asdict(model.config),
+        "vocabulary": vocabulary.to_dict(),
+        "threshold": float(threshold),
+        "training": training,
+        "metrics": metrics,
+        "state_dict": {
+            name: (t.half() if t.is_floating_point() else t).detach().cpu().contiguous()
+            for name, t in model.state_dict().items()
+        },
+    }
+    partial = path.with_name(path.name + ".partial")
+    torch.save(payload, partial)
+    os.replace(partial, path)
+    return path
+
+
+@dataclass
+class LoadedBoilerNet:
+    model: BoilerNet
+    vocabulary: Vocabulary
+    threshold: float
+    metadata: dict[str, Any]
+    encoder: PageEncoder = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.encoder = self.vocabulary.encoder()
+
+
+def load_boilernet(path: str | Path) -> LoadedBoilerNet:
+    """The checkpoint's model (eval mode, fp32), vocabulary and threshold;
+    BoilerNetCheckpointError (one line naming the file) on any problem."""
+    path = Path(path)
+    if not path.is_file():
+        raise BoilerNetCheckpointError(
+            f"BoilerNet checkpoint not found: {path} (train one with `scrapy train-boilernet` "
+            "or set PAGESIGHT_BOILERNET_CHECKPOINT)"
+        )
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # torch.load fails with many types on a corrupt file
+        raise BoilerNetCheckpointError(
+            f"BoilerNet checkpoint {path} is unreadable (truncated or not a checkpoint?): {exc}"
+        ) from None
+    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
+        raise BoilerNetCheckpointError(f"{path} is not a BoilerNet checkpoint (format {FORMAT!r} expected)")
+    if payload.get("format_version") != FORMAT_VERSION:
+        raise BoilerNetCheckpointError(
+            f"{path} has format_version {payload.get('format_version')!r}; this code reads {FORMAT_VERSION}"
+        )
+    try:
+        config = BoilerNetConfig(**payload["config"])
+        vocabulary = Vocabulary.from_dict(payload["vocabulary"])
+        model = BoilerNet(config)
+        model.load_state_dict(
+            {name: t.float() if t.is_floating_point() else t for name, t in payload["state_dict"].items()}
+        )
+        threshold = float(payload["threshold"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
+        raise BoilerNetCheckpointError(f"{path} is a malformed BoilerNet checkpoint: {exc}") from None
+    if (vocabulary.word_size, vocabulary.tag_size) != (config.words, config.tags):
+        raise BoilerNetCheckpointError(f"{path}: the vocabulary does not fit the network's input sizes")
+    metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
+    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata)
+
+
+@torch.no_grad()
+def predict(model: BoilerNet, pages: Sequence[EncodedPage]) -> list[torch.Tensor]:
+    """P(content) of every leaf of every page, one page at a time (no padding)."""
+    model.eval()
+    return [torch.sigmoid(model(LeafBatch.of([page])))[0] if len(page) else torch.zeros(0) for page in pages]
+
+
+def write_boilernet_card(checkpoint: Path, command: str) -> Path:
+    """Write ``NAME.card.json`` beside the checkpoint: its file facts, the training command,
+    and the metadata it carries (config, vocabulary sizes, threshold, training, metrics)."""
+    content = checkpoint.read_bytes()
+    loaded = load_boilernet(checkpoint)
+    card = {
+        "checkpoint": {
+            "file": checkpoint.name,
+            "bytes": len(content),
+            "md5": hashlib.md5(content).hexdigest(),
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+        },
+        "model": "BoilerNet (Leonhardt et al. 2020), seed 001",
+        "command": command,
+        "vocabulary": {"words": len(loaded.vocabulary.words), "tags": list(loaded.vocabulary.tags)},
+        "threshold": loaded.threshold,
+        **loaded.metadata,
+    }
+    path = checkpoint.with_name(checkpoint.stem + ".card.json")
+    path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path

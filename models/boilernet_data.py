@@ -1,0 +1,155 @@
+"""BoilerNet's inputs: per text leaf its words and ancestor tags, the vocabularies that
+number them, and batches of encoded pages.
+
+Words are the evaluation's tokens (lowercased ``\\w+`` runs; one token per CJK
+character), so the same code serves spaced and unspaced scripts. Ancestor tags are the
+tags of the leaf's owner element and all its ancestors.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from pipelines.extraction.leaves import TextLeaf
+
+#: Index 0 of both vocabularies: an unknown word / any other tag.
+UNKNOWN = 0
+
+
+def ancestor_tags(leaf: TextLeaf) -> list[str]:
+    """Tags of the leaf's owner and its ancestors, nearest first."""
+    return [element.tag for element in leaf.ancestors() if isinstance(element.tag, str)]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The kept words and tags, most frequent first; their ids start at 1."""
+
+    words: tuple[str, ...]
+    tags: tuple[str, ...]
+    #: Whether words are used at all (``False``: tags only, the seed's vocabulary 0).
+    use_words: bool = True
+
+    @classmethod
+    def build(
+        cls, leaves: Iterable[tuple[Sequence[str], Sequence[str]]], words: int, tags: int
+    ) -> Vocabulary:
+        """The ``words`` most frequent words and ``tags`` most frequent tags of the leaves
+        (pairs of word tokens and ancestor tags); ``words=0`` builds a tags-only vocabulary."""
+        word_counts: Counter[str] = Counter()
+        tag_counts: Counter[str] = Counter()
+        for leaf_words, leaf_tags in leaves:
+            if words:
+                word_counts.update(leaf_words)
+            tag_counts.update(leaf_tags)
+        return cls(
+            tuple(w for w, _ in word_counts.most_common(words)),
+            tuple(t for t, _ in tag_counts.most_common(tags)),
+            use_words=words > 0,
+        )
+
+    @property
+    def word_size(self) -> int:
+        """Rows of the word input (0 when tags only)."""
+        return len(self.words) + 1 if self.use_words else 0
+
+    @property
+    def tag_size(self) -> int:
+        return len(self.tags) + 1
+
+    def to_dict(self) -> dict[str, object]:
+        return {"words": list(self.words), "tags": list(self.tags), "use_words": self.use_words}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Vocabulary:
+        words, tags, use_words = data["words"], data["tags"], data["use_words"]
+        if not isinstance(words, list) or not isinstance(tags, list) or not isinstance(use_words, bool):
+            raise ValueError("vocabulary needs lists words and tags and a boolean use_words")
+        return cls(tuple(map(str, words)), tuple(map(str, tags)), use_words)
+
+    def encoder(self) -> PageEncoder:
+        return PageEncoder(self)
+
+
+@dataclass
+class EncodedPage:
+    """One page's leaves as ids: flat word and tag ids with per-leaf counts."""
+
+    word_ids: torch.Tensor
+    word_counts: torch.Tensor
+    tag_ids: torch.Tensor
+    tag_counts: torch.Tensor
+
+    def __len__(self) -> int:
+        return len(self.tag_counts)
+
+    def window(self, start: int, stop: int) -> EncodedPage:
+        """Leaves ``start:stop`` as a page of their own."""
+        word_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.word_counts.cumsum(0)])
+        tag_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.tag_counts.cumsum(0)])
+        return EncodedPage(
+            self.word_ids[word_starts[start] : word_starts[stop]],
+            self.word_counts[start:stop],
+            self.tag_ids[tag_starts[start] : tag_starts[stop]],
+            self.tag_counts[start:stop],
+        )
+
+
+class PageEncoder:
+    """Turns leaves into ids with one vocabulary (dict lookups built once)."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.use_words = vocabulary.use_words
+        self.word_index = {w: i for i, w in enumerate(vocabulary.words, start=1)}
+        self.tag_index = {t: i for i, t in enumerate(vocabulary.tags, start=1)}
+
+    def encode(self, leaves: Sequence[tuple[Sequence[str], Sequence[str]]]) -> EncodedPage:
+        """Encode (word tokens, ancestor tags) pairs, in order."""
+        word_ids: list[int] = []
+        word_counts, tag_ids, tag_counts = [], [], []
+        for words, tags in leaves:
+            if self.use_words:
+                word_ids.extend(self.word_index.get(w, UNKNOWN) for w in words)
+                word_counts.append(len(words))
+            else:
+                word_counts.append(0)
+            tag_ids.extend(self.tag_index.get(t, UNKNOWN) for t in tags)
+            tag_counts.append(len(tags))
+        return EncodedPage(
+            torch.tensor(word_ids, dtype=torch.long),
+            torch.tensor(word_counts, dtype=torch.long),
+            torch.tensor(tag_ids, dtype=torch.long),
+            torch.tensor(tag_counts, dtype=torch.long),
+        )
+
+
+@dataclass
+class LeafBatch:
+    """Several pages' leaves, flat, with offsets for ``EmbeddingBag`` and each page's
+    leaf count (``lengths``, on the CPU as packing wants)."""
+
+    word_ids: torch.Tensor
+    word_offsets: torch.Tensor
+    tag_ids: torch.Tensor
+    tag_offsets: torch.Tensor
+    lengths: torch.Tensor
+
+    @classmethod
+    def of(cls, pages: Sequence[EncodedPage]) -> LeafBatch:
+        word_counts = torch.cat([p.word_counts for p in pages])
+        tag_counts = torch.cat([p.tag_counts for p in pages])
+        return cls(
+            torch.cat([p.word_ids for p in pages]),
+            _offsets(word_counts),
+            torch.cat([p.tag_ids for p in pages]),
+            _offsets(tag_counts),
+            torch.tensor([len(p) for p in pages], dtype=torch.long),
+        )
+
+
+def _offsets(counts: torch.Tensor) -> torch.Tensor:
+    return torch.cat([torch.zeros(1, dtype=torch.long), counts.cumsum(0)[:-1]])

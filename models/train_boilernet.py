@@ -1,0 +1,364 @@
+"""Training BoilerNet on annotated WCXB dev (``scrapy train-boilernet``).
+
+Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels from
+:mod:`models.annotation`, domains from the one split (:mod:`models.splits`): the model
+trains on the train domains, picks its best epoch by leaf F1 (content class) on the
+validation domains and calibrates its threshold there (best mean page word F1), and
+reports on the held-out domains. Out-of-fold predictions for the training domains (a
+cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble.
+
+Training runs on windows of ``window`` consecutive leaves (long pages are cut), in
+batches of ``batch_size``; prediction runs on whole pages. Loss: binary cross-entropy
+with balanced class weights; Adam.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+import pickle
+import random
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from models.annotation import annotate
+from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
+from models.boilernet_data import EncodedPage, LeafBatch, Vocabulary, ancestor_tags
+from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
+from models.wcxb_pages import GoldPage, read_gold_pages
+from pipelines.evaluation.metrics import PRF, word_prf
+from pipelines.evaluation.text import tokens
+from pipelines.extraction.dom import parse_html
+
+logger = logging.getLogger(__name__)
+
+#: Candidate thresholds for the calibration on validation.
+THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 20))
+
+
+@dataclass
+class BoilerNetTrainConfig:
+    data: Path
+    out: Path
+    gold: Path | None = None
+    oof: Path | None = None
+    words: int = 1000
+    tags: int = 50
+    dense: int = 256
+    hidden: int = 256
+    epochs: int = 8
+    fold_epochs: int = 3
+    batch_size: int = 16
+    lr: float = 1e-3
+    window: int = 256
+    threads: int = 1
+    seed: int = 0
+    limit: int = 0
+    #: The command line that trained it, for the model card.
+    command: str = ""
+    #: A pickle of the labelled pages: read when it exists, else written (saves the
+    #: annotation on later runs over the same data).
+    prepared: Path | None = None
+    progress: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: str(v) if isinstance(v, Path) else v for k, v in asdict(self).items() if k != "progress"}
+
+
+@dataclass
+class LabelledPage:
+    """One page ready for training: its leaves (tokens, ancestor tags), labels, which
+    leaves sit in a form, and its gold tokens."""
+
+    file_id: str
+    domain: str
+    page_type: str
+    role: str
+    fold: int | None
+    source: str
+    leaves: list[tuple[tuple[str, ...], list[str]]]
+    labels: list[int]
+    in_form: list[bool]
+    gold: list[str]
+    encoded: EncodedPage | None = field(default=None, repr=False)
+
+
+def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
+    """Parse and annotate every page (pages of unknown domains or without markup are skipped)."""
+    labelled = []
+    for page in tqdm(pages, desc="annotate", unit="page", disable=not progress):
+        root = parse_html(page.html)
+        record = page.record
+        if root is None or record.domain not in split.roles:
+            continue
+        annotation = annotate(root, record.gold_text)
+        tags = [ancestor_tags(leaf) for leaf in annotation.leaves]
+        labelled.append(
+            LabelledPage(
+                file_id=record.file_id,
+                domain=record.domain,
+                page_type=record.page_type,
+                role=split.role(record.domain),
+                fold=split.fold(record.domain),
+                source=page.source,
+                leaves=[(leaf.tokens, t) for leaf, t in zip(annotation.leaves, tags, strict=True)],
+                labels=annotation.labels,
+                in_form=["form" in t for t in tags],
+                gold=tokens(record.gold_text),
+            )
+        )
+    return labelled
+
+
+def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[LabelledPage]:
+    """The labelled pages of the config's data, from ``config.prepared`` when it exists."""
+    if config.prepared is not None and config.prepared.is_file():
+        with config.prepared.open("rb") as cached:
+            return pickle.load(cached)
+    pages = label_pages(read_gold_pages(config.data, config.gold, config.limit), split, config.progress)
+    if config.prepared is not None:
+        config.prepared.parent.mkdir(parents=True, exist_ok=True)
+        partial = config.prepared.with_name(config.prepared.name + ".partial")
+        with partial.open("wb") as cached:
+            pickle.dump(pages, cached)
+        os.replace(partial, config.prepared)  # a reader never sees half a file
+    return pages
+
+
+def kept_leaves(page: LabelledPage, probabilities: torch.Tensor, threshold: float) -> list[bool]:
+    """The leaves kept as content: P >= threshold, outside forms (the seed's form rule)."""
+    return [p >= threshold and not form for p, form in zip(probabilities.tolist(), page.in_form, strict=True)]
+
+
+def page_word_f1(page: LabelledPage, kept: Sequence[bool]) -> PRF:
+    predicted = [t for (words, _), keep in zip(page.leaves, kept, strict=True) if keep for t in words]
+    return word_prf(predicted, page.gold)
+
+
+def leaf_scores(pages: Sequence[LabelledPage], kept: Sequence[Sequence[bool]]) -> dict[str, dict[str, float]]:
+    """Leaf-level precision/recall/F1 of both classes (the seed's table)."""
+    counts = defaultdict(int)
+    for page, keep in zip(pages, kept, strict=True):
+        for label, predicted in zip(page.labels, keep, strict=True):
+            counts[(label, int(predicted))] += 1
+    scores = {}
+    for name, cls in (("noise", 0), ("content", 1)):
+        tp = counts[(cls, cls)]
+        prf = PRF.from_counts(tp, tp + counts[(1 - cls, cls)], tp + counts[(cls, 1 - cls)])
+        scores[name] = {"precision": prf.precision, "recall": prf.recall, "f1": prf.f1}
+    return scores
+
+
+def page_scores(pages: Sequence[LabelledPage], kept: Sequence[Sequence[bool]]) -> dict[str, dict[str, float]]:
+    """Mean page word P/R/F1 overall and per WCXB page type (pages with gold text)."""
+    groups: dict[str, list[PRF]] = defaultdict(list)
+    for page, keep in zip(pages, kept, strict=True):
+        if page.gold:
+            prf = page_word_f1(page, keep)
+            groups["overall"].append(prf)
+            groups[page.page_type].append(prf)
+    return {
+        group: {
+            "pages": len(rows),
+            "precision": fmean(r.precision for r in rows),
+            "recall": fmean(r.recall for r in rows),
+            "f1": fmean(r.f1 for r in rows),
+        }
+        for group, rows in groups.items()
+    }
+
+
+def calibrate_threshold(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> float:
+    """The threshold with the best mean page word F1 on ``pages``."""
+
+    def mean_f1(threshold: float) -> float:
+        scores = [
+            page_word_f1(page, kept_leaves(page, p, threshold)).f1
+            for page, p in zip(pages, probabilities, strict=True)
+            if page.gold
+        ]
+        return fmean(scores) if scores else 0.0
+
+    return max(THRESHOLDS, key=mean_f1)
+
+
+Window = tuple[EncodedPage, torch.Tensor]
+
+
+def windows(page: EncodedPage, labels: Sequence[int], size: int) -> list[Window]:
+    """The page cut into runs of ``size`` leaves, with their labels."""
+    target = torch.tensor(labels, dtype=torch.float32)
+    return [
+        (page.window(s, min(s + size, len(page))), target[s : s + size]) for s in range(0, len(page), size)
+    ]
+
+
+def equal_length_batches(pieces: list[Window], size: int, rng: random.Random) -> list[list[Window]]:
+    """Shuffled batches of windows of (near-)equal length: most windows are full, and the
+    page ends are sorted by length so that little padding enters the backward LSTM."""
+    rng.shuffle(pieces)
+    ordered = sorted(pieces, key=lambda piece: len(piece[1]))
+    batches = [ordered[s : s + size] for s in range(0, len(ordered), size)]
+    rng.shuffle(batches)
+    return batches
+
+
+def fit(
+    config: BoilerNetTrainConfig,
+    train: Sequence[LabelledPage],
+    validation: Sequence[LabelledPage],
+    vocabulary: Vocabulary,
+    epochs: int,
+    desc: str,
+) -> tuple[BoilerNet, list[dict[str, float]]]:
+    """Train a fresh network; returns the best epoch's (validation content-leaf F1, the
+    later among equals) and the per-epoch history."""
+    torch.manual_seed(config.seed)
+    rng = random.Random(config.seed)
+    model = BoilerNet(
+        BoilerNetConfig(
+            words=vocabulary.word_size, tags=vocabulary.tag_size, dense=config.dense, hidden=config.hidden
+        )
+    )
+    pieces = [w for page in train for w in windows(page.encoded, page.labels, config.window)]
+    positives = sum(sum(page.labels) for page in train)
+    total = sum(len(page.labels) for page in train)
+    weight_positive, weight_negative = (
+        total / (2 * max(positives, 1)),
+        total / (2 * max(total - positives, 1)),
+    )
+    optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
+    loss_of = nn.BCEWithLogitsLoss(reduction="none")
+    best_state, best_f1, history = copy.deepcopy(model.state_dict()), -1.0, []
+    for epoch in range(1, epochs + 1):
+        model.train()
+        started, losses = time.perf_counter(), []
+        batches = equal_length_batches(pieces, config.batch_size, rng)
+        for batch in tqdm(
+            batches, desc=f"{desc} epoch {epoch}/{epochs}", unit="batch", disable=not config.progress
+        ):
+            logits = model(LeafBatch.of([page for page, _ in batch]))
+            target = torch.nn.utils.rnn.pad_sequence([t for _, t in batch], batch_first=True)
+            mask = torch.nn.utils.rnn.pad_sequence([torch.ones(len(t)) for _, t in batch], batch_first=True)
+            weights = mask * (target * weight_positive + (1 - target) * weight_negative)
+            loss = (loss_of(logits, target) * weights).sum() / mask.sum()
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            optimizer.step()
+            losses.append(loss.item())
+        probabilities = predict(model, [page.encoded for page in validation])
+        kept = [kept_leaves(page, p, 0.5) for page, p in zip(validation, probabilities, strict=True)]
+        f1 = leaf_scores(validation, kept)["content"]["f1"]
+        history.append(
+            {
+                "epoch": epoch,
+                "loss": fmean(losses),
+                "validation_content_f1": f1,
+                "s": time.perf_counter() - started,
+            }
+        )
+        logger.info("%s epoch %d: loss %.4f, validation content-leaf F1 %.4f", desc, epoch, fmean(losses), f1)
+        if f1 >= best_f1:  # among equals the later, better-trained epoch
+            best_f1, best_state = f1, copy.deepcopy(model.state_dict())
+    model.load_state_dict(best_state)
+    return model.eval(), history
+
+
+def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -> Vocabulary:
+    return Vocabulary.build((leaf for page in pages for leaf in page.leaves), config.words, config.tags)
+
+
+def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary) -> None:
+    encoder = vocabulary.encoder()
+    for page in pages:
+        page.encoded = encoder.encode(page.leaves)
+
+
+@dataclass
+class BoilerNetTrainResult:
+    checkpoint: Path
+    threshold: float
+    metrics: dict[str, Any]
+
+    def report(self) -> str:
+        held = self.metrics["heldout"]
+        leaf = held["leaf"]
+        lines = [
+            f"checkpoint: {self.checkpoint} (threshold {self.threshold})",
+            "held-out leaf F1 [noise, content]: "
+            f"[{leaf['noise']['f1']:.3f}, {leaf['content']['f1']:.3f}] "
+            f"(P [{leaf['noise']['precision']:.3f}, {leaf['content']['precision']:.3f}], "
+            f"R [{leaf['noise']['recall']:.3f}, {leaf['content']['recall']:.3f}]); the seed: [0.90, 0.78]",
+        ]
+        for group, row in held["pages"].items():
+            lines.append(f"held-out word F1 {group}: {row['f1']:.3f} ({row['pages']} pages)")
+        return "\n".join(lines)
+
+
+def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
+    """Label, train (final model + out-of-fold models), calibrate, evaluate, save."""
+    torch.set_num_threads(config.threads)
+    split = load_split()
+    pages = prepared_pages(config, split)
+    by_role = {role: [p for p in pages if p.role == role] for role in (TRAIN, VALIDATION, HELDOUT)}
+    if not by_role[TRAIN] or not by_role[VALIDATION]:
+        raise ValueError(f"{config.data}: no training or validation pages (is it WCXB dev?)")
+    sources = sorted({page.source for page in pages})
+    started = time.perf_counter()
+
+    if config.oof is not None:
+        write_out_of_fold(config, by_role[TRAIN], by_role[VALIDATION], split.k)
+
+    vocabulary = vocabulary_of(by_role[TRAIN], config)
+    encode(pages, vocabulary)
+    model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
+    validation_p = predict(model, [p.encoded for p in by_role[VALIDATION]])
+    threshold = calibrate_threshold(by_role[VALIDATION], validation_p)
+    metrics: dict[str, Any] = {"history": history, "threshold": threshold}
+    for role in (VALIDATION, HELDOUT):
+        role_pages = by_role[role]
+        probabilities = predict(model, [p.encoded for p in role_pages])
+        kept = [kept_leaves(page, p, threshold) for page, p in zip(role_pages, probabilities, strict=True)]
+        metrics[role] = {"leaf": leaf_scores(role_pages, kept), "pages": page_scores(role_pages, kept)}
+    metrics["train_seconds"] = round(time.perf_counter() - started)
+    training = {
+        **config.to_dict(),
+        "sources": sources,
+        "split": "models/splits/wcxb-dev.json",
+        "pages": {role: len(rows) for role, rows in by_role.items()},
+        "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
+    }
+    save_boilernet(config.out, model, vocabulary, threshold, training, metrics)
+    write_boilernet_card(config.out, config.command)
+    return BoilerNetTrainResult(config.out, threshold, metrics)
+
+
+def write_out_of_fold(
+    config: BoilerNetTrainConfig, train: Sequence[LabelledPage], validation: Sequence[LabelledPage], k: int
+) -> None:
+    """Per fold f: a model trained on the other folds (``fold_epochs``) predicts fold f's
+    pages; one JSONL line per page: file_id, domain, fold, P(content) per leaf."""
+    config.oof.parent.mkdir(parents=True, exist_ok=True)
+    with config.oof.open("w", encoding="utf-8") as out:
+        for fold in range(k):
+            rest = [p for p in train if p.fold != fold]
+            held = [p for p in train if p.fold == fold]
+            vocabulary = vocabulary_of(rest, config)
+            encode([*rest, *held, *validation], vocabulary)
+            model, _ = fit(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
+            for page, p in zip(held, predict(model, [q.encoded for q in held]), strict=True):
+                line = {"file_id": page.file_id, "domain": page.domain, "fold": fold}
+                line["probabilities"] = [round(x, 4) for x in p.tolist()]
+                out.write(json.dumps(line) + "\n")

@@ -1,0 +1,119 @@
+"""The ``boilernet`` extractor (seed 001): a BiLSTM labels every text leaf of the page as
+content or boilerplate; the content leaves are rendered in place (headings, paragraphs,
+lists and tables keep their shape). Leaves inside a ``<form>`` are dropped by rule (the
+seed's porter saw forms kept). The network and its calibrated threshold come from a
+checkpoint trained by ``scrapy train-boilernet`` (:mod:`models.train_boilernet`).
+
+torch is imported when the checkpoint is loaded, not when this module is.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Self
+
+from pipelines.config import SettingsLike
+from pipelines.extraction.dom import base_url, body_of, parse_html
+from pipelines.extraction.leaves import text_leaves
+from pipelines.extraction.page import Extraction, Page
+from pipelines.extraction.pagetype import guess_page_type
+from pipelines.extraction.registry import register
+from pipelines.extraction.result import extraction_of
+from pipelines.extraction.textformat import render_blocks
+
+if TYPE_CHECKING:
+    from models.boilernet import LoadedBoilerNet
+
+logger = logging.getLogger(__name__)
+
+#: The shipped checkpoint (PAGESIGHT_BOILERNET_CHECKPOINT's default).
+DEFAULT_CHECKPOINT = str(Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "boilernet.pt")
+
+
+@register
+class BoilerNetExtractor:
+    """Keep the text leaves the network scores at or above the threshold."""
+
+    name: ClassVar[str] = "boilernet"
+
+    @dataclass(frozen=True)
+    class Options:
+        checkpoint: str = DEFAULT_CHECKPOINT
+        #: P(content) a leaf needs; None: the threshold calibrated on validation (checkpoint).
+        threshold: float | None = None
+
+    def __init__(self, options: Options | None = None, network: LoadedBoilerNet | None = None) -> None:
+        self.options = options or self.Options()
+        self._network = network
+        self._lock = threading.Lock()
+        self._failure: str | None = None
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        """Load the checkpoint once; BoilerNetCheckpointError (one line) when it is
+        missing or broken."""
+        from models.boilernet import load_boilernet
+
+        options = cls.Options()
+        if settings is not None:
+            threshold = settings.get("PAGESIGHT_BOILERNET_THRESHOLD")
+            options = cls.Options(
+                checkpoint=settings.get("PAGESIGHT_BOILERNET_CHECKPOINT") or DEFAULT_CHECKPOINT,
+                threshold=float(threshold) if threshold not in (None, "") else None,
+            )
+        return cls(options, load_boilernet(options.checkpoint))
+
+    def network(self) -> LoadedBoilerNet | None:
+        """The loaded network; an instance built without one loads it on first use (and
+        logs why, once, when it cannot)."""
+        with self._lock:
+            if self._network is None and self._failure is None:
+                from models.boilernet import BoilerNetCheckpointError, load_boilernet
+
+                try:
+                    self._network = load_boilernet(self.options.checkpoint)
+                except BoilerNetCheckpointError as error:
+                    self._failure = str(error)
+                    logger.error("boilernet is unusable: %s", error)
+            return self._network
+
+    def extract(self, page: Page) -> Extraction | None:
+        network = self.network()
+        if network is None:
+            logger.info("boilernet skipped %s: %s", page.url or "<page>", self._failure)
+            return None
+        root = parse_html(page.html)
+        if root is None:
+            logger.info("boilernet found nothing on %s: the document has no markup", page.url or "<page>")
+            return None
+        body = body_of(root)
+        page_type = page.page_type or guess_page_type(body)
+        leaves = text_leaves(body)
+        if not leaves:
+            logger.info("boilernet found no text on %s", page.url or "<page>")
+            return None
+        probabilities = leaf_probabilities(network, leaves)
+        threshold = network.threshold if self.options.threshold is None else self.options.threshold
+        kept = 0
+        for leaf, probability in zip(leaves, probabilities, strict=True):
+            if probability >= threshold and not any(e.tag == "form" for e in leaf.ancestors()):
+                kept += 1
+            else:
+                leaf.clear()
+        if not kept:
+            logger.info("boilernet kept no text leaf of %s", page.url or "<page>")
+            return None
+        base = base_url(root, page.url)
+        return extraction_of(self.name, page_type, root, base, render_blocks(body, base))
+
+
+def leaf_probabilities(network: LoadedBoilerNet, leaves: list) -> list[float]:
+    """P(content) of each leaf, in order."""
+    from models.boilernet import predict
+    from models.boilernet_data import ancestor_tags
+
+    encoded = network.encoder.encode([(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves])
+    return predict(network.model, [encoded])[0].tolist()

@@ -1,0 +1,160 @@
+"""BoilerNet: shapes, a tiny overfit, the checkpoint round trip and its start-up errors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from models.boilernet import (
+    BoilerNet,
+    BoilerNetCheckpointError,
+    BoilerNetConfig,
+    load_boilernet,
+    predict,
+    save_boilernet,
+    write_boilernet_card,
+)
+from models.boilernet_data import LeafBatch, Vocabulary
+from models.splits import DomainSplit
+from models.train_boilernet import (
+    BoilerNetTrainConfig,
+    calibrate_threshold,
+    encode,
+    fit,
+    kept_leaves,
+    label_pages,
+    leaf_scores,
+    vocabulary_of,
+)
+from models.wcxb_pages import RAW, GoldPage
+from pipelines.evaluation.wcxb import WcxbRecord
+from pipelines.extraction.boilernet import BoilerNetExtractor
+from pipelines.extraction.page import Page
+
+PAGE = """<html><body><nav><a href="/">Home</a> <a href="/news">News {n}</a></nav>
+<article><h1>Story number {n}</h1><p>The council met on day {n} and agreed the budget.</p>
+<p>Residents <b>welcomed</b> the plan for {n} new parks.</p></article>
+<form><label>Subscribe to the story newsletter</label></form>
+<footer><p>Copyright {n} by the news site</p></footer></body></html>"""
+GOLD = "Story number {n}\n\nThe council met on day {n} and agreed the budget.\n\nResidents welcomed the plan for {n} new parks."
+
+
+def gold_page(n: int, domain: str) -> GoldPage:
+    record = WcxbRecord(
+        file_id=f"{n:04d}",
+        url=f"https://{domain}/{n}",
+        domain=domain,
+        page_type="article",
+        ground_truth={"main_content": GOLD.format(n=n)},
+        html_path=Path("unused.html.gz"),
+        source=Path("unused.json"),
+    )
+    return GoldPage(record, PAGE.format(n=n), None, RAW)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    split = DomainSplit({"train.example": "train", "valid.example": "validation"}, {"train.example": 0}, 1)
+    pages = label_pages([gold_page(n, "train.example") for n in range(6)], split)
+    pages += label_pages([gold_page(n, "valid.example") for n in range(6, 8)], split)
+    config = BoilerNetTrainConfig(
+        data=Path("."), out=Path("."), words=50, dense=16, hidden=16, lr=0.02, window=64, batch_size=2
+    )
+    train, validation = pages[:6], pages[6:]
+    vocabulary = vocabulary_of(train, config)
+    encode(pages, vocabulary)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # a shared busy CPU: more threads only wait on each other
+    try:
+        model, history = fit(config, train, validation, vocabulary, 30, "test")
+    finally:
+        torch.set_num_threads(threads)
+    path = save_boilernet(tmp_path_factory.mktemp("bn") / "boilernet.pt", model, vocabulary, 0.5, {}, {})
+    return model, vocabulary, train, validation, history, path
+
+
+def test_network_shapes_with_and_without_words():
+    vocabulary = Vocabulary(("a", "b"), ("p", "div"))
+    pages = [vocabulary.encoder().encode([(("a", "x"), ["p", "div"])] * n) for n in (3, 5)]
+    batch = LeafBatch.of(pages)
+    model = BoilerNet(
+        BoilerNetConfig(words=vocabulary.word_size, tags=vocabulary.tag_size, dense=8, hidden=4)
+    )
+    assert model(batch).shape == (2, 5)
+    assert [p.shape for p in predict(model, pages)] == [(3,), (5,)]
+    tags_only = Vocabulary((), ("p",), use_words=False)
+    assert tags_only.word_size == 0
+    encoded = tags_only.encoder().encode([(("a",), ["p", "span"])])
+    assert encoded.word_ids.numel() == 0 and encoded.tag_ids.tolist() == [1, 0]
+    model = BoilerNet(BoilerNetConfig(words=0, tags=tags_only.tag_size, dense=8, hidden=4))
+    assert model(LeafBatch.of([encoded])).shape == (1, 1)
+
+
+def test_tiny_overfit_labels_every_leaf_right(trained):
+    model, _, train, validation, history, _ = trained
+    assert history[-1]["loss"] < history[0]["loss"]
+    kept = [
+        kept_leaves(p, probs, 0.5)
+        for p, probs in zip(train, predict(model, [p.encoded for p in train]), strict=True)
+    ]
+    assert leaf_scores(train, kept)["content"]["f1"] == 1.0
+    # The form's label text never counts as content, whatever the network says.
+    assert all(
+        not keep
+        for page, row in zip(train, kept, strict=True)
+        for keep, form in zip(row, page.in_form, strict=True)
+        if form
+    )
+    probabilities = predict(model, [p.encoded for p in validation])
+    assert 0.05 <= calibrate_threshold(validation, probabilities) <= 0.95
+
+
+def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
+    *_, path = trained
+    extractor = BoilerNetExtractor.from_settings(
+        {"PAGESIGHT_BOILERNET_CHECKPOINT": str(path), "PAGESIGHT_BOILERNET_THRESHOLD": ""}
+    )
+    extraction = extractor.extract(Page(PAGE.format(n=42), "https://x.example/42"))
+    assert extraction is not None and extraction.extractor == "boilernet"
+    assert extraction.text.startswith("Story number 42\n\nThe council met on day 42")
+    assert "Home" not in extraction.text and "Copyright" not in extraction.text
+    assert "Subscribe" not in extraction.text
+    assert "**welcomed**" in extraction.markdown
+
+
+def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
+    model, vocabulary, *_, path = trained
+    payload = torch.load(path, weights_only=True)
+    assert payload["state_dict"]["out.weight"].dtype == torch.float16
+    loaded = load_boilernet(path)
+    assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
+    card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
+    assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
+    assert card["config"]["hidden"] == 16 and card["vocabulary"]["words"] == len(vocabulary.words)
+    assert torch.allclose(loaded.model.out.weight, model.out.weight, atol=1e-2)
+
+
+def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
+    missing = tmp_path / "missing.pt"
+    with pytest.raises(BoilerNetCheckpointError, match=r"not found: .*missing\.pt") as error:
+        BoilerNetExtractor.from_settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(missing)})
+    assert "\n" not in str(error.value)
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"not a checkpoint")
+    with pytest.raises(BoilerNetCheckpointError, match=r"corrupt\.pt is unreadable"):
+        load_boilernet(corrupt)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"format": "pagesight-page-classifier"}, foreign)
+    with pytest.raises(BoilerNetCheckpointError, match="not a BoilerNet checkpoint"):
+        load_boilernet(foreign)
+
+
+def test_registered_instance_without_checkpoint_returns_none(tmp_path, caplog):
+    extractor = BoilerNetExtractor(BoilerNetExtractor.Options(checkpoint=str(tmp_path / "none.pt")))
+    assert extractor.extract(Page("<p>Some text here</p>")) is None
+    assert extractor.extract(Page("<p>Some text here</p>")) is None
+    assert sum("unusable" in r.message for r in caplog.records) == 1
