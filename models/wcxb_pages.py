@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
-from pipelines.evaluation.feed import read_feed, read_stored_html
+from pipelines.artifacts import read_artifact
+from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb
 from pipelines.extraction.encoding import decode_html
 
@@ -78,7 +78,7 @@ def read_gold_pages(data: Path, gold: Path | None = None, limit: int = 0) -> Ite
         if record is None:
             continue
         try:
-            html = read_stored_html(line)
+            html = _read_html(line)
             boxes = _read_boxes(line)
         except (OSError, EOFError, ValueError) as error:
             logger.info("%s: no usable capture (%s), skipped", line["url"], error)
@@ -89,10 +89,13 @@ def read_gold_pages(data: Path, gold: Path | None = None, limit: int = 0) -> Ite
             return
 
 
+def _read_html(line: dict[str, Any]) -> str:
+    uri = (line.get("html") or {}).get("uri")
+    if not uri:
+        raise FileNotFoundError("the feed line has no stored HTML")
+    return read_artifact(uri).decode("utf-8")
+
+
 def _read_boxes(line: dict[str, Any]) -> list[dict[str, Any]] | None:
     uri = (line.get("boxes") or {}).get("uri")
-    if not uri:
-        return None
-    parts = urlsplit(uri)
-    path = Path(url2pathname(parts.path) if parts.scheme == "file" else uri)
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(read_artifact(uri)) if uri else None
