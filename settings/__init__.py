@@ -160,3 +160,9 @@ PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"
 #   huge           a linked article of about 4 MB (not in gold)
 #   non_html       a linked PDF and a linked PNG image
 PAGESIGHT_DEMO_FAULTS = ""
+
+# --- Element classifier (pipelines.extraction.element_classifier) -----------------------
+# The `element-classifier` extractor (seed 002): gradient boosting over the rendered
+# elements' features; its checkpoint (.npz from `scrapy train-element-classifier`, which
+# writes here by default; also what `scrapy predict-element` loads).
+PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = "models/checkpoints/element-classifier.npz"
