@@ -37,8 +37,8 @@ def capture_only(settings: Settings, out: Path) -> Path:
 
 def page_urls(sources: list[str], stack: ExitStack) -> list[str]:
     """http(s) URLs of ``sources`` (URLs or HTML files); files are served from their folder
-    for as long as ``stack`` is open. A file that does not exist is a ValueError."""
-    urls = []
+    (one server per folder) for as long as ``stack`` is open. A file that does not exist is a ValueError."""
+    urls, served = [], {}
     for source in sources:
         if urlsplit(source).scheme in ("http", "https"):
             urls.append(source)
@@ -46,7 +46,10 @@ def page_urls(sources: list[str], stack: ExitStack) -> list[str]:
         path = Path(source.removeprefix("file://"))
         if not path.is_file():
             raise ValueError(f"{source}: not an http(s) URL and no such file")
-        base = stack.enter_context(serve_html_folder(path.resolve().parent))
+        folder = path.resolve().parent
+        if folder not in served:
+            served[folder] = stack.enter_context(serve_html_folder(folder))
+        base = served[folder]
         name = path.name.removesuffix(".gz")
         urls.append(f"{base}/{quote(name)}")
     return urls

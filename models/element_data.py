@@ -24,6 +24,7 @@ import numpy as np
 from models.annotation import annotate
 from models.splits import TRAIN, load_split
 from pipelines.evaluation.feed import read_feed, read_stored_html
+from pipelines.evaluation.gold import GoldSet
 from pipelines.evaluation.urls import url_key
 from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.extraction.dom import parse_html
@@ -42,6 +43,8 @@ class CapturedPage:
     url: str
     html: dict[str, Any]
     boxes: dict[str, Any]
+    screenshot: dict[str, Any] | None = None
+    page_type: str | None = None
 
     def read(self) -> tuple[str, list[dict[str, Any]]]:
         """The rendered HTML and the element boxes (OSError, ValueError when unreadable)."""
@@ -80,7 +83,9 @@ class PageRows:
 def read_capture_feed(feed: str | Path) -> list[CapturedPage]:
     """The ``ok`` lines of a crawl feed that have stored HTML and boxes."""
     return [
-        CapturedPage(record["url"], record["html"], record["boxes"])
+        CapturedPage(
+            record["url"], record["html"], record["boxes"], record.get("screenshot"), record.get("page_type")
+        )
         for record in read_feed(feed)
         if record.get("status") == "ok" and record.get("html") and record.get("boxes")
     ]
@@ -132,21 +137,24 @@ def wcxb_pages(captures: Iterable[CapturedPage], wcxb_root: str | Path) -> list[
     return pages
 
 
-def marked_pages(captures: Iterable[CapturedPage], marks: dict[str, dict[str, Any]]) -> list[TrainingPage]:
-    """Captures a person marked, as training pages (role train)."""
+def labeled_pages(
+    captures: Iterable[CapturedPage], marks: dict[str, dict[str, Any]], gold: GoldSet | None = None
+) -> list[TrainingPage]:
+    """Captures a person marked, and those with a gold text (auto-annotated) among the
+    rest, as training pages (role train)."""
     pages = []
     for capture in captures:
         mark = marks.get(url_key(capture.url))
+        known = gold.get(capture.url) if gold is not None else None
         if mark is not None:
-            pages.append(
-                TrainingPage(
-                    capture=capture,
-                    main_path=mark["path"],
-                    source=PERSON,
-                    gold_text=mark.get("text") or "",
-                    page_type=mark.get("page_type") or "article",
-                )
+            page = TrainingPage(
+                capture, mark["path"], PERSON, mark.get("text") or "", mark.get("page_type") or "article"
             )
+        elif known is not None and known.text.strip():
+            page = TrainingPage(capture, None, AUTO, known.text, known.page_type or "article")
+        else:
+            continue
+        pages.append(page)
     return pages
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from models.element_classifier import CheckpointError, TreeEnsemble
-from models.element_data import collect_rows, marked_pages, page_rows, read_capture_feed, read_marks
+from models.element_data import collect_rows, labeled_pages, page_rows, read_capture_feed, read_marks
 from models.element_training import TrainConfig, train_element_classifier
 from pipelines.extraction import Page, get_extractor
 from pipelines.extraction.dom import parse_html
@@ -26,6 +28,7 @@ from pipelines.extraction.element_features import (
 )
 from tests.element_pages import MAIN_PATH, layout_boxes, layout_page
 
+ROOT = Path(__file__).resolve().parent.parent
 SIDEBAR = "/html/body/div[2]/div[2]"
 
 
@@ -149,7 +152,7 @@ def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(m
     pytest.importorskip("sklearn")
     feed, marks = marked_layout
     captures = read_capture_feed(feed)
-    pages = marked_pages(captures, read_marks(marks))
+    pages = labeled_pages(captures, read_marks(marks))
     assert [p.capture.url for p in pages] == [f"http://site.test/p{i}" for i in range(3)]
     rows = collect_rows(pages, list(KNOWN_FEATURES), 768)
     config = TrainConfig.from_setting("shipped", list(KNOWN_FEATURES), 50, 0, 768)
@@ -168,7 +171,7 @@ def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(m
 
 def test_a_mark_whose_element_is_gone_is_left_out(marked_layout, caplog):
     feed, marks = marked_layout
-    page = marked_pages(read_capture_feed(feed), read_marks(marks))[0]
+    page = labeled_pages(read_capture_feed(feed), read_marks(marks))[0]
     page.main_path = "/html/body/div[9]"
     with caplog.at_level(logging.WARNING):
         assert page_rows(page, list(KNOWN_FEATURES), 768) is None
@@ -202,3 +205,37 @@ def test_from_settings_fails_at_start_up_on_a_missing_checkpoint(tmp_path):
         ElementClassifierExtractor.from_settings(
             {"PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT": str(tmp_path / "gone.npz")}
         )
+
+
+@pytest.mark.e2e
+def test_predict_element_command_renders_and_picks_the_story(marked_layout, tmp_path):
+    pytest.importorskip("sklearn")
+    feed, marks = marked_layout
+    rows = collect_rows(labeled_pages(read_capture_feed(feed), read_marks(marks)), list(KNOWN_FEATURES), 768)
+    config = TrainConfig.from_setting("shipped", list(KNOWN_FEATURES), 50, 0, 768)
+    model = train_element_classifier(rows, config).model.save(tmp_path / "model.npz")
+    page = tmp_path / "unseen.html"
+    page.write_text(layout_page(7), encoding="utf-8")
+    empty = tmp_path / "empty.html"
+    empty.write_text("", encoding="utf-8")
+
+    def predict(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "scrapy", "predict-element", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    found = predict(str(page), "--model", str(model))
+    assert found.returncode == 0, found.stderr
+    answer = json.loads(found.stdout)
+    assert answer["path"] == MAIN_PATH and answer["box"]["w"] > 500 and 0 < answer["probability"] <= 1
+    assert answer["text"].split("\n\n")[0] == parse_html(layout_page(7)).find(".//h1").text
+    nothing = predict(str(empty), "--model", str(model), "--format", "text")
+    assert nothing.returncode == 1 and "no element to choose" in nothing.stderr
+    no_model = predict(str(page), "--model", str(tmp_path / "none.npz"))
+    assert no_model.returncode != 0 and "none.npz not found; train one with" in no_model.stderr
+    no_file = predict(str(tmp_path / "missing.html"), "--model", str(model))
+    assert no_file.returncode != 0 and "not an http(s) URL and no such file" in no_file.stderr

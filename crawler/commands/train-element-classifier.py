@@ -73,8 +73,8 @@ class Command(ScrapyCommand):
         from models.element_data import (
             apply_marks,
             collect_rows,
+            labeled_pages,
             load_rows,
-            marked_pages,
             read_capture_feed,
             read_marks,
             save_rows,
@@ -99,7 +99,7 @@ class Command(ScrapyCommand):
                 pages = (
                     apply_marks(wcxb_pages(captures, opts.wcxb), marks)
                     if opts.wcxb
-                    else marked_pages(captures, marks)
+                    else labeled_pages(captures, marks)
                 )
                 collected = collect_rows(
                     pages,
