@@ -2,8 +2,8 @@
 stored as plain arrays so that prediction needs numpy only (no pickle, no scikit-learn at
 crawl time).
 
-Training fits scikit-learn's ``GradientBoostingClassifier`` (see
-:mod:`models.element_training`); :meth:`TreeEnsemble.from_sklearn` copies its trees into
+Training fits scikit-learn's ``GradientBoostingClassifier`` or
+``HistGradientBoostingClassifier`` (see :mod:`models.element_training`); :meth:`TreeEnsemble.from_sklearn` copies its trees into
 flat arrays. A checkpoint is one ``.npz``: those arrays plus ``meta``, a JSON string with
 the format, feature names, settings, training arguments and metrics.
 """
@@ -35,8 +35,9 @@ class TreeEnsemble:
     """Binary gradient boosting: P(main) = sigmoid(baseline + rate * sum of tree values).
 
     The trees live in flat arrays (one node per entry, ``left == -1`` at a leaf); tree
-    ``t`` starts at node ``roots[t]``. A sample goes left when its feature value, as
-    float32 (scikit-learn compares float32), is <= the node's threshold.
+    ``t`` starts at node ``roots[t]``. A sample goes left when its feature value is <= the
+    node's threshold (compared as float32 when ``float32``, as GradientBoostingClassifier
+    does; HistGradientBoostingClassifier compares float64).
     """
 
     left: np.ndarray
@@ -50,36 +51,53 @@ class TreeEnsemble:
     depth: int
     features: list[str]
     meta: dict[str, Any] = field(default_factory=dict)
+    float32: bool = True
 
     @classmethod
     def from_sklearn(cls, model: Any, features: list[str], meta: dict[str, Any]) -> TreeEnsemble:
-        """Copy a fitted binary ``GradientBoostingClassifier``."""
-        trees = [stage[0].tree_ for stage in model.estimators_]
-        sizes = [tree.node_count for tree in trees]
+        """Copy a fitted binary ``GradientBoostingClassifier`` or
+        ``HistGradientBoostingClassifier`` (whose leaf values hold the learning rate)."""
+        if hasattr(model, "_predictors"):  # HistGradientBoostingClassifier (scikit-learn pinned)
+            nodes = [stage[0].nodes for stage in model._predictors]
+            parts = [
+                (
+                    np.where(n["is_leaf"], -1, n["left"].astype(np.int64)),
+                    np.where(n["is_leaf"], -1, n["right"].astype(np.int64)),
+                    n["feature_idx"],
+                    n["num_threshold"],
+                    n["value"],
+                    int(n["depth"].max()),
+                )
+                for n in nodes
+            ]
+            rate, float32 = 1.0, False
+        else:
+            trees = [stage[0].tree_ for stage in model.estimators_]
+            parts = [
+                (t.children_left, t.children_right, t.feature, t.threshold, t.value[:, 0, 0], t.max_depth)
+                for t in trees
+            ]
+            rate, float32 = float(model.learning_rate), True
+        sizes = [len(part[0]) for part in parts]
         roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
 
-        def joined(attribute: str) -> np.ndarray:
-            return np.concatenate([getattr(tree, attribute) for tree in trees])
-
-        def children(attribute: str) -> np.ndarray:
-            parts = [
-                getattr(t, attribute) + np.where(getattr(t, attribute) >= 0, r, 0)
-                for t, r in zip(trees, roots, strict=True)
-            ]
-            return np.concatenate(parts).astype(np.int64)
+        def children(column: int) -> np.ndarray:
+            shifted = [np.where(p[column] >= 0, p[column] + r, -1) for p, r in zip(parts, roots, strict=True)]
+            return np.concatenate(shifted).astype(np.int64)
 
         ensemble = cls(
-            left=children("children_left"),
-            right=children("children_right"),
-            feature=joined("feature").astype(np.int64),
-            threshold=joined("threshold").astype(np.float64),
-            value=np.concatenate([tree.value[:, 0, 0] for tree in trees]).astype(np.float64),
+            left=children(0),
+            right=children(1),
+            feature=np.concatenate([p[2] for p in parts]).astype(np.int64),
+            threshold=np.concatenate([p[3] for p in parts]).astype(np.float64),
+            value=np.concatenate([p[4] for p in parts]).astype(np.float64),
             roots=roots,
             baseline=0.0,
-            rate=float(model.learning_rate),
-            depth=max(tree.max_depth for tree in trees),
+            rate=rate,
+            depth=max(p[5] for p in parts),
             features=list(features),
             meta=meta,
+            float32=float32,
         )
         probe = np.zeros((1, len(features)))
         ensemble.baseline = float(model.decision_function(probe)[0] - ensemble.raw_scores(probe)[0])
@@ -87,7 +105,7 @@ class TreeEnsemble:
 
     def raw_scores(self, rows: np.ndarray) -> np.ndarray:
         """The ensemble's log-odds for each row of features (baseline included)."""
-        x = np.asarray(rows, dtype=np.float32).astype(np.float64)
+        x = np.asarray(rows, dtype=np.float32 if self.float32 else np.float64).astype(np.float64)
         if x.ndim != 2 or x.shape[1] != len(self.features):
             raise ValueError(f"expected rows of {len(self.features)} features, got shape {x.shape}")
         node = np.repeat(self.roots[:, None], len(x), axis=1)
@@ -113,6 +131,7 @@ class TreeEnsemble:
             "baseline": self.baseline,
             "rate": self.rate,
             "depth": self.depth,
+            "float32": self.float32,
         }
         with path.open("wb") as out:
             np.savez_compressed(
@@ -158,7 +177,9 @@ class TreeEnsemble:
             )
         if int(arrays["feature"].max(initial=0)) >= len(names) or not math.isfinite(meta["baseline"]):
             raise CheckpointError(f"{path} is corrupt (tree features out of range); {retrain}")
-        extra = {k: v for k, v in meta.items() if k not in ("features", "baseline", "rate", "depth")}
+        extra = {
+            k: v for k, v in meta.items() if k not in ("features", "baseline", "rate", "depth", "float32")
+        }
         return cls(
             left=arrays["left"].astype(np.int64),
             right=arrays["right"].astype(np.int64),
@@ -171,4 +192,5 @@ class TreeEnsemble:
             depth=int(meta["depth"]),
             features=names,
             meta=extra,
+            float32=bool(meta["float32"]),
         )

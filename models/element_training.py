@@ -29,17 +29,21 @@ from pipelines.extraction.element_features import FEATURE_SETS
 
 @dataclass(frozen=True)
 class Setting:
-    """A feature set and the GradientBoostingClassifier's parameters."""
+    """A feature set, an estimator (``gb``: GradientBoostingClassifier, ``hgb``:
+    HistGradientBoostingClassifier) and its parameters."""
 
     features: str
+    estimator: str
     params: dict[str, Any]
 
 
 SETTINGS = {
-    "faithful": Setting("original", {"n_estimators": 100, "learning_rate": 1.0, "max_depth": 1}),
-    "shipped": Setting(
-        "render", {"n_estimators": 200, "learning_rate": 0.1, "max_depth": 4, "subsample": 0.8}
+    "faithful": Setting("original", "gb", {"n_estimators": 100, "learning_rate": 1.0, "max_depth": 1}),
+    "faithful-render": Setting("render", "gb", {"n_estimators": 100, "learning_rate": 1.0, "max_depth": 1}),
+    "gb-deep": Setting(
+        "render", "gb", {"n_estimators": 200, "learning_rate": 0.1, "max_depth": 4, "subsample": 0.8}
     ),
+    "shipped": Setting("render", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
 }
 
 
@@ -49,6 +53,7 @@ class TrainConfig:
 
     setting: str
     features: list[str]
+    estimator: str
     params: dict[str, Any]
     negatives_per_page: int
     seed: int
@@ -63,6 +68,7 @@ class TrainConfig:
         return cls(
             name,
             list(FEATURE_SETS[setting.features]),
+            setting.estimator,
             dict(setting.params),
             negatives_per_page,
             seed,
@@ -99,11 +105,12 @@ def training_rows(pages: list[PageRows], config: TrainConfig) -> tuple[np.ndarra
 
 
 def fit(pages: list[PageRows], config: TrainConfig, meta: dict[str, Any] | None = None) -> TreeEnsemble:
-    """Fit the setting's GradientBoostingClassifier and copy it into a TreeEnsemble."""
-    from sklearn.ensemble import GradientBoostingClassifier
+    """Fit the setting's estimator and copy it into a TreeEnsemble."""
+    from sklearn.ensemble import GradientBoostingClassifier, HistGradientBoostingClassifier
 
     x, y = training_rows(pages, config)
-    model = GradientBoostingClassifier(random_state=config.seed, **config.params)
+    estimator = {"gb": GradientBoostingClassifier, "hgb": HistGradientBoostingClassifier}[config.estimator]
+    model = estimator(random_state=config.seed, **config.params)
     model.fit(x, y)
     return TreeEnsemble.from_sklearn(
         model,

@@ -7,7 +7,10 @@ geometry per region (the e2e test renders the pages in Chromium instead).
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
+from pathlib import Path
 
 from pipelines.extraction.dom import body_of, is_element, parse_html
 
@@ -94,3 +97,35 @@ def layout_boxes(html: str) -> list[dict]:
             }
         )
     return boxes
+
+
+def write_capture(folder: Path, url: str, html: str, boxes: list[dict]) -> dict:
+    """Store a page as the store pipeline would and return its feed line."""
+    stem = url.rsplit("/", 1)[-1]
+    (folder / f"{stem}.html.gz").write_bytes(gzip.compress(html.encode("utf-8")))
+    (folder / f"{stem}.json").write_text(json.dumps(boxes), encoding="utf-8")
+    return {
+        "url": url,
+        "status": "ok",
+        "html": {"uri": (folder / f"{stem}.html.gz").as_uri()},
+        "boxes": {"uri": (folder / f"{stem}.json").as_uri()},
+    }
+
+
+def write_marked_layout(tmp_path: Path) -> tuple[Path, Path]:
+    """Four captured pages of the layout (a feed) and a person's marks of three (gold)."""
+    lines = [
+        write_capture(tmp_path, f"http://site.test/p{i}", layout_page(i), layout_boxes(layout_page(i)))
+        for i in range(4)
+    ]
+    feed = tmp_path / "feed.jsonl"
+    feed.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    marks = tmp_path / "labels.jsonl"
+    marks.write_text(
+        "".join(
+            json.dumps({"url": f"http://site.test/p{i}", "text": "", "path": MAIN_PATH}) + "\n"
+            for i in range(3)
+        ),
+        encoding="utf-8",
+    )
+    return feed, marks

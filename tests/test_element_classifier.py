@@ -3,7 +3,6 @@ marked captures, the extractor and its bad-input paths (no browser)."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 import subprocess
@@ -26,10 +25,15 @@ from pipelines.extraction.element_features import (
     tag_weight,
     word_weight,
 )
-from tests.element_pages import MAIN_PATH, layout_boxes, layout_page
+from tests.element_pages import MAIN_PATH, layout_boxes, layout_page, write_marked_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 SIDEBAR = "/html/body/div[2]/div[2]"
+
+
+@pytest.fixture
+def marked_layout(tmp_path):
+    return write_marked_layout(tmp_path)
 
 
 def features_of(html: str, path: str) -> dict[str, float]:
@@ -75,12 +79,13 @@ def test_candidates_are_boxed_elements_with_text():
     assert MAIN_PATH not in [c.path for c in candidates(root, [b for b in boxes if b["path"] != MAIN_PATH])]
 
 
-def test_tree_ensemble_matches_sklearn_and_survives_a_round_trip(tmp_path):
+@pytest.mark.parametrize("estimator", ["GradientBoostingClassifier", "HistGradientBoostingClassifier"])
+def test_tree_ensemble_matches_sklearn_and_survives_a_round_trip(tmp_path, estimator):
     sklearn = pytest.importorskip("sklearn.ensemble")
     rng = np.random.default_rng(0)
     x = rng.normal(size=(400, 3))
     y = (x[:, 0] + 0.5 * x[:, 1] > 0.3).astype(int)
-    model = sklearn.GradientBoostingClassifier(n_estimators=30, max_depth=3, learning_rate=0.3).fit(x, y)
+    model = getattr(sklearn, estimator)(max_depth=3, learning_rate=0.3, random_state=0).fit(x, y)
     names = list(ORIGINAL_FEATURES[:3])
     ensemble = TreeEnsemble.from_sklearn(model, names, {"viewport_height": 768})
     np.testing.assert_allclose(ensemble.probabilities(x), model.predict_proba(x)[:, 1], atol=1e-9)
@@ -113,39 +118,6 @@ def test_checkpoint_errors_are_one_clear_line(tmp_path):
     )
     with pytest.raises(CheckpointError, match=r"features this code does not compute \(font_size\)"):
         TreeEnsemble.load(ensemble.save(tmp_path / "font.npz"), KNOWN_FEATURES)
-
-
-def write_capture(folder: Path, url: str, html: str, boxes: list[dict]) -> dict:
-    """Store a page as the store pipeline would and return its feed line."""
-    stem = url.rsplit("/", 1)[-1]
-    (folder / f"{stem}.html.gz").write_bytes(gzip.compress(html.encode("utf-8")))
-    (folder / f"{stem}.json").write_text(json.dumps(boxes), encoding="utf-8")
-    return {
-        "url": url,
-        "status": "ok",
-        "html": {"uri": (folder / f"{stem}.html.gz").as_uri()},
-        "boxes": {"uri": (folder / f"{stem}.json").as_uri()},
-    }
-
-
-@pytest.fixture
-def marked_layout(tmp_path):
-    """Four captured pages of the layout, three of them marked by a person."""
-    lines = [
-        write_capture(tmp_path, f"http://site.test/p{i}", layout_page(i), layout_boxes(layout_page(i)))
-        for i in range(4)
-    ]
-    feed = tmp_path / "feed.jsonl"
-    feed.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    marks = tmp_path / "labels.jsonl"
-    marks.write_text(
-        "".join(
-            json.dumps({"url": f"http://site.test/p{i}", "text": "", "path": MAIN_PATH}) + "\n"
-            for i in range(3)
-        ),
-        encoding="utf-8",
-    )
-    return feed, marks
 
 
 def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(marked_layout, tmp_path):

@@ -55,7 +55,9 @@ class Command(ScrapyCommand):
         )
         group.add_argument("--oof", metavar="PATH", help="write out-of-fold predictions here (JSONL)")
         group.add_argument(
-            "--cache", metavar="PATH", help="feature rows cache (.npz): read when it matches, else written"
+            "--cache",
+            metavar="PATH",
+            help="feature rows cache (.npz) of auto-annotated pages: reused by URL, extended, rewritten",
         )
         group.add_argument(
             "--negatives", type=int, default=200, help="random negatives per page (default: 200)"
@@ -71,6 +73,7 @@ class Command(ScrapyCommand):
         from tqdm import tqdm
 
         from models.element_data import (
+            AUTO,
             apply_marks,
             collect_rows,
             labeled_pages,
@@ -90,25 +93,29 @@ class Command(ScrapyCommand):
         features = list(KNOWN_FEATURES)
         tty = sys.stderr.isatty()
         try:
-            collected = None
+            captures = read_capture_feed(opts.captures)
+            marks = read_marks(opts.marks) if opts.marks else {}
+            if opts.wcxb:
+                pages = apply_marks(wcxb_pages(captures, opts.wcxb), marks)
+            else:
+                pages = labeled_pages(captures, marks)
+            cached = {}
             if opts.cache and Path(opts.cache).is_file():
-                collected = load_rows(opts.cache, features, viewport_height)
-            if collected is None:
-                captures = read_capture_feed(opts.captures)
-                marks = read_marks(opts.marks) if opts.marks else {}
-                pages = (
-                    apply_marks(wcxb_pages(captures, opts.wcxb), marks)
-                    if opts.wcxb
-                    else labeled_pages(captures, marks)
+                cached = {
+                    r.page.capture.url: r for r in load_rows(opts.cache, features, viewport_height) or []
+                }
+            reuse = [cached[p.capture.url] for p in pages if p.source == AUTO and p.capture.url in cached]
+            todo = [p for p in pages if p.source != AUTO or p.capture.url not in cached]
+            collected = reuse + collect_rows(
+                todo,
+                features,
+                viewport_height,
+                lambda it: tqdm(it, desc="features", unit="page", disable=not tty),
+            )
+            if opts.cache:
+                save_rows(
+                    opts.cache, [r for r in collected if r.page.source == AUTO], features, viewport_height
                 )
-                collected = collect_rows(
-                    pages,
-                    features,
-                    viewport_height,
-                    lambda it: tqdm(it, desc="features", unit="page", disable=not tty),
-                )
-                if opts.cache:
-                    save_rows(opts.cache, collected, features, viewport_height)
             config = TrainConfig.from_setting(
                 opts.setting, features, opts.negatives, opts.seed, viewport_height
             )
