@@ -7,6 +7,7 @@ The work happens in :mod:`models.element_data` (rows) and :mod:`models.element_t
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from datetime import UTC, datetime
@@ -136,10 +137,36 @@ class Command(ScrapyCommand):
         except (ValueError, OSError) as exc:
             raise UsageError(str(exc), print_help=False) from None
         result.model.save(out)
+        card = out.with_name(out.name.removesuffix(".npz") + ".card.json")
+        card.write_text(json.dumps(model_card(out, result.model.meta), indent=1, ensure_ascii=False) + "\n")
         if opts.oof:
             Path(opts.oof).parent.mkdir(parents=True, exist_ok=True)
             with Path(opts.oof).open("w", encoding="utf-8") as lines:
                 lines.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in result.oof)
         print(f"{len(collected)} pages with a main element; setting {opts.setting}")
         print(result.report())
-        print(f"Checkpoint: {out}")
+        print(f"Checkpoint: {out} (card: {card})")
+
+
+def model_card(checkpoint: Path, meta: dict) -> dict:
+    """The checkpoint's model card: file, data, split, setting, metrics, command."""
+    data = checkpoint.read_bytes()
+    return {
+        "checkpoint": {
+            "file": checkpoint.name,
+            "bytes": len(data),
+            "md5": hashlib.md5(data).hexdigest(),
+            "format": meta["format"],
+        },
+        "model": "element classifier (seed 002): gradient boosting over rendered elements, argmax per page",
+        "features": meta["features"],
+        "labels": "one positive per page: a person's mark, else the auto-annotation's main element",
+        "split": "models/splits/wcxb-dev.json: fit on train domains, OOF over its 5 folds, "
+        "measured on validation and held-out domains",
+        **{
+            key: meta[key]
+            for key in ("config", "args", "trained_pages", "trained_rows", "sklearn", "trained_at")
+        },
+        "metrics": meta["metrics"],
+        "command": "scrapy train-element-classifier " + " ".join(sys.argv[2:]),
+    }

@@ -227,10 +227,8 @@ def _features(
     return {
         "relative_points_count": count.stops / per_text,
         "content_tag_weight": tag_weight(element.tag),
-        "content_class_weight": word_weight(" ".join(box.get("classes") or []))
-        if box.get("classes")
-        else 0.5,
-        "content_id_weight": word_weight(box["id"]) if box.get("id") else 0.5,
+        "content_class_weight": word_weight(element.get("class") or "") if element.get("class") else 0.5,
+        "content_id_weight": word_weight(element.get("id") or "") if element.get("id") else 0.5,
         "total_childs_per_symbol": count.descendants / per_text,
         "childs_per_symbol": sum(1 for c in element if is_element(c)) / per_text,
         "relative_text_length": text / body_text,
