@@ -43,7 +43,9 @@ SETTINGS = {
     "gb-deep": Setting(
         "render", "gb", {"n_estimators": 200, "learning_rate": 0.1, "max_depth": 4, "subsample": 0.8}
     ),
-    "shipped": Setting("render", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
+    "hgb-original": Setting("original", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
+    "hgb-render": Setting("render", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
+    "shipped": Setting("extended", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
 }
 
 

@@ -17,6 +17,9 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from models.element_classifier import FORMAT
+from models.splits import FOLDS
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -64,6 +67,12 @@ class Command(ScrapyCommand):
             "--negatives", type=int, default=200, help="random negatives per page (default: 200)"
         )
         group.add_argument("--seed", type=int, default=0, help="default: 0")
+        group.add_argument(
+            "--folds",
+            type=int,
+            default=FOLDS,
+            help=f"out-of-fold predictions over the split's folds (default: {FOLDS}; 0: none)",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
@@ -85,7 +94,6 @@ class Command(ScrapyCommand):
             wcxb_pages,
         )
         from models.element_training import TrainConfig, train_element_classifier
-        from models.splits import FOLDS
         from pipelines.extraction.element_classifier import KNOWN_FEATURES
 
         assert self.settings is not None
@@ -123,7 +131,7 @@ class Command(ScrapyCommand):
             result = train_element_classifier(
                 collected,
                 config,
-                folds=FOLDS if opts.wcxb else 0,
+                folds=opts.folds if opts.wcxb else 0,
                 meta={
                     "args": {
                         k: v
@@ -156,7 +164,7 @@ def model_card(checkpoint: Path, meta: dict) -> dict:
             "file": checkpoint.name,
             "bytes": len(data),
             "md5": hashlib.md5(data).hexdigest(),
-            "format": meta["format"],
+            "format": FORMAT,
         },
         "model": "element classifier (seed 002): gradient boosting over rendered elements, argmax per page",
         "features": meta["features"],

@@ -20,7 +20,7 @@ import numpy as np
 from models.element_classifier import CheckpointError, TreeEnsemble, sigmoid
 from pipelines.extraction.denoise import invisible_elements
 from pipelines.extraction.dom import HtmlElement, base_url, parse_html
-from pipelines.extraction.element_features import ORIGINAL_FEATURES, RENDER_FEATURES, feature_matrix
+from pipelines.extraction.element_features import ALL_FEATURES, feature_matrix
 from pipelines.extraction.metadata import extract_metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.textformat import Block, render_blocks, to_markdown, to_text
@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 #: The checkpoint shipped with the repository (what the registered instance loads).
 SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "element-classifier.npz"
-KNOWN_FEATURES = ORIGINAL_FEATURES + RENDER_FEATURES
+KNOWN_FEATURES = ALL_FEATURES
 
 
 @dataclass(frozen=True)

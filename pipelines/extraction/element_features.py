@@ -28,7 +28,10 @@ characters; W and H the page's extent, the union of all boxes):
 What the render adds (:data:`RENDER_FEATURES`): ``visible`` (the box is shown),
 ``depth`` (below body), ``top_in_screens`` (top edge in first-screen heights, capped at
 10), ``in_first_screen`` (the top edge is on the first screen), ``relative_left``,
-``parent_text_share`` (share of the parent's text).
+``parent_text_share`` (share of the parent's text). Two more from the tree
+(:data:`STRUCTURE_FEATURES`): ``largest_child_share`` (share of the text in the element's
+largest child: near 1 when a child would do as well) and ``unlinked_text_share`` (share of
+the body's text outside links).
 """
 
 from __future__ import annotations
@@ -68,11 +71,14 @@ RENDER_FEATURES = (
     "relative_left",
     "parent_text_share",
 )
+STRUCTURE_FEATURES = ("largest_child_share", "unlinked_text_share")
 #: Named feature sets; a checkpoint stores the names it was trained on.
 FEATURE_SETS = {
     "original": ORIGINAL_FEATURES,
     "render": ORIGINAL_FEATURES + RENDER_FEATURES,
+    "extended": ORIGINAL_FEATURES + RENDER_FEATURES + STRUCTURE_FEATURES,
 }
+ALL_FEATURES = FEATURE_SETS["extended"]
 
 CONTENT_TAGS = frozenset({"p", "div", "article", "table", "td", "tr", "tbody", "span", "form", "body"})
 #: HTML elements (living standard plus common obsolete ones); others weigh 0.5.
@@ -199,10 +205,13 @@ def feature_matrix(
     page_w = max((b["x"] + b["w"] for b in boxes), default=0.0) or 1.0
     page_h = max((b["y"] + b["h"] for b in boxes), default=0.0) or 1.0
     body_text = max(lengths[body], 1)
+    body_unlinked = max(lengths.unlinked(body), 1)
     body_depth = len(body.getroottree().getpath(body).split("/"))
     rows = []
     for candidate in found:
-        values = _features(candidate, lengths, counts, page_w, page_h, body_text, body_depth, viewport_height)
+        values = _features(
+            candidate, lengths, counts, page_w, page_h, body_text, body_unlinked, body_depth, viewport_height
+        )
         rows.append([values[name] for name in names])
     return found, rows
 
@@ -214,6 +223,7 @@ def _features(
     page_w: float,
     page_h: float,
     body_text: int,
+    body_unlinked: int,
     body_depth: int,
     viewport_height: int,
 ) -> dict[str, float]:
@@ -248,4 +258,6 @@ def _features(
         "in_first_screen": float(y < viewport_height),
         "relative_left": x / page_w,
         "parent_text_share": text / max(parent_text, 1),
+        "largest_child_share": max((lengths[c] for c in element if is_element(c)), default=0) / per_text,
+        "unlinked_text_share": lengths.unlinked(element) / body_unlinked,
     }
