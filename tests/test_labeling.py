@@ -100,10 +100,13 @@ def test_mark_train_predict_in_the_browser(label_app):
             page.wait_for_selector("body[data-loaded='3']")
             page.click("#train")
             page.wait_for_function(
-                "document.getElementById('status').textContent.startsWith('trained on 3 pages')"
+                "document.getElementById('status').textContent.startsWith('trained on 3 pages')",
+                timeout=180_000,
             )
             page.click("#predict")
-            page.wait_for_function("document.getElementById('prediction-path').textContent !== '-'")
+            page.wait_for_function(
+                "document.getElementById('prediction-path').textContent !== '-'", timeout=120_000
+            )
             assert page.text_content("#prediction-path") == MAIN_PATH
             assert "dashed" in story.locator("#story").evaluate("el => el.style.outline")
         finally:
