@@ -17,7 +17,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
-from models.element_classifier import FORMAT
+from models.element_classifier import FORMAT, TreeEnsemble
 from models.splits import FOLDS
 
 
@@ -146,7 +146,7 @@ class Command(ScrapyCommand):
             raise UsageError(str(exc), print_help=False) from None
         result.model.save(out)
         card = out.with_name(out.name.removesuffix(".npz") + ".card.json")
-        card.write_text(json.dumps(model_card(out, result.model.meta), indent=1, ensure_ascii=False) + "\n")
+        card.write_text(json.dumps(model_card(out, result.model), indent=1, ensure_ascii=False) + "\n")
         if opts.oof:
             Path(opts.oof).parent.mkdir(parents=True, exist_ok=True)
             with Path(opts.oof).open("w", encoding="utf-8") as lines:
@@ -156,9 +156,9 @@ class Command(ScrapyCommand):
         print(f"Checkpoint: {out} (card: {card})")
 
 
-def model_card(checkpoint: Path, meta: dict) -> dict:
+def model_card(checkpoint: Path, model: TreeEnsemble) -> dict:
     """The checkpoint's model card: file, data, split, setting, metrics, command."""
-    data = checkpoint.read_bytes()
+    data, meta = checkpoint.read_bytes(), model.meta
     return {
         "checkpoint": {
             "file": checkpoint.name,
@@ -167,7 +167,7 @@ def model_card(checkpoint: Path, meta: dict) -> dict:
             "format": FORMAT,
         },
         "model": "element classifier (seed 002): gradient boosting over rendered elements, argmax per page",
-        "features": meta["features"],
+        "features": model.features,
         "labels": "one positive per page: a person's mark, else the auto-annotation's main element",
         "split": "models/splits/wcxb-dev.json: fit on train domains, OOF over its 5 folds, "
         "measured on validation and held-out domains",
