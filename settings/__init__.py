@@ -205,3 +205,10 @@ PAGESIGHT_BOILERNET_CHECKPOINT = ""
 PAGESIGHT_BOILERNET_THRESHOLD = ""
 # DOM PageRank's options (alpha, beta, prior, gamma, media; tuned on WCXB dev's train
 # domains) are set like any extractor's, through PAGESIGHT_EXTRACTOR_OPTIONS["dom-pagerank"].
+
+# --- Element classifier (pipelines.extraction.element_classifier) -----------------------
+# The `element-classifier` extractor (seed 002): gradient boosting over the rendered
+# elements' features; its checkpoint (.npz from `scrapy train-element-classifier`, which
+# writes the shipped one by default; also what `scrapy predict-element` loads); empty: the
+# shipped models/checkpoints/element-classifier.npz.
+PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = ""

@@ -1,12 +1,14 @@
 """Main-content extraction: pure algorithms over HTML (no Scrapy imports).
 
-Importing this package registers the built-in extractors: ``iawce`` and ``iawce-paper``,
-``boilernet`` and ``dom-pagerank`` (ours) and the peers ``trafilatura``, ``readability``
-and ``justext`` (optional packages, imported when one is built).
+Importing this package registers the built-in extractors: ``iawce``, ``iawce-paper``,
+``boilernet``, ``dom-pagerank`` and ``element-classifier`` (ours) and the peers
+``trafilatura``, ``readability`` and ``justext`` (optional packages, imported when one is
+built).
 """
 
 from pipelines.extraction import boilernet as _boilernet  # noqa: F401  (registers the extractors)
 from pipelines.extraction import dompagerank as _dompagerank  # noqa: F401
+from pipelines.extraction import element_classifier as _element_classifier  # noqa: F401
 from pipelines.extraction import iawce as _iawce  # noqa: F401
 from pipelines.extraction import peers as _peers  # noqa: F401
 from pipelines.extraction.encoding import decode_html

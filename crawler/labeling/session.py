@@ -1,0 +1,171 @@
+"""A labeling session's state, apart from HTTP: the captured pages, a person's marks (the
+gold JSONL), train and predict.
+
+Every mark is written at once: the gold JSONL is rewritten atomically (a temporary file
+renamed over it), one line per marked page, so it stays a valid gold file whatever
+happens to the browser or the server. Page types marked before the main element, and
+skipped pages, live in a small state file beside it (``LABELS.jsonl.state.json``).
+Reopening the same ``--out`` resumes at the first page neither marked nor skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from pipelines.evaluation.urls import url_key
+
+from models.element_classifier import CheckpointError, TreeEnsemble
+from models.element_data import CapturedPage, collect_rows, labeled_pages, read_marks
+from models.element_training import TrainConfig, train_element_classifier
+from pipelines.evaluation.gold import GoldSet
+from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
+from pipelines.extraction.page import PAGE_TYPES, Page
+
+#: The labeling tool trains quickly on few pages: the shipped setting, few negatives.
+TRAIN_SETTING = "shipped"
+TRAIN_NEGATIVES = 50
+
+
+class LabelError(ValueError):
+    """A request the session cannot carry out; the message says why."""
+
+
+class LabelSession:
+    """Pages to label (in URL order), their marks, and the model the session trains."""
+
+    def __init__(
+        self,
+        pages: list[CapturedPage],
+        labels: Path,
+        model: Path,
+        fallback_model: Path,
+        viewport_height: int,
+        gold: GoldSet | None = None,
+    ):
+        if not pages:
+            raise LabelError("no captured page to label")
+        self.pages = sorted(pages, key=lambda page: page.url)
+        self.labels = labels
+        self.state_path = labels.with_name(labels.name + ".state.json")
+        self.model_path = model
+        self.fallback_model = fallback_model
+        self.viewport_height = viewport_height
+        self.gold = gold
+        self.lock = threading.Lock()
+        self.marks = read_marks(labels)
+        state = json.loads(self.state_path.read_text(encoding="utf-8")) if self.state_path.is_file() else {}
+        self.types: dict[str, str] = state.get("types", {})
+        self.skipped: set[str] = set(state.get("skipped", []))
+
+    def page(self, index: int) -> CapturedPage:
+        if not 0 <= index < len(self.pages):
+            raise LabelError(f"no page {index} (there are {len(self.pages)})")
+        return self.pages[index]
+
+    def overview(self) -> dict[str, Any]:
+        """Every page with its marks, and where to resume."""
+        rows = []
+        for index, page in enumerate(self.pages):
+            mark = self.marks.get(url_key(page.url), {})
+            rows.append(
+                {
+                    "index": index,
+                    "url": page.url,
+                    "page_type": mark.get("page_type") or self.types.get(url_key(page.url)) or page.page_type,
+                    "path": mark.get("path"),
+                    "skipped": url_key(page.url) in self.skipped,
+                }
+            )
+        start = next((r["index"] for r in rows if not r["path"] and not r["skipped"]), 0)
+        return {"pages": rows, "start": start, "labels": str(self.labels)}
+
+    def mark_main(self, index: int, path: str) -> dict[str, Any]:
+        """Mark the element at ``path`` as the page's main content; returns the gold line."""
+        page = self.page(index)
+        html, boxes = page.read()
+        text = element_text(html, boxes, path, page.url)
+        if text is None:
+            raise LabelError(f"{path} names no element of the stored page {page.url}")
+        key = url_key(page.url)
+        with self.lock:
+            entry = {"url": page.url, "page_type": self.page_type_of(page), "text": text, "path": path}
+            self.marks[key] = entry
+            self.skipped.discard(key)
+            self._write()
+        return entry
+
+    def mark_type(self, index: int, page_type: str) -> None:
+        if page_type not in PAGE_TYPES:
+            raise LabelError(f"page type must be one of {', '.join(PAGE_TYPES)}, got {page_type!r}")
+        key = url_key(self.page(index).url)
+        with self.lock:
+            self.types[key] = page_type
+            if key in self.marks:
+                self.marks[key]["page_type"] = page_type
+            self._write()
+
+    def skip(self, index: int) -> None:
+        with self.lock:
+            self.skipped.add(url_key(self.page(index).url))
+            self._write()
+
+    def page_type_of(self, page: CapturedPage) -> str | None:
+        return self.types.get(url_key(page.url)) or page.page_type
+
+    def train(self) -> dict[str, Any]:
+        """Train on the marks (and the auto-annotation of gold pages nobody marked) and
+        save the session's model."""
+        with self.lock:
+            marks = dict(self.marks)
+        pages = labeled_pages(self.pages, marks, self.gold)
+        features = list(KNOWN_FEATURES)
+        rows = collect_rows(pages, features, self.viewport_height)
+        if not rows:
+            raise LabelError("nothing to train on: mark the main content of some pages first")
+        config = TrainConfig.from_setting(TRAIN_SETTING, features, TRAIN_NEGATIVES, 0, self.viewport_height)
+        result = train_element_classifier(rows, config, meta={"args": {"labels": str(self.labels)}})
+        result.model.save(self.model_path)
+        people = sum(1 for r in rows if r.page.source == "person")
+        return {
+            "pages": len(rows),
+            "marked": people,
+            "auto": len(rows) - people,
+            "model": str(self.model_path),
+        }
+
+    def predict(self, index: int) -> dict[str, Any]:
+        """The element the current model picks on a page, with its probability."""
+        page = self.page(index)
+        checkpoint = self.model_path if self.model_path.is_file() else self.fallback_model
+        try:
+            model = TreeEnsemble.load(checkpoint, KNOWN_FEATURES)
+        except CheckpointError as error:
+            raise LabelError(str(error)) from None
+        extractor = ElementClassifierExtractor(ElementClassifierExtractor.Options(checkpoint), model)
+        html, boxes = page.read()
+        choice = extractor.choose(Page(html, page.url, boxes=boxes))
+        if choice is None:
+            raise LabelError(f"no element to choose on {page.url} (no body or no text)")
+        return {"path": choice.path, "probability": round(choice.probability, 4), "model": str(checkpoint)}
+
+    def _write(self) -> None:
+        order = {url_key(page.url): i for i, page in enumerate(self.pages)}
+        entries = sorted(self.marks.values(), key=lambda e: order.get(url_key(e["url"]), len(order)))
+        _replace(self.labels, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
+        state = {"types": self.types, "skipped": sorted(self.skipped)}
+        _replace(self.state_path, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)

@@ -1,0 +1,196 @@
+"""The element classifier's model: a gradient-boosted tree ensemble over element features,
+stored as plain arrays so that prediction needs numpy only (no pickle, no scikit-learn at
+crawl time).
+
+Training fits scikit-learn's ``GradientBoostingClassifier`` or
+``HistGradientBoostingClassifier`` (see :mod:`models.element_training`); :meth:`TreeEnsemble.from_sklearn` copies its trees into
+flat arrays. A checkpoint is one ``.npz``: those arrays plus ``meta``, a JSON string with
+the format, feature names, settings, training arguments and metrics.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT = "pagesight-element-classifier/1"
+_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
+
+
+def sigmoid(x: np.ndarray | float) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=np.float64)))
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used; the message names the file and what to do."""
+
+
+@dataclass
+class TreeEnsemble:
+    """Binary gradient boosting: P(main) = sigmoid(baseline + rate * sum of tree values).
+
+    The trees live in flat arrays (one node per entry, ``left == -1`` at a leaf); tree
+    ``t`` starts at node ``roots[t]``. A sample goes left when its feature value is <= the
+    node's threshold (compared as float32 when ``float32``, as GradientBoostingClassifier
+    does; HistGradientBoostingClassifier compares float64).
+    """
+
+    left: np.ndarray
+    right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    value: np.ndarray
+    roots: np.ndarray
+    baseline: float
+    rate: float
+    depth: int
+    features: list[str]
+    meta: dict[str, Any] = field(default_factory=dict)
+    float32: bool = True
+
+    @classmethod
+    def from_sklearn(cls, model: Any, features: list[str], meta: dict[str, Any]) -> TreeEnsemble:
+        """Copy a fitted binary ``GradientBoostingClassifier`` or
+        ``HistGradientBoostingClassifier`` (whose leaf values hold the learning rate)."""
+        if hasattr(model, "_predictors"):  # HistGradientBoostingClassifier (scikit-learn pinned)
+            nodes = [stage[0].nodes for stage in model._predictors]
+            parts = [
+                (
+                    np.where(n["is_leaf"], -1, n["left"].astype(np.int64)),
+                    np.where(n["is_leaf"], -1, n["right"].astype(np.int64)),
+                    n["feature_idx"],
+                    n["num_threshold"],
+                    n["value"],
+                    int(n["depth"].max()),
+                )
+                for n in nodes
+            ]
+            rate, float32 = 1.0, False
+        else:
+            trees = [stage[0].tree_ for stage in model.estimators_]
+            parts = [
+                (t.children_left, t.children_right, t.feature, t.threshold, t.value[:, 0, 0], t.max_depth)
+                for t in trees
+            ]
+            rate, float32 = float(model.learning_rate), True
+        sizes = [len(part[0]) for part in parts]
+        roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+        def children(column: int) -> np.ndarray:
+            shifted = [np.where(p[column] >= 0, p[column] + r, -1) for p, r in zip(parts, roots, strict=True)]
+            return np.concatenate(shifted).astype(np.int64)
+
+        ensemble = cls(
+            left=children(0),
+            right=children(1),
+            feature=np.concatenate([p[2] for p in parts]).astype(np.int64),
+            threshold=np.concatenate([p[3] for p in parts]).astype(np.float64),
+            value=np.concatenate([p[4] for p in parts]).astype(np.float64),
+            roots=roots,
+            baseline=0.0,
+            rate=rate,
+            depth=max(p[5] for p in parts),
+            features=list(features),
+            meta=meta,
+            float32=float32,
+        )
+        probe = np.zeros((1, len(features)))
+        ensemble.baseline = float(model.decision_function(probe)[0] - ensemble.raw_scores(probe)[0])
+        return ensemble
+
+    def raw_scores(self, rows: np.ndarray) -> np.ndarray:
+        """The ensemble's log-odds for each row of features (baseline included)."""
+        x = np.asarray(rows, dtype=np.float32 if self.float32 else np.float64).astype(np.float64)
+        if x.ndim != 2 or x.shape[1] != len(self.features):
+            raise ValueError(f"expected rows of {len(self.features)} features, got shape {x.shape}")
+        node = np.repeat(self.roots[:, None], len(x), axis=1)
+        samples = np.arange(len(x))[None, :]
+        for _ in range(self.depth):
+            inner = self.left[node] >= 0
+            values = x[samples, np.where(inner, self.feature[node], 0)]
+            go_left = values <= self.threshold[node]
+            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
+        return self.baseline + self.rate * self.value[node].sum(axis=0)
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        """P(main element) of each row (rank by :meth:`raw_scores`: these saturate at 1)."""
+        return sigmoid(self.raw_scores(rows))
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {
+            **self.meta,
+            "format": FORMAT,
+            "features": self.features,
+            "baseline": self.baseline,
+            "rate": self.rate,
+            "depth": self.depth,
+            "float32": self.float32,
+        }
+        with path.open("wb") as out:
+            np.savez_compressed(
+                out,
+                meta=np.array(json.dumps(meta, ensure_ascii=False)),
+                left=self.left.astype(np.int32),
+                right=self.right.astype(np.int32),
+                feature=self.feature.astype(np.int16),
+                threshold=self.threshold,
+                value=self.value,
+                roots=self.roots.astype(np.int32),
+            )
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, known_features: tuple[str, ...] | None = None) -> TreeEnsemble:
+        """Read a checkpoint; CheckpointError (one line) when it is missing, broken, of
+        another format, or needs features outside ``known_features`` (what the code computes)."""
+        path = Path(path)
+        retrain = "train one with `scrapy train-element-classifier`"
+        if not path.is_file():
+            raise CheckpointError(f"element classifier checkpoint {path} not found; {retrain}")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"])) if "meta" in data else {}
+                if meta.get("format") != FORMAT:
+                    raise CheckpointError(
+                        f"{path} is not an element classifier checkpoint (format {meta.get('format')!r}, "
+                        f"expected {FORMAT!r}); {retrain}"
+                    )
+                arrays = {name: data[name] for name in _ARRAYS}
+        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+            if isinstance(exc, CheckpointError):
+                raise
+            raise CheckpointError(
+                f"element classifier checkpoint {path} is unreadable ({exc}); {retrain}"
+            ) from None
+        names = list(meta["features"])
+        unknown = [name for name in names if known_features is not None and name not in known_features]
+        if unknown:
+            raise CheckpointError(
+                f"{path} was trained on features this code does not compute ({', '.join(unknown)}); {retrain}"
+            )
+        if int(arrays["feature"].max(initial=0)) >= len(names) or not math.isfinite(meta["baseline"]):
+            raise CheckpointError(f"{path} is corrupt (tree features out of range); {retrain}")
+        extra = {
+            k: v for k, v in meta.items() if k not in ("features", "baseline", "rate", "depth", "float32")
+        }
+        return cls(
+            left=arrays["left"].astype(np.int64),
+            right=arrays["right"].astype(np.int64),
+            feature=arrays["feature"].astype(np.int64),
+            threshold=arrays["threshold"],
+            value=arrays["value"],
+            roots=arrays["roots"].astype(np.int64),
+            baseline=float(meta["baseline"]),
+            rate=float(meta["rate"]),
+            depth=int(meta["depth"]),
+            features=names,
+            meta=extra,
+            float32=bool(meta["float32"]),
+        )

@@ -1,0 +1,246 @@
+"""Training the element classifier: sample rows, fit gradient boosting, pick the argmax
+element per page, measure, out-of-fold predictions for the ensemble.
+
+Settings (:data:`SETTINGS`): ``faithful`` is constractor's model on its 17 features,
+``GradientBoostingClassifier(n_estimators=100, learning_rate=1.0, max_depth=1)``;
+``shipped`` is what measured best on the validation domains: ``hgb-original``,
+``HistGradientBoostingClassifier(max_iter=300, learning_rate=0.1, max_leaf_nodes=31)`` on
+the same 17 features. The others are ablations (render and tree features, deeper trees).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from statistics import fmean
+from typing import Any
+
+import numpy as np
+
+from models.element_classifier import TreeEnsemble, sigmoid
+from models.element_data import PageRows
+from models.splits import HELDOUT, TRAIN, VALIDATION
+from pipelines.evaluation.metrics import word_prf
+from pipelines.evaluation.text import tokens
+from pipelines.extraction.element_classifier import element_text
+from pipelines.extraction.element_features import FEATURE_SETS
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A feature set, an estimator (``gb``: GradientBoostingClassifier, ``hgb``:
+    HistGradientBoostingClassifier) and its parameters."""
+
+    features: str
+    estimator: str
+    params: dict[str, Any]
+
+
+SETTINGS = {
+    "faithful": Setting("original", "gb", {"n_estimators": 100, "learning_rate": 1.0, "max_depth": 1}),
+    "faithful-render": Setting("render", "gb", {"n_estimators": 100, "learning_rate": 1.0, "max_depth": 1}),
+    "faithful-extended": Setting(
+        "extended", "gb", {"n_estimators": 100, "learning_rate": 1.0, "max_depth": 1}
+    ),
+    "gb-deep": Setting(
+        "render", "gb", {"n_estimators": 200, "learning_rate": 0.1, "max_depth": 4, "subsample": 0.8}
+    ),
+    "hgb-original": Setting("original", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
+    "hgb-render": Setting("render", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
+    "hgb-extended": Setting("extended", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}),
+}
+#: The setting of the shipped checkpoint: the best on the validation domains (README).
+SETTINGS["shipped"] = SETTINGS["hgb-original"]
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (stored in the checkpoint)."""
+
+    setting: str
+    features: list[str]
+    estimator: str
+    params: dict[str, Any]
+    negatives_per_page: int
+    seed: int
+    viewport_height: int
+    feature_names: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_setting(
+        cls, name: str, feature_names: list[str], negatives_per_page: int, seed: int, viewport_height: int
+    ) -> TrainConfig:
+        setting = SETTINGS[name]
+        return cls(
+            name,
+            list(FEATURE_SETS[setting.features]),
+            setting.estimator,
+            dict(setting.params),
+            negatives_per_page,
+            seed,
+            viewport_height,
+            feature_names,
+        )
+
+    @property
+    def columns(self) -> list[int]:
+        return [self.feature_names.index(name) for name in self.features]
+
+
+def training_rows(pages: list[PageRows], config: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Rows to fit on: per page the main element, every candidate on its path (ancestors
+    and descendants, the near misses), and up to ``negatives_per_page`` others at random."""
+    rng = np.random.default_rng(config.seed)
+    columns = config.columns
+    chosen_rows, labels = [], []
+    for page in pages:
+        main = page.paths[page.positive]
+        near, others_list = [], []
+        for index, path in enumerate(page.paths):
+            if index == page.positive:
+                continue
+            on_path = main.startswith(path + "/") or path.startswith(main + "/")
+            (near if on_path else others_list).append(index)
+        others = np.array(others_list, dtype=int)
+        if len(others) > config.negatives_per_page:
+            others = rng.choice(others, config.negatives_per_page, replace=False)
+        picked = [page.positive, *near, *others.tolist()]
+        chosen_rows.append(page.rows[np.ix_(picked, columns)])
+        labels.append([1] + [0] * (len(picked) - 1))
+    return np.concatenate(chosen_rows), np.concatenate([np.array(x) for x in labels])
+
+
+def fit(pages: list[PageRows], config: TrainConfig, meta: dict[str, Any] | None = None) -> TreeEnsemble:
+    """Fit the setting's estimator and copy it into a TreeEnsemble."""
+    from sklearn.ensemble import GradientBoostingClassifier, HistGradientBoostingClassifier
+
+    x, y = training_rows(pages, config)
+    estimator = {"gb": GradientBoostingClassifier, "hgb": HistGradientBoostingClassifier}[config.estimator]
+    model = estimator(random_state=config.seed, **config.params)
+    model.fit(x, y)
+    return TreeEnsemble.from_sklearn(
+        model,
+        config.features,
+        {
+            "viewport_height": config.viewport_height,
+            "config": {k: v for k, v in asdict(config).items() if k != "feature_names"},
+            "trained_rows": len(y),
+            "trained_pages": len(pages),
+            "sklearn": importlib.metadata.version("scikit-learn"),
+            **(meta or {}),
+        },
+    )
+
+
+def predict(model: TreeEnsemble, page: PageRows, config: TrainConfig) -> tuple[int, float]:
+    """Index and probability of the page's most probable candidate (ranked by log-odds)."""
+    scores = model.raw_scores(page.rows[:, config.columns])
+    best = int(np.argmax(scores))
+    return best, float(sigmoid(scores[best]))
+
+
+def prediction_record(
+    model: TreeEnsemble, page: PageRows, config: TrainConfig, with_f1: bool
+) -> dict[str, Any]:
+    """What the model picks on a page against its main element (and gold text)."""
+    best, probability = predict(model, page, config)
+    record = {
+        "url": page.page.capture.url,
+        "file_id": page.page.file_id,
+        "domain": page.page.domain,
+        "page_type": page.page.page_type,
+        "role": page.page.role,
+        "fold": page.page.fold,
+        "path": page.paths[best],
+        "probability": round(probability, 6),
+        "main_path": page.paths[page.positive],
+        "correct": best == page.positive,
+    }
+    if with_f1 and page.page.gold_text:
+        html, boxes = page.page.capture.read()
+        text = element_text(html, boxes, page.paths[best], page.page.capture.url) or ""
+        gold = tokens(page.page.gold_text)
+        record["f1"] = word_prf(tokens(text), gold).f1
+        main_text = element_text(html, boxes, page.paths[page.positive], page.page.capture.url) or ""
+        record["main_f1"] = word_prf(tokens(main_text), gold).f1
+    return record
+
+
+def out_of_fold(
+    pages: list[PageRows], config: TrainConfig, folds: int, progress: Callable[[Iterable], Iterable] = iter
+) -> list[dict[str, Any]]:
+    """For each fold f of the training pages: fit on the other folds, predict fold f."""
+    records = []
+    for fold in progress(range(folds)):
+        held = [p for p in pages if p.page.fold == fold]
+        rest = [p for p in pages if p.page.fold is not None and p.page.fold != fold]
+        if not held or not rest:
+            continue
+        model = fit(rest, config)
+        records += [prediction_record(model, page, config, with_f1=False) for page in held]
+    return records
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pages, main-element accuracy and mean word F1 (where measured), overall and per page type."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        groups["overall"].append(record)
+        groups[record["page_type"]].append(record)
+    summary = {}
+    for name, members in sorted(groups.items()):
+        row: dict[str, Any] = {
+            "pages": len(members),
+            "accuracy": round(fmean(r["correct"] for r in members), 4),
+        }
+        for key in ("f1", "main_f1"):
+            measured = [r[key] for r in members if key in r]
+            if measured:
+                row[key] = round(fmean(measured), 4)
+        summary[name] = row
+    return summary
+
+
+@dataclass
+class TrainResult:
+    """A trained model, its metrics and the out-of-fold predictions."""
+
+    model: TreeEnsemble
+    metrics: dict[str, Any]
+    oof: list[dict[str, Any]]
+
+    def report(self) -> str:
+        lines = []
+        for part, summary in self.metrics.items():
+            for group, row in summary.items():
+                cells = ", ".join(f"{k} {v}" for k, v in row.items())
+                lines.append(f"{part:<12} {group:<14} {cells}")
+        return "\n".join(lines)
+
+
+def train_element_classifier(
+    pages: list[PageRows],
+    config: TrainConfig,
+    folds: int = 0,
+    meta: dict[str, Any] | None = None,
+    progress: Callable[[Iterable], Iterable] = iter,
+) -> TrainResult:
+    """Fit on the training pages; measure on validation and held-out pages (word F1
+    against their gold text where they have one); out-of-fold predictions when
+    ``folds`` > 0."""
+    train = [p for p in pages if p.page.role == TRAIN]
+    if not train:
+        raise ValueError("no training page with a usable main element")
+    oof = out_of_fold(train, config, folds, progress) if folds else []
+    model = fit(train, config, meta)
+    metrics: dict[str, Any] = {}
+    if oof:
+        metrics["oof"] = summarize(oof)
+    for role in (VALIDATION, HELDOUT):
+        members = [p for p in pages if p.page.role == role]
+        if members:
+            metrics[role] = summarize([prediction_record(model, p, config, with_f1=True) for p in members])
+    model.meta["metrics"] = metrics
+    return TrainResult(model, metrics, oof)

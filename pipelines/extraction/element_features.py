@@ -1,0 +1,263 @@
+"""One feature vector per rendered element: constractor's 17 features (seed 002) with the
+geometry taken from the capture's element boxes, plus what the render adds.
+
+Candidates are the elements under ``<body>`` that have a box in the capture (joined by
+``path``, the XPath lxml's ``getpath`` writes) and some text. Font size and weight are
+not collected by the capture, so they are not features.
+
+The original 17, in its order (text lengths are :func:`text_length` units, words or CJK
+characters; W and H the page's extent, the union of all boxes):
+
+- ``relative_points_count``: full stops (``.``, ``。``) per unit of text
+- ``content_tag_weight``: 1 for p, div, article, table, td, tr, tbody, span, form, body;
+  0 for other HTML tags; 0.5 for unknown tags
+- ``content_class_weight``, ``content_id_weight``: 1 when the class/id holds a content
+  word, 0 when it holds a noise word, else 0.5
+- ``total_childs_per_symbol``: descendant elements per unit of text
+- ``childs_per_symbol``: child elements per unit of text
+- ``relative_text_length``: share of the body's text
+- ``link_text_density``: share of the text inside links
+- ``link_density``: links per descendant element
+- ``relative_area``, ``relative_width``, ``relative_height``: of the box, against W×H, W, H
+- ``in_the_middle_of_width``, ``in_the_middle_of_height``: the box spans the page's
+  vertical / horizontal centre line
+- ``contains_h1``: the element is or holds an h1
+- ``text_length_vs_html_length``: characters of text per character of its HTML
+- ``imgs_per_symbol``: images per unit of text, capped at 1
+
+What the render adds (:data:`RENDER_FEATURES`): ``visible`` (the box is shown),
+``depth`` (below body), ``top_in_screens`` (top edge in first-screen heights, capped at
+10), ``in_first_screen`` (the top edge is on the first screen), ``relative_left``,
+``parent_text_share`` (share of the parent's text). Two more from the tree
+(:data:`STRUCTURE_FEATURES`): ``largest_child_share`` (share of the text in the element's
+largest child: near 1 when a child would do as well) and ``unlinked_text_share`` (share of
+the body's text outside links).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pipelines.extraction.dom import HtmlElement, body_of, is_element
+from pipelines.extraction.lengths import TextLengths, subtree_lengths
+from pipelines.extraction.textformat import NON_TEXT_TAGS
+
+ORIGINAL_FEATURES = (
+    "relative_points_count",
+    "content_tag_weight",
+    "content_class_weight",
+    "content_id_weight",
+    "total_childs_per_symbol",
+    "childs_per_symbol",
+    "relative_text_length",
+    "link_text_density",
+    "link_density",
+    "relative_area",
+    "relative_width",
+    "relative_height",
+    "in_the_middle_of_width",
+    "in_the_middle_of_height",
+    "contains_h1",
+    "text_length_vs_html_length",
+    "imgs_per_symbol",
+)
+RENDER_FEATURES = (
+    "visible",
+    "depth",
+    "top_in_screens",
+    "in_first_screen",
+    "relative_left",
+    "parent_text_share",
+)
+STRUCTURE_FEATURES = ("largest_child_share", "unlinked_text_share")
+#: Named feature sets; a checkpoint stores the names it was trained on.
+FEATURE_SETS = {
+    "original": ORIGINAL_FEATURES,
+    "render": ORIGINAL_FEATURES + RENDER_FEATURES,
+    "extended": ORIGINAL_FEATURES + RENDER_FEATURES + STRUCTURE_FEATURES,
+}
+ALL_FEATURES = FEATURE_SETS["extended"]
+
+CONTENT_TAGS = frozenset({"p", "div", "article", "table", "td", "tr", "tbody", "span", "form", "body"})
+#: HTML elements (living standard plus common obsolete ones); others weigh 0.5.
+KNOWN_TAGS = CONTENT_TAGS | frozenset(
+    (  # noqa: SIM905 (a word list reads better as one string)
+        "a abbr address area aside audio b base bdi bdo big blockquote br button canvas caption "
+        "center cite code col colgroup data datalist dd del details dfn dialog dir dl dt em "
+        "embed fieldset figcaption figure font footer h1 h2 h3 h4 h5 h6 header hgroup hr i "
+        "iframe img input ins kbd label legend li main map mark menu meta meter nav noscript "
+        "object ol optgroup option output param picture pre progress q rp rt ruby s samp "
+        "script search section select slot small source strike strong style sub summary sup "
+        "svg template textarea tfoot th thead time title track tt u ul var video wbr"
+    ).split()
+)
+CONTENT_WORDS = ("content", "article", "post", "hentry", "entry", "text", "body")
+NOISE_WORDS = ("menu", "header", "footer", "comment", "meta", "footnote", "foot")
+FULL_STOPS = (".", "\u3002")
+MAX_SCREENS = 10.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One element that gets a feature vector, with its box."""
+
+    element: HtmlElement
+    path: str
+    box: dict[str, Any]
+
+
+@dataclass
+class _Counts:
+    """Per-subtree counts gathered in one bottom-up pass."""
+
+    descendants: int = 0
+    links: int = 0
+    images: int = 0
+    stops: int = 0
+    text_chars: int = 0
+    html_chars: int = 0
+    has_h1: bool = False
+
+
+def word_weight(value: str) -> float:
+    """constractor's class/id weight: 1 for a content word, 0 for a noise word, else 0.5."""
+    value = value.lower()
+    if any(word in value for word in CONTENT_WORDS):
+        return 1.0
+    if any(word in value for word in NOISE_WORDS):
+        return 0.0
+    return 0.5
+
+
+def tag_weight(tag: str) -> float:
+    if tag in CONTENT_TAGS:
+        return 1.0
+    return 0.0 if tag in KNOWN_TAGS else 0.5
+
+
+def element_paths(root: HtmlElement) -> dict[str, HtmlElement]:
+    """Every element under body by its XPath (the capture's ``path``)."""
+    tree = root.getroottree()
+    return {tree.getpath(el): el for el in body_of(root).iter() if is_element(el)}
+
+
+def candidates(root: HtmlElement, boxes: Sequence[dict[str, Any]]) -> list[Candidate]:
+    """The boxed elements under body with some text, in document order (box order)."""
+    by_path = element_paths(root)
+    found = []
+    for box in boxes:
+        element = by_path.get(box.get("path", ""))
+        if element is None or element.tag in NON_TEXT_TAGS:
+            continue
+        if box.get("text_len", 0) <= 0:
+            continue
+        found.append(Candidate(element, box["path"], box))
+    return found
+
+
+def _count(element: HtmlElement, counts: dict[HtmlElement, _Counts]) -> _Counts:
+    own = _Counts(
+        html_chars=2 * len(element.tag) + 5 + sum(len(k) + len(v) + 4 for k, v in element.attrib.items()),
+        links=int(element.tag == "a"),
+        images=int(element.tag == "img"),
+        has_h1=element.tag == "h1",
+    )
+    shown = element.tag not in NON_TEXT_TAGS
+    texts = [element.text] + [child.tail for child in element]
+    for text in texts:
+        if text:
+            own.html_chars += len(text)
+            if shown:
+                own.text_chars += len(text)
+                own.stops += sum(text.count(stop) for stop in FULL_STOPS)
+    for child in element:
+        if not is_element(child):
+            continue
+        sub = _count(child, counts)
+        own.descendants += 1 + sub.descendants
+        own.links += sub.links
+        own.images += sub.images
+        own.html_chars += sub.html_chars
+        if shown:
+            own.stops += sub.stops
+            own.text_chars += sub.text_chars
+        own.has_h1 = own.has_h1 or sub.has_h1
+    counts[element] = own
+    return own
+
+
+def feature_matrix(
+    root: HtmlElement,
+    boxes: Sequence[dict[str, Any]],
+    names: Sequence[str],
+    viewport_height: int,
+) -> tuple[list[Candidate], list[list[float]]]:
+    """The candidates of a parsed page and one row of features (``names``) for each."""
+    body = body_of(root)
+    found = candidates(root, boxes)
+    if not found:
+        return [], []
+    lengths = subtree_lengths(body)
+    counts: dict[HtmlElement, _Counts] = {}
+    _count(body, counts)
+    page_w = max((b["x"] + b["w"] for b in boxes), default=0.0) or 1.0
+    page_h = max((b["y"] + b["h"] for b in boxes), default=0.0) or 1.0
+    body_text = max(lengths[body], 1)
+    body_unlinked = max(lengths.unlinked(body), 1)
+    body_depth = len(body.getroottree().getpath(body).split("/"))
+    rows = []
+    for candidate in found:
+        values = _features(
+            candidate, lengths, counts, page_w, page_h, body_text, body_unlinked, body_depth, viewport_height
+        )
+        rows.append([values[name] for name in names])
+    return found, rows
+
+
+def _features(
+    candidate: Candidate,
+    lengths: TextLengths,
+    counts: dict[HtmlElement, _Counts],
+    page_w: float,
+    page_h: float,
+    body_text: int,
+    body_unlinked: int,
+    body_depth: int,
+    viewport_height: int,
+) -> dict[str, float]:
+    element, box = candidate.element, candidate.box
+    count = counts.get(element, _Counts())
+    text = lengths[element]
+    per_text = max(text, 1)
+    x, y, w, h = box["x"], box["y"], box["w"], box["h"]
+    parent = element.getparent()
+    parent_text = lengths[parent] if parent is not None else text
+    return {
+        "relative_points_count": count.stops / per_text,
+        "content_tag_weight": tag_weight(element.tag),
+        "content_class_weight": word_weight(element.get("class") or "") if element.get("class") else 0.5,
+        "content_id_weight": word_weight(element.get("id") or "") if element.get("id") else 0.5,
+        "total_childs_per_symbol": count.descendants / per_text,
+        "childs_per_symbol": sum(1 for c in element if is_element(c)) / per_text,
+        "relative_text_length": text / body_text,
+        "link_text_density": lengths.linked.get(element, 0) / per_text,
+        "link_density": count.links / max(count.descendants, 1),
+        "relative_area": (w * h) / (page_w * page_h),
+        "relative_width": w / page_w,
+        "relative_height": h / page_h,
+        "in_the_middle_of_width": float(x <= page_w / 2 <= x + w),
+        "in_the_middle_of_height": float(y <= page_h / 2 <= y + h),
+        "contains_h1": float(count.has_h1),
+        "text_length_vs_html_length": count.text_chars / max(count.html_chars, 1),
+        "imgs_per_symbol": min(1.0, count.images / per_text),
+        "visible": float(bool(box.get("visible"))),
+        "depth": float(candidate.path.count("/") + 1 - body_depth),
+        "top_in_screens": min(MAX_SCREENS, y / max(viewport_height, 1)),
+        "in_first_screen": float(y < viewport_height),
+        "relative_left": x / page_w,
+        "parent_text_share": text / max(parent_text, 1),
+        "largest_child_share": max((lengths[c] for c in element if is_element(c)), default=0) / per_text,
+        "unlinked_text_share": lengths.unlinked(element) / body_unlinked,
+    }

@@ -1,0 +1,213 @@
+"""The element classifier: features from boxes, the exported tree ensemble, training on
+marked captures, the extractor and its bad-input paths (no browser)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.element_classifier import CheckpointError, TreeEnsemble
+from models.element_data import collect_rows, labeled_pages, page_rows, read_capture_feed, read_marks
+from models.element_training import TrainConfig, train_element_classifier
+from pipelines.extraction import Page, get_extractor
+from pipelines.extraction.dom import parse_html
+from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
+from pipelines.extraction.element_features import (
+    ORIGINAL_FEATURES,
+    candidates,
+    feature_matrix,
+    tag_weight,
+    word_weight,
+)
+from tests.element_pages import MAIN_PATH, layout_boxes, layout_page, write_marked_layout
+
+ROOT = Path(__file__).resolve().parent.parent
+SIDEBAR = "/html/body/div[2]/div[2]"
+
+
+@pytest.fixture
+def marked_layout(tmp_path):
+    return write_marked_layout(tmp_path)
+
+
+def features_of(html: str, path: str) -> dict[str, float]:
+    found, rows = feature_matrix(parse_html(html), layout_boxes(html), KNOWN_FEATURES, 768)
+    index = [c.path for c in found].index(path)
+    return dict(zip(KNOWN_FEATURES, rows[index], strict=True))
+
+
+def test_the_original_seventeen_features_in_order():
+    assert len(ORIGINAL_FEATURES) == 17
+    assert ORIGINAL_FEATURES[0] == "relative_points_count" and ORIGINAL_FEATURES[-1] == "imgs_per_symbol"
+
+
+def test_word_and_tag_weights():
+    assert word_weight("post-body") == 1.0
+    assert word_weight("site-footer") == 0.0
+    assert word_weight("sidebar") == 0.5
+    assert (tag_weight("p"), tag_weight("nav"), tag_weight("x-widget")) == (1.0, 0.0, 0.5)
+
+
+def test_features_of_the_story_and_the_sidebar():
+    html = layout_page(1)
+    story, side = features_of(html, MAIN_PATH), features_of(html, SIDEBAR)
+    assert story["contains_h1"] == 1.0 and side["contains_h1"] == 0.0
+    assert story["relative_text_length"] > 0.6 > side["relative_text_length"]
+    assert story["link_text_density"] == 0.0 and side["link_text_density"] == 1.0
+    assert story["in_the_middle_of_width"] == 1.0 and side["in_the_middle_of_width"] == 0.0
+    assert story["relative_width"] == pytest.approx(760 / 1200)
+    assert story["relative_points_count"] > 0.0
+    assert story["depth"] == 2.0 and story["in_first_screen"] == 1.0
+    assert 0.0 < story["text_length_vs_html_length"] < 1.0
+
+
+def test_candidates_are_boxed_elements_with_text():
+    html = layout_page(2).replace("</body>", "<script>var x = 1;</script><div></div></body>")
+    root = parse_html(html)
+    boxes = layout_boxes(html)
+    paths = [c.path for c in candidates(root, boxes)]
+    assert MAIN_PATH in paths
+    assert not any(p.endswith("script") for p in paths)
+    assert "/html/body/div[4]" not in paths  # the empty div
+    assert candidates(root, [b for b in boxes if b["path"] != MAIN_PATH]) != []
+    assert MAIN_PATH not in [c.path for c in candidates(root, [b for b in boxes if b["path"] != MAIN_PATH])]
+
+
+@pytest.mark.parametrize("estimator", ["GradientBoostingClassifier", "HistGradientBoostingClassifier"])
+def test_tree_ensemble_matches_sklearn_and_survives_a_round_trip(tmp_path, estimator):
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 3))
+    y = (x[:, 0] + 0.5 * x[:, 1] > 0.3).astype(int)
+    model = getattr(sklearn, estimator)(max_depth=3, learning_rate=0.3, random_state=0).fit(x, y)
+    names = list(ORIGINAL_FEATURES[:3])
+    ensemble = TreeEnsemble.from_sklearn(model, names, {"viewport_height": 768})
+    np.testing.assert_allclose(ensemble.probabilities(x), model.predict_proba(x)[:, 1], atol=1e-9)
+    loaded = TreeEnsemble.load(ensemble.save(tmp_path / "m.npz"), KNOWN_FEATURES)
+    np.testing.assert_allclose(loaded.raw_scores(x), ensemble.raw_scores(x))
+    assert loaded.features == names and loaded.meta["viewport_height"] == 768
+
+
+def test_checkpoint_errors_are_one_clear_line(tmp_path):
+    with pytest.raises(CheckpointError, match=r"no-such\.npz not found; train one with"):
+        TreeEnsemble.load(tmp_path / "no-such.npz")
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a zip")
+    with pytest.raises(CheckpointError, match="unreadable"):
+        TreeEnsemble.load(broken)
+    other = tmp_path / "other.npz"
+    np.savez(other, meta=np.array(json.dumps({"format": "something-else"})))
+    with pytest.raises(CheckpointError, match="not an element classifier checkpoint"):
+        TreeEnsemble.load(other)
+    ensemble = TreeEnsemble(
+        *(np.array([-1]),) * 2,
+        np.array([0]),
+        np.array([0.0]),
+        np.array([0.5]),
+        np.array([0]),
+        baseline=0.0,
+        rate=1.0,
+        depth=0,
+        features=["font_size"],
+    )
+    with pytest.raises(CheckpointError, match=r"features this code does not compute \(font_size\)"):
+        TreeEnsemble.load(ensemble.save(tmp_path / "font.npz"), KNOWN_FEATURES)
+
+
+def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(marked_layout, tmp_path):
+    pytest.importorskip("sklearn")
+    feed, marks = marked_layout
+    captures = read_capture_feed(feed)
+    pages = labeled_pages(captures, read_marks(marks))
+    assert [p.capture.url for p in pages] == [f"http://site.test/p{i}" for i in range(3)]
+    rows = collect_rows(pages, list(KNOWN_FEATURES), 768)
+    config = TrainConfig.from_setting("shipped", list(KNOWN_FEATURES), 50, 0, 768)
+    result = train_element_classifier(rows, config)
+    checkpoint = result.model.save(tmp_path / "model.npz")
+
+    extractor = ElementClassifierExtractor(ElementClassifierExtractor.Options(checkpoint))
+    html, boxes = captures[3].read()
+    choice = extractor.choose(Page(html, captures[3].url, boxes=boxes))
+    assert choice is not None and choice.path == MAIN_PATH
+    found = extractor.extract(Page(html, captures[3].url, boxes=boxes))
+    assert found is not None and found.extractor == "element-classifier"
+    assert found.text == element_text(html, boxes, MAIN_PATH)
+    assert found.text.split("\n\n")[0] == parse_html(html).find(".//h1").text
+
+
+def test_a_mark_whose_element_is_gone_is_left_out(marked_layout, caplog):
+    feed, marks = marked_layout
+    page = labeled_pages(read_capture_feed(feed), read_marks(marks))[0]
+    page.main_path = "/html/body/div[9]"
+    with caplog.at_level(logging.WARNING):
+        assert page_rows(page, list(KNOWN_FEATURES), 768) is None
+    assert "its main element /html/body/div[9] (person) is not a boxed element with text" in caplog.text
+    assert element_text(layout_page(0), [], "/html/body/div[9]") is None
+    assert element_text(layout_page(0), [], "not an xpath ((") is None
+
+
+def test_extractor_returns_none_with_a_reason_on_bad_pages(tmp_path, caplog):
+    extractor = get_extractor("element-classifier")
+    boxes = layout_boxes(layout_page(0))
+    with caplog.at_level(logging.INFO):
+        assert extractor.extract(Page(layout_page(0), "http://a.test/1")) is None
+        assert extractor.extract(Page("", "http://a.test/2", boxes=boxes)) is None
+        assert (
+            extractor.extract(
+                Page("<html><head><title>x</title></head></html>", "http://a.test/3", boxes=boxes)
+            )
+            is None
+        )
+    assert "no element boxes for http://a.test/1" in caplog.text
+    assert "http://a.test/2 has no body" in caplog.text
+    missing = ElementClassifierExtractor(ElementClassifierExtractor.Options(tmp_path / "none.npz"))
+    with caplog.at_level(logging.WARNING):
+        assert missing.extract(Page(layout_page(0), "http://a.test/4", boxes=boxes)) is None
+    assert "none.npz not found" in caplog.text
+
+
+def test_from_settings_fails_at_start_up_on_a_missing_checkpoint(tmp_path):
+    with pytest.raises(CheckpointError, match=r"gone\.npz not found"):
+        ElementClassifierExtractor.from_settings(
+            {"PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT": str(tmp_path / "gone.npz")}
+        )
+
+
+@pytest.mark.e2e
+def test_predict_element_command_renders_and_picks_the_story(marked_layout, tmp_path):
+    pytest.importorskip("sklearn")
+    feed, marks = marked_layout
+    rows = collect_rows(labeled_pages(read_capture_feed(feed), read_marks(marks)), list(KNOWN_FEATURES), 768)
+    config = TrainConfig.from_setting("shipped", list(KNOWN_FEATURES), 50, 0, 768)
+    model = train_element_classifier(rows, config).model.save(tmp_path / "model.npz")
+    page = tmp_path / "unseen.html"
+    page.write_text(layout_page(7), encoding="utf-8")
+    empty = tmp_path / "empty.html"
+    empty.write_text("", encoding="utf-8")
+
+    def predict(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "scrapy", "predict-element", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    found = predict(str(page), "--model", str(model))
+    assert found.returncode == 0, found.stderr
+    answer = json.loads(found.stdout)
+    assert answer["path"] == MAIN_PATH and answer["box"]["w"] > 500 and 0 < answer["probability"] <= 1
+    assert answer["text"].split("\n\n")[0] == parse_html(layout_page(7)).find(".//h1").text
+    nothing = predict(str(empty), "--model", str(model), "--format", "text")
+    assert nothing.returncode == 1 and "no element to choose" in nothing.stderr
+    no_model = predict(str(page), "--model", str(tmp_path / "none.npz"))
+    assert no_model.returncode != 0 and "none.npz not found; train one with" in no_model.stderr
+    no_file = predict(str(tmp_path / "missing.html"), "--model", str(model))
+    assert no_file.returncode != 0 and "not an http(s) URL and no such file" in no_file.stderr

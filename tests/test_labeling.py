@@ -1,0 +1,114 @@
+"""`scrapy label` end to end: pages of one layout rendered through the capture, the app
+in headless Chromium (hover, keys, the gold file, train, predict), and the token."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pipelines.evaluation.gold import read_gold_jsonl
+from tests.element_pages import MAIN_PATH, layout_page
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parent.parent
+STORY_PARAGRAPH = "#story > p:nth-of-type(2)"
+
+
+@pytest.fixture
+def label_app(tmp_path):
+    """`scrapy label` on four layout pages (files); yields (app URL, labels path)."""
+    sources = []
+    for index in range(4):
+        path = tmp_path / "pages" / f"page{index}.html"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(layout_page(index, paragraphs=3 + index), encoding="utf-8")
+        sources.append(str(path))
+    labels = tmp_path / "labels.jsonl"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "label",
+            ",".join(sources),
+            "--out",
+            str(labels),
+            "-s",
+            "LOG_LEVEL=WARNING",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        assert "open http://127.0.0.1:" in line, line + process.stderr.read()
+        yield line.rsplit("open ", 1)[1].strip(), labels
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_requests_without_the_token_are_refused(label_app):
+    url, _ = label_app
+    for bad in (url.split("?")[0] + "api/pages", url.split("?")[0] + "api/pages?token=wrong"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(bad, timeout=10)
+        assert refused.value.code == 403
+    with urllib.request.urlopen(url.replace("/?", "/api/pages?"), timeout=10) as answer:
+        assert len(json.load(answer)["pages"]) == 4
+
+
+def test_mark_train_predict_in_the_browser(label_app):
+    from playwright.sync_api import sync_playwright
+
+    from crawler.browser import find_chromium
+    from settings import PAGESIGHT_BROWSER_ARGS
+
+    url, labels = label_app
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(), args=PAGESIGHT_BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url)
+            story = page.frame_locator("#frame")
+            for index in range(3):
+                page.wait_for_selector(f"body[data-loaded='{index}']")
+                story.locator(STORY_PARAGRAPH).hover()
+                assert page.text_content("#path") == MAIN_PATH + "/p[2]"
+                assert int(page.text_content("#textlen")) > 100
+                outline = story.locator(STORY_PARAGRAPH).evaluate("el => el.style.outline")
+                assert "solid" in outline
+                page.keyboard.press("u")  # widen to the story
+                assert page.text_content("#path") == MAIN_PATH
+                page.keyboard.press("m")
+                page.wait_for_function(f"document.getElementById('marked').textContent === '{MAIN_PATH}'")
+                gold = read_gold_jsonl(labels)
+                assert len(gold) == index + 1
+                line = json.loads(labels.read_text(encoding="utf-8").splitlines()[index])
+                assert line["path"] == MAIN_PATH and line["url"].endswith(f"/page{index}.html")
+                assert line["text"].startswith(story.locator("h1").text_content())
+                page.keyboard.press("n")
+
+            page.wait_for_selector("body[data-loaded='3']")
+            page.click("#train")
+            page.wait_for_function(
+                "document.getElementById('status').textContent.startsWith('trained on 3 pages')",
+                timeout=180_000,
+            )
+            page.click("#predict")
+            page.wait_for_function(
+                "document.getElementById('prediction-path').textContent !== '-'", timeout=120_000
+            )
+            assert page.text_content("#prediction-path") == MAIN_PATH
+            assert "dashed" in story.locator("#story").evaluate("el => el.style.outline")
+        finally:
+            browser.close()
+    assert len(read_gold_jsonl(labels)) == 3
