@@ -32,7 +32,7 @@ from models.element_data import read_capture_feed, wcxb_pages
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, WCXB_TYPES
-from pipelines.extraction import ARTICLE, LIST, Page, get_extractor
+from pipelines.extraction import ARTICLE, LIST, Page, build_extractor
 from pipelines.extraction.element_classifier import ElementClassifierExtractor
 
 
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                 ElementClassifierExtractor.Options(args.element_model)
             )
         else:
-            extractors[name] = get_extractor(name)
+            extractors[name] = build_extractor(name)
     print(f"{len(pages)} captured pages ({args.role})", file=sys.stderr)
     per_page: dict[str, dict[str, dict[str, float]]] = {name: {} for name in extractors}
     for index, page in enumerate(pages, 1):

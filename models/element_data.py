@@ -17,18 +17,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 import numpy as np
-from pipelines.evaluation.urls import url_key
 
 from models.annotation import annotate
 from models.splits import TRAIN, load_split
-from pipelines.evaluation.feed import read_feed, read_stored_html
+from pipelines.artifacts import read_artifact
+from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldSet
 from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_features import feature_matrix
+from pipelines.urls import url_key
 
 logger = logging.getLogger(__name__)
 
@@ -48,11 +48,8 @@ class CapturedPage:
 
     def read(self) -> tuple[str, list[dict[str, Any]]]:
         """The rendered HTML and the element boxes (OSError, ValueError when unreadable)."""
-        html = read_stored_html({"url": self.url, "html": self.html})
-        uri = urlsplit(self.boxes.get("uri", ""))
-        if uri.scheme not in ("file", ""):
-            raise ValueError(f"boxes of {self.url} are not in a local store: {self.boxes.get('uri')}")
-        return html, json.loads(Path(url2pathname(uri.path)).read_text(encoding="utf-8"))
+        html = read_artifact(self.html.get("uri", "")).decode("utf-8")
+        return html, json.loads(read_artifact(self.boxes.get("uri", "")))
 
 
 @dataclass

@@ -15,7 +15,7 @@ import pytest
 from models.element_classifier import CheckpointError, TreeEnsemble
 from models.element_data import collect_rows, labeled_pages, page_rows, read_capture_feed, read_marks
 from models.element_training import TrainConfig, train_element_classifier
-from pipelines.extraction import Page, get_extractor
+from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
 from pipelines.extraction.element_features import (
@@ -153,7 +153,7 @@ def test_a_mark_whose_element_is_gone_is_left_out(marked_layout, caplog):
 
 
 def test_extractor_returns_none_with_a_reason_on_bad_pages(tmp_path, caplog):
-    extractor = get_extractor("element-classifier")
+    extractor = build_extractor("element-classifier")
     boxes = layout_boxes(layout_page(0))
     with caplog.at_level(logging.INFO):
         assert extractor.extract(Page(layout_page(0), "http://a.test/1")) is None

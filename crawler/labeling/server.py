@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 from urllib.request import url2pathname
 
 from crawler.labeling.session import LabelError, LabelSession
-from pipelines.evaluation.feed import read_stored_html
+from pipelines.artifacts import read_artifact
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class _Handler(BaseHTTPRequestHandler):
             elif match := _PAGE_ROUTE.match(route):
                 page = session.page(int(match.group(1)))
                 if match.group(2) == "html":
-                    html = read_stored_html({"url": page.url, "html": page.html})
+                    html = read_artifact(page.html.get("uri", "")).decode("utf-8")
                     headers = {"Content-Security-Policy": FROZEN_PAGE_CSP}
                     self._send(200, html.encode("utf-8"), "text/html; charset=utf-8", headers)
                 else:

@@ -16,14 +16,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from pipelines.evaluation.urls import url_key
-
 from models.element_classifier import CheckpointError, TreeEnsemble
 from models.element_data import CapturedPage, collect_rows, labeled_pages, read_marks
 from models.element_training import TrainConfig, train_element_classifier
 from pipelines.evaluation.gold import GoldSet
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
 from pipelines.extraction.page import PAGE_TYPES, Page
+from pipelines.urls import url_key
 
 #: The labeling tool trains quickly on few pages: the shipped setting, few negatives.
 TRAIN_SETTING = "shipped"

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from pipelines.extraction.lengths import CJK_CHARS
+from pipelines.scripts import CJK_CHARS
 
 _TOKEN = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+")
 _SPACES = re.compile(r"[^\S\n]+")

@@ -13,22 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipelines.extraction.dom import NON_TEXT_TAGS, HtmlElement, is_element
-
-#: Character ranges of the scripts written without spaces between words (the one
-#: definition; regex class syntax).
-HIRAGANA = "\u3040-\u309f"
-KATAKANA = (
-    "\u30a0-\u30ff"  # Katakana
-    "\u31f0-\u31ff"  # Katakana phonetic extensions
-    "\uff66-\uff9f"  # half-width Katakana
-)
-HAN = (
-    "\u3400-\u4dbf"  # CJK extension A
-    "\u4e00-\u9fff"  # CJK unified ideographs
-    "\uf900-\ufaff"  # CJK compatibility ideographs
-    "\U00020000-\U0002fa1f"  # CJK extensions B-F and compatibility supplement
-)
-CJK_CHARS = HIRAGANA + KATAKANA + HAN
+from pipelines.scripts import CJK_CHARS
 
 _UNITS = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+")
 _SPACES = re.compile(r"\s+")

@@ -27,7 +27,8 @@ from typing import Any
 
 from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import HtmlElement, absolute_url, body_of
-from pipelines.extraction.lengths import HAN, HIRAGANA, KATAKANA, normalize_space
+from pipelines.extraction.lengths import normalize_space
+from pipelines.scripts import HAN, HIRAGANA, KATAKANA
 
 _AUTHOR_META = (
     "author",

@@ -1,0 +1,21 @@
+"""Writing systems the text code treats apart: the scripts written without spaces between
+words, whose every character counts as one word (extraction's text lengths) and as one
+token (the evaluation's). A leaf module, so both packages import it without importing
+each other.
+"""
+
+#: Character ranges of the scripts written without spaces between words (the one
+#: definition; regex class syntax).
+HIRAGANA = "\u3040-\u309f"
+KATAKANA = (
+    "\u30a0-\u30ff"  # Katakana
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\uff66-\uff9f"  # half-width Katakana
+)
+HAN = (
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\U00020000-\U0002fa1f"  # CJK extensions B-F and compatibility supplement
+)
+CJK_CHARS = HIRAGANA + KATAKANA + HAN
