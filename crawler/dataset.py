@@ -21,7 +21,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipelines.evaluation.urls import site_of
+from pipelines.evaluation.wcxb import read_wcxb
 
 logger = logging.getLogger(__name__)
 
@@ -40,32 +40,18 @@ class LabeledPage:
 
 
 def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
-    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by type.
-
-    The site is the metadata's domain; where that is empty, the host of the page's
-    original URL (ground truth), else the file itself (a site of its own).
-    """
-    metadata = json.loads((root / "metadata.json").read_text(encoding="utf-8"))
-    pages = []
-    for file_id, meta in sorted(metadata["files"].items()):
-        if (root / "html" / f"{file_id}.html.gz").exists():
-            pages.append(
-                LabeledPage(
-                    url=f"{base_url}/{file_id}.html",
-                    label=meta["page_type"],
-                    site=meta.get("domain") or _original_host(root, file_id) or f"wcxb-{file_id}",
-                    source="wcxb",
-                )
-            )
-    return pages
-
-
-def _original_host(root: Path, file_id: str) -> str:
-    truth = root / "ground-truth" / f"{file_id}.json"
-    if not truth.is_file():
-        return ""
-    url = json.loads(truth.read_text(encoding="utf-8")).get("url")
-    return site_of(url) if url else ""
+    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by the
+    WCXB reader's page type (``_internal.page_type.primary``) and sited by its domain."""
+    return [
+        LabeledPage(
+            url=f"{base_url}/{record.file_id}.html",
+            label=record.page_type,
+            site=record.domain,
+            source="wcxb",
+        )
+        for record in read_wcxb(root)
+        if record.has_html
+    ]
 
 
 def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:

@@ -20,7 +20,7 @@ from crawler.dataset import (
 from tests.crawling import PROJECT_ROOT
 
 ARTICLE_HTML = (
-    "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 30 + "</body></html>"
+    "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 150 + "</body></html>"
 )
 LIST_HTML = (
     "<html><head><title>L</title></head><body><ul>"
@@ -39,9 +39,17 @@ def wcxb_folder(tmp_path):
     for file_id, (page_type, domain, html) in pages.items():
         (root / "html" / f"{file_id}.html.gz").write_bytes(gzip.compress(html.encode("utf-8")))
         (root / "ground-truth" / f"{file_id}.json").write_text(
-            json.dumps({"url": f"https://www.shop-{file_id}.example/x", "ground_truth": {}})
+            json.dumps(
+                {
+                    "url": f"https://www.shop-{file_id}.example/x",
+                    "ground_truth": {},
+                    "_internal": {"page_type": {"primary": page_type}},
+                }
+            )
         )
         files[file_id] = {"split": "dev", "page_type": page_type, "domain": domain}
+    # metadata.json misses files: the page type comes from the ground truth
+    del files["0002"]["page_type"]
     (root / "metadata.json").write_text(json.dumps({"files": files}))
     return root
 
@@ -98,9 +106,13 @@ def test_capture_dataset_command_end_to_end(wcxb_folder, tmp_path):
         ("article", "news.example"),
         ("listing", "shop-0002.example"),
     ]
+    heights = {}
     for entry in lines:
         with Image.open(out / entry["image"]) as image:
             assert image.size[0] == 1366
+            heights[entry["label"]] = image.size[1]
+    # cut at the crawl's PAGESIGHT_MAX_SCREENSHOT_HEIGHT (8000), not at a 2048 px top
+    assert 2048 < heights["article"] <= 8000
 
 
 def test_capture_dataset_needs_a_source(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 from pathlib import Path
+from typing import ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
@@ -23,7 +24,7 @@ from crawler.dataset import (
 class Command(ScrapyCommand):
     requires_project = True
     requires_crawler_process = True
-    default_settings = {"LOG_LEVEL": "INFO"}
+    default_settings: ClassVar[dict] = {"LOG_LEVEL": "INFO"}
 
     def syntax(self) -> str:
         return "(--wcxb DIR | --gold FILE | --demo) --out DIR [options]"
@@ -34,7 +35,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         source = parser.add_argument_group("source (one or more)")
-        source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, metadata.json)")
+        source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, ground-truth/)")
         source.add_argument("--gold", metavar="FILE", help="gold JSONL whose pages have page_type")
         source.add_argument("--demo", action="store_true", help="the bundled demo web")
         parser.add_argument(
@@ -58,8 +59,6 @@ class Command(ScrapyCommand):
                 "ROBOTSTXT_OBEY": False,
                 "AUTOTHROTTLE_ENABLED": False,
                 "PLAYWRIGHT_ABORT_REQUEST": abort_external_requests,
-                # The classifier sees the top (width x width) of a page: no need for more.
-                "PAGESIGHT_MAX_SCREENSHOT_HEIGHT": 2048,
                 "PAGESIGHT_NETWORK_IDLE_TIMEOUT": 1.0,
             },
             priority="cmdline",
@@ -72,8 +71,8 @@ class Command(ScrapyCommand):
             pages: list[LabeledPage] = []
             if opts.wcxb:
                 root = Path(opts.wcxb)
-                if not (root / "metadata.json").is_file():
-                    raise UsageError(f"{root}: no metadata.json (not a WCXB-style folder)")
+                if not (root / "ground-truth").is_dir():
+                    raise UsageError(f"{root}: no ground-truth/ (not a WCXB-style folder)")
                 base_url = stack.enter_context(serve_html_folder(root / "html"))
                 found = wcxb_pages(root, base_url)
                 pages += found[: opts.limit] if opts.limit else found
