@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from pipelines.evaluation.wcxb import read_wcxb
@@ -132,39 +133,64 @@ def serve_html_folder(folder: Path) -> Iterator[str]:
         thread.join(timeout=5)
 
 
-def write_manifest(pages: list[LabeledPage], feed_path: Path, out_dir: Path) -> Counter:
-    """Join crawl feed lines with their labels into ``out_dir/manifest.jsonl``.
+def feed_outcomes(feed_paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """The last feed line of each URL across feeds (a retry's line replaces the first)."""
+    latest: dict[str, dict[str, Any]] = {}
+    for feed_path in feed_paths:
+        if not feed_path.is_file():
+            continue
+        with feed_path.open(encoding="utf-8") as feed:
+            for line in feed:
+                record = json.loads(line)
+                latest[record["url"]] = record
+    return latest
 
-    Returns counts of feed outcomes (ok, skipped, error, missing).
+
+def failed_pages(pages: list[LabeledPage], feed_paths: list[Path]) -> list[LabeledPage]:
+    """Pages with an error line or no line at all (skipped pages are not retried)."""
+    latest = feed_outcomes(feed_paths)
+    return [
+        page
+        for page in pages
+        if page.url not in latest or latest[page.url]["status"] not in ("ok", "skipped")
+    ]
+
+
+def write_manifest(pages: list[LabeledPage], feed_paths: list[Path], out_dir: Path) -> Counter:
+    """Join the crawl's feed lines with their labels into ``out_dir/manifest.jsonl``.
+
+    Each line names the screenshot (``image``), and the rendered HTML (``html``) and
+    element boxes (``boxes``) of the same visit, all relative to ``out_dir``. Returns
+    counts of outcomes (ok, skipped, error, missing).
     """
-    by_url = {page.url: page for page in pages}
+    latest = feed_outcomes(feed_paths)
     outcomes: Counter = Counter()
-    seen = set()
     lines = []
-    with feed_path.open(encoding="utf-8") as feed:
-        for line in feed:
-            record = json.loads(line)
-            page = by_url.get(record["url"])
-            if page is None:
-                continue
-            seen.add(page.url)
-            outcomes[record["status"]] += 1
-            shot = record.get("screenshot")
-            if record["status"] != "ok" or not shot:
-                logger.warning("Not in the dataset: %s (%s)", page.url, record.get("error"))
-                continue
-            image = Path(urlsplit(shot["uri"]).path).resolve()
-            lines.append(
-                {
-                    "image": str(image.relative_to(out_dir.resolve())),
-                    "label": page.label,
-                    "site": page.site,
-                    "url": page.url,
-                    "source": page.source,
-                }
-            )
-    outcomes["missing"] = len(by_url) - len(seen)
+    for page in pages:
+        record = latest.get(page.url)
+        if record is None:
+            outcomes["missing"] += 1
+            continue
+        outcomes[record["status"]] += 1
+        if record["status"] != "ok" or not record.get("screenshot"):
+            logger.warning("Not in the dataset: %s (%s)", page.url, record.get("error"))
+            continue
+        entry = {
+            "image": _relative(record["screenshot"]["uri"], out_dir),
+            "label": page.label,
+            "site": page.site,
+            "url": page.url,
+            "source": page.source,
+        }
+        for artifact in ("html", "boxes"):
+            if record.get(artifact):
+                entry[artifact] = _relative(record[artifact]["uri"], out_dir)
+        lines.append(entry)
     with (out_dir / "manifest.jsonl").open("w", encoding="utf-8") as manifest:
         for entry in lines:
             manifest.write(json.dumps(entry, ensure_ascii=False) + "\n")
     return outcomes
+
+
+def _relative(uri: str, out_dir: Path) -> str:
+    return str(Path(urlsplit(uri).path).resolve().relative_to(out_dir.resolve()))
