@@ -14,7 +14,6 @@ from scrapy.exceptions import NotConfigured
 from crawler.items import PageItem
 from models.checkpoint import load_classifier
 from models.classifier import PageTypeClassifier
-from models.transform import open_screenshot
 
 logger = logging.getLogger(__name__)
 
@@ -45,14 +44,11 @@ class ClassifyPipeline:
         if item.capture is None:
             return item
         started = time.perf_counter()
-        label, score = await asyncio.to_thread(self.classify_png, item.capture.screenshot_png)
+        label, score = await asyncio.to_thread(
+            self.classifier.predict_page, item.capture.screenshot_png, item.capture.boxes
+        )
         item.timings_ms["classify"] = round((time.perf_counter() - started) * 1000, 1)
         item.page_type = label
         item.page_type_score = round(score, 4)
         self.crawler.stats.inc_value(f"pagesight/classify/{label}")
         return item
-
-    def classify_png(self, png: bytes) -> tuple[str, float]:
-        """The most likely page type of one screenshot, with its probability."""
-        (prediction,) = self.classifier.predict([open_screenshot(png)])
-        return prediction
