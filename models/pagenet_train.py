@@ -271,6 +271,7 @@ class PageNetConfig:
             "inputs": self.inputs,
             "labels": self.labels,
             "dropout": self.dropout,
+            "cache": str(self.cache) if self.cache else None,
             **self.fit.to_dict(),
         }
 

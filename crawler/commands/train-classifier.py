@@ -59,6 +59,12 @@ class Command(ScrapyCommand):
             help="pagenet: what it sees, of screenshot, layout, statistics "
             "(default: all three; screenshot alone is the paper's EfficientNet transfer)",
         )
+        group.add_argument(
+            "--cache",
+            metavar="DIR",
+            help="pagenet: folder keeping each page's encoded inputs, so a later run "
+            "encodes only new pages (default: none)",
+        )
         group.add_argument("--epochs", type=int, default=30, help="default: 30")
         group.add_argument("--batch-size", type=int, default=16, help="default: 16")
         group.add_argument("--lr", type=float, default=2e-4, help="Adam learning rate (default: 2e-4)")
@@ -116,6 +122,7 @@ class Command(ScrapyCommand):
             out=Path(opts.out),
             inputs=[name.strip() for name in opts.inputs.split(",") if name.strip()],
             labels=opts.labels,
+            cache=Path(opts.cache) if opts.cache else None,
             fit=FitConfig(
                 epochs=opts.epochs,
                 batch_size=opts.batch_size,
