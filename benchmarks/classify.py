@@ -1,28 +1,33 @@
 """Page-type classifier benchmark: held-out accuracy and CPU milliseconds per page.
 
-    .venv/bin/python benchmarks/classify.py --data data/wcxb-dev-shots \\
-        --checkpoint models/checkpoints/lenet5.pt --checkpoint output/resnet101.pt \\
-        [--split test|all] [--timing-pages 32] [--repeats 3] [--threads N]
+    .venv/bin/python benchmarks/classify.py --data /work/data/wcxb-captures \\
+        --checkpoint models/checkpoints/pagenet-article-list.pt \\
+        --checkpoint models/checkpoints/lenet5-article-list.pt \\
+        [--split test|heldout|all] [--timing-pages 32] [--repeats 3] [--threads N]
 
 Accuracy: each checkpoint classifies the manifest's pages that belong to the test split
-recorded in the checkpoint (the sites held out when it was trained), or every page with
-``--split all`` (a dataset it never saw). Dataset labels are mapped with the checkpoint's
+recorded in the checkpoint (the sites held out when it was trained), the held-out domains
+of the one WCXB dev split (``--split heldout``, what PageNet is scored on), or every page
+with ``--split all`` (a dataset it never saw). Dataset labels are mapped with the checkpoint's
 own label mapping.
 
-Speed, on the CPU: decode the PNG (from bytes in memory) + the shared transform + the
-forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
+Speed, on the CPU: decode the PNG (from bytes in memory) + the shared transform (+ for
+PageNet the layout raster and DOM statistics from the boxes, in memory as in a crawl) +
+the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
 the median of ``--repeats`` runs after one warm-up run. Prints a Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,7 +39,9 @@ from models.classifier import PageTypeClassifier
 from models.data import ManifestError, ManifestRecord, read_manifests
 from models.labels import LabelMappingError, label_mapping_from_dict
 from models.metrics import ClassificationMetrics, classification_metrics
+from models.pagenet_data import read_boxes, record_roles
 from models.registry import MODELS
+from models.splits import HELDOUT
 from models.transform import open_screenshot
 
 CHUNK = 16
@@ -58,9 +65,13 @@ class BenchmarkRow:
 def evaluation_records(
     classifier: PageTypeClassifier, records: Sequence[ManifestRecord], split: str
 ) -> list[ManifestRecord]:
-    """The pages to score: the checkpoint's held-out test sites, or all of them."""
+    """The pages to score: the checkpoint's held-out test sites, the one split's held-out
+    domains, or all of them."""
     if split == "all":
         return list(records)
+    if split == HELDOUT:
+        roles = record_roles(records)
+        return [record for record, role in zip(records, roles, strict=True) if role == HELDOUT]
     test_sites = set(classifier.metadata["split"].get("test_sites", []))
     held_out = [record for record in records if record.site in test_sites]
     if not held_out:
@@ -71,42 +82,65 @@ def evaluation_records(
     return held_out
 
 
-def score(classifier: PageTypeClassifier, records: Sequence[ManifestRecord]) -> ClassificationMetrics:
-    """Classify the pages (batches of 16) and score them against their mapped labels."""
+def score(
+    classifier: PageTypeClassifier, records: Sequence[ManifestRecord]
+) -> tuple[ClassificationMetrics, list[str]]:
+    """Classify the pages (batches of 16) and score them against their mapped labels;
+    also returns the predicted labels."""
     mapping = label_mapping_from_dict(classifier.metadata["config"]["label_mapping"])
     mapping.check_covers(record.label for record in records)
     true = [classifier.labels.index(mapping.label_of(record.label)) for record in records]
     predicted = []
     for start in range(0, len(records), CHUNK):
-        images = [open_screenshot(record.image) for record in records[start : start + CHUNK]]
-        predicted += [classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK)]
-    return classification_metrics(true, predicted, classifier.labels)
+        chunk = records[start : start + CHUNK]
+        images = [open_screenshot(record.image) for record in chunk]
+        boxes = [read_boxes(record.boxes) for record in chunk] if classifier.needs_boxes else None
+        predicted += [classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK, boxes)]
+    labels = [classifier.labels[k] for k in predicted]
+    return classification_metrics(true, predicted, classifier.labels), labels
 
 
 def ms_per_page(
-    classifier: PageTypeClassifier, pngs: Sequence[bytes], batch_size: int, repeats: int
+    classifier: PageTypeClassifier,
+    pages: Sequence[tuple[bytes, list[dict]]],
+    batch_size: int,
+    repeats: int,
 ) -> float:
-    """Median over runs of decode + transform + forward time per page, in ms."""
+    """Median over runs of decode + transform (+ layout from the boxes in memory, as in a
+    crawl) + forward time per page, in ms."""
 
     def run() -> float:
         started = time.perf_counter()
-        for start in range(0, len(pngs), batch_size):
-            images = [open_screenshot(png) for png in pngs[start : start + batch_size]]
-            classifier.predict(images, batch_size)
-        return (time.perf_counter() - started) * 1000 / len(pngs)
+        for start in range(0, len(pages), batch_size):
+            chunk = pages[start : start + batch_size]
+            images = [open_screenshot(png) for png, _ in chunk]
+            classifier.predict(images, batch_size, [boxes for _, boxes in chunk])
+        return (time.perf_counter() - started) * 1000 / len(pages)
 
     run()
     return statistics.median(run() for _ in range(repeats))
 
 
 def benchmark(
-    checkpoint: Path, records: Sequence[ManifestRecord], split: str, timing_pages: int, repeats: int
+    checkpoint: Path,
+    records: Sequence[ManifestRecord],
+    split: str,
+    timing_pages: int,
+    repeats: int,
+    predictions: Path | None = None,
 ) -> BenchmarkRow:
-    """Score one checkpoint and time it on the CPU."""
+    """Score one checkpoint and time it on the CPU; optionally write its predictions as
+    ``{file_id: label}`` (the file name of each page's URL without extension, WCXB's id),
+    the form ``benchmarks/extract.py --page-types`` reads."""
     classifier = load_classifier(checkpoint, device="cpu")
     pages = evaluation_records(classifier, records, split)
-    metrics = score(classifier, pages)
-    pngs = [record.image.read_bytes() for record in pages[:timing_pages]]
+    metrics, predicted = score(classifier, pages)
+    if predictions is not None:
+        by_id = {
+            PurePosixPath(urlsplit(r.url).path).stem: label for r, label in zip(pages, predicted, strict=True)
+        }
+        predictions.write_text(json.dumps(by_id, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    timed = [(record.image.read_bytes(), read_boxes(record.boxes)) for record in pages[:timing_pages]]
     return BenchmarkRow(
         checkpoint=checkpoint,
         title=MODELS[classifier.model_name].title,
@@ -114,9 +148,9 @@ def benchmark(
         input_size=classifier.transform.input_size,
         sites=len({record.site for record in pages}),
         metrics=metrics,
-        timed_pages=len(pngs),
-        ms_batch1=ms_per_page(classifier, pngs, 1, repeats),
-        ms_batch16=ms_per_page(classifier, pngs, 16, repeats),
+        timed_pages=len(timed),
+        ms_batch1=ms_per_page(classifier, timed, 1, repeats),
+        ms_batch16=ms_per_page(classifier, timed, 16, repeats),
     )
 
 
@@ -172,24 +206,43 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--split",
-        choices=("test", "all"),
+        choices=("test", HELDOUT, "all"),
         default="test",
-        help="score the checkpoint's held-out test sites (default) or every page",
+        help="score the checkpoint's held-out test sites (default), the held-out domains "
+        "of the one WCXB dev split (models/splits.py), or every page",
     )
     parser.add_argument("--timing-pages", type=int, default=32, help="pages timed per run (default: 32)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs, median reported (default: 3)")
     parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
+    parser.add_argument(
+        "--predictions",
+        type=Path,
+        metavar="PRED.json",
+        help="write the first checkpoint's predictions here, for benchmarks/extract.py --page-types",
+    )
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
         records = read_manifests(args.data)
         rows = [
-            benchmark(path, records, args.split, args.timing_pages, args.repeats) for path in args.checkpoint
+            benchmark(
+                path,
+                records,
+                args.split,
+                args.timing_pages,
+                args.repeats,
+                args.predictions if n == 0 else None,
+            )
+            for n, path in enumerate(args.checkpoint)
         ]
     except (ManifestError, LabelMappingError, CheckpointError) as exc:
         parser.error(str(exc))
-    scored = "the checkpoint's held-out test sites" if args.split == "test" else "all pages"
+    scored = {
+        "test": "the checkpoint's held-out test sites",
+        HELDOUT: "WCXB dev's held-out domains",
+        "all": "all pages",
+    }[args.split]
     print(
         f"CPU, {torch.get_num_threads()} torch threads; pages scored: {scored}; "
         f"times: decode + transform + forward, median of {args.repeats} runs"

@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from pipelines.urls import site_of
+from pipelines.evaluation.wcxb import read_wcxb
 
 logger = logging.getLogger(__name__)
 
@@ -40,32 +41,18 @@ class LabeledPage:
 
 
 def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
-    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by type.
-
-    The site is the metadata's domain; where that is empty, the host of the page's
-    original URL (ground truth), else the file itself (a site of its own).
-    """
-    metadata = json.loads((root / "metadata.json").read_text(encoding="utf-8"))
-    pages = []
-    for file_id, meta in sorted(metadata["files"].items()):
-        if (root / "html" / f"{file_id}.html.gz").exists():
-            pages.append(
-                LabeledPage(
-                    url=f"{base_url}/{file_id}.html",
-                    label=meta["page_type"],
-                    site=meta.get("domain") or _original_host(root, file_id) or f"wcxb-{file_id}",
-                    source="wcxb",
-                )
-            )
-    return pages
-
-
-def _original_host(root: Path, file_id: str) -> str:
-    truth = root / "ground-truth" / f"{file_id}.json"
-    if not truth.is_file():
-        return ""
-    url = json.loads(truth.read_text(encoding="utf-8")).get("url")
-    return site_of(url) if url else ""
+    """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by the
+    WCXB reader's page type (``_internal.page_type.primary``) and sited by its domain."""
+    return [
+        LabeledPage(
+            url=f"{base_url}/{record.file_id}.html",
+            label=record.page_type,
+            site=record.domain,
+            source="wcxb",
+        )
+        for record in read_wcxb(root)
+        if record.has_html
+    ]
 
 
 def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
@@ -146,39 +133,64 @@ def serve_html_folder(folder: Path) -> Iterator[str]:
         thread.join(timeout=5)
 
 
-def write_manifest(pages: list[LabeledPage], feed_path: Path, out_dir: Path) -> Counter:
-    """Join crawl feed lines with their labels into ``out_dir/manifest.jsonl``.
+def feed_outcomes(feed_paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """The last feed line of each URL across feeds (a retry's line replaces the first)."""
+    latest: dict[str, dict[str, Any]] = {}
+    for feed_path in feed_paths:
+        if not feed_path.is_file():
+            continue
+        with feed_path.open(encoding="utf-8") as feed:
+            for line in feed:
+                record = json.loads(line)
+                latest[record["url"]] = record
+    return latest
 
-    Returns counts of feed outcomes (ok, skipped, error, missing).
+
+def failed_pages(pages: list[LabeledPage], feed_paths: list[Path]) -> list[LabeledPage]:
+    """Pages with an error line or no line at all (skipped pages are not retried)."""
+    latest = feed_outcomes(feed_paths)
+    return [
+        page
+        for page in pages
+        if page.url not in latest or latest[page.url]["status"] not in ("ok", "skipped")
+    ]
+
+
+def write_manifest(pages: list[LabeledPage], feed_paths: list[Path], out_dir: Path) -> Counter:
+    """Join the crawl's feed lines with their labels into ``out_dir/manifest.jsonl``.
+
+    Each line names the screenshot (``image``), and the rendered HTML (``html``) and
+    element boxes (``boxes``) of the same visit, all relative to ``out_dir``. Returns
+    counts of outcomes (ok, skipped, error, missing).
     """
-    by_url = {page.url: page for page in pages}
+    latest = feed_outcomes(feed_paths)
     outcomes: Counter = Counter()
-    seen = set()
     lines = []
-    with feed_path.open(encoding="utf-8") as feed:
-        for line in feed:
-            record = json.loads(line)
-            page = by_url.get(record["url"])
-            if page is None:
-                continue
-            seen.add(page.url)
-            outcomes[record["status"]] += 1
-            shot = record.get("screenshot")
-            if record["status"] != "ok" or not shot:
-                logger.warning("Not in the dataset: %s (%s)", page.url, record.get("error"))
-                continue
-            image = Path(urlsplit(shot["uri"]).path).resolve()
-            lines.append(
-                {
-                    "image": str(image.relative_to(out_dir.resolve())),
-                    "label": page.label,
-                    "site": page.site,
-                    "url": page.url,
-                    "source": page.source,
-                }
-            )
-    outcomes["missing"] = len(by_url) - len(seen)
+    for page in pages:
+        record = latest.get(page.url)
+        if record is None:
+            outcomes["missing"] += 1
+            continue
+        outcomes[record["status"]] += 1
+        if record["status"] != "ok" or not record.get("screenshot"):
+            logger.warning("Not in the dataset: %s (%s)", page.url, record.get("error"))
+            continue
+        entry = {
+            "image": _relative(record["screenshot"]["uri"], out_dir),
+            "label": page.label,
+            "site": page.site,
+            "url": page.url,
+            "source": page.source,
+        }
+        for artifact in ("html", "boxes"):
+            if record.get(artifact):
+                entry[artifact] = _relative(record[artifact]["uri"], out_dir)
+        lines.append(entry)
     with (out_dir / "manifest.jsonl").open("w", encoding="utf-8") as manifest:
         for entry in lines:
             manifest.write(json.dumps(entry, ensure_ascii=False) + "\n")
     return outcomes
+
+
+def _relative(uri: str, out_dir: Path) -> str:
+    return str(Path(urlsplit(uri).path).resolve().relative_to(out_dir.resolve()))

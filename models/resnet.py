@@ -23,9 +23,7 @@ from torchvision.models import ResNet101_Weights, resnet101
 #: The ImageNet weights asked for when none are named: torchvision's IMAGENET1K_V1 file.
 IMAGENET_WEIGHTS_FILE = Path(urlparse(ResNet101_Weights.IMAGENET1K_V1.url).path).name
 IMAGENET_WEIGHTS_URL = ResNet101_Weights.IMAGENET1K_V1.url
-#: ``--weights`` values: this one means a randomly initialised backbone.
-RANDOM_INIT = "none"
-#: ...and this one (the default) means ImageNet weights from torchvision's cache folder.
+#: ``--weights`` value (the default): ImageNet weights from torchvision's cache folder.
 IMAGENET = "imagenet"
 BACKBONE_FEATURES = 2048
 
@@ -39,15 +37,14 @@ def torchvision_cache_dir() -> Path:
     return Path(torch.hub.get_dir()) / "checkpoints"
 
 
-def resolve_backbone_weights(spec: str | Path | None) -> Path | None:
-    """Turn a ``--weights`` value into a weights file, or None for random init.
+def resolve_backbone_weights(spec: str | Path | None) -> Path:
+    """Turn a ``--weights`` value into a weights file.
 
-    ``"none"`` → None; ``"imagenet"`` or None → a ``resnet101-*.pth`` in torchvision's
-    cache folder; anything else → that path. A file that is not there raises
-    :class:`PretrainedWeightsError` naming the file needed.
+    ``"imagenet"`` or None → a ``resnet101-*.pth`` in torchvision's cache folder;
+    anything else → that path. A file that is not there raises
+    :class:`PretrainedWeightsError` naming the file needed. A randomly initialised
+    backbone is not offered: a frozen random backbone has nothing to transfer.
     """
-    if spec is not None and str(spec).lower() == RANDOM_INIT:
-        return None
     if spec is None or str(spec).lower() == IMAGENET:
         cache = torchvision_cache_dir()
         found = sorted(cache.glob("resnet101-*.pth"))
@@ -56,14 +53,13 @@ def resolve_backbone_weights(spec: str | Path | None) -> Path | None:
         raise PretrainedWeightsError(
             f"ResNet-101 ImageNet weights not found: put {IMAGENET_WEIGHTS_FILE} "
             f"(torchvision ResNet101_Weights.IMAGENET1K_V1, {IMAGENET_WEIGHTS_URL}) at "
-            f"{cache / IMAGENET_WEIGHTS_FILE}, pass --weights PATH, or --weights none "
-            "for a randomly initialised backbone; nothing is downloaded at run time"
+            f"{cache / IMAGENET_WEIGHTS_FILE} or pass --weights PATH; nothing is downloaded "
+            "at run time"
         )
     path = Path(spec)
     if not path.is_file():
         raise PretrainedWeightsError(
-            f"ResNet-101 weights file not found: {path} (expected torchvision's "
-            f"{IMAGENET_WEIGHTS_FILE}, or --weights none for a randomly initialised backbone)"
+            f"ResNet-101 weights file not found: {path} (expected torchvision's {IMAGENET_WEIGHTS_FILE})"
         )
     return path
 

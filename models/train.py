@@ -66,7 +66,7 @@ class TrainConfig:
     input_size: int = 224
     device: str = "auto"
     seed: int = 0
-    #: ResNet-101 backbone: "imagenet" (torchvision's cache folder), a file, or "none".
+    #: ResNet-101 backbone: "imagenet" (torchvision's cache folder) or a file.
     weights: str | None = None
     fractions: tuple[float, float, float] = DEFAULT_FRACTIONS
     #: "balanced" weighs the loss by inverse class frequency in the training split.
@@ -277,13 +277,11 @@ def _split_dataset(
 
 
 def _backbone(spec: ModelSpec, config: TrainConfig) -> tuple[Path | None, str]:
-    """The pretrained weights file (None: random init or no backbone) and how to call it."""
+    """The pretrained weights file (None: no backbone) and how to call it."""
     if not spec.pretrained_backbone:
         return None, "trained end to end"
     weights_file = resolve_backbone_weights(config.weights)
-    return weights_file, (
-        f"ImageNet backbone {weights_file.name}" if weights_file else "random-init backbone"
-    )
+    return weights_file, f"ImageNet backbone {weights_file.name}"
 
 
 def _seed_everything(seed: int) -> None:

@@ -8,7 +8,8 @@ classifier looks at the part a reader sees first: the top square of the page.
 2. Resize the square to ``input_size × input_size`` (Pillow bilinear, antialiased).
 3. For grayscale models (LeNet-5) convert to one channel (Pillow's ITU-R 601-2 luma).
 4. Scale to [0, 1] and normalize per channel: grayscale with mean 0.5 / std 0.5 (values in
-   [-1, 1]); RGB with the ImageNet mean/std that torchvision's pretrained ResNet-101 expects.
+   [-1, 1]); RGB with the ImageNet mean/std that torchvision's pretrained ResNet-101
+   expects, or EfficientNet-Lite's ``(rgb255 - 127) / 128``.
 
 :func:`open_screenshot` decodes only the rows of a PNG the transform uses, which makes
 decoding a tall screenshot about ten times faster; the result is pixel-identical to
@@ -32,11 +33,23 @@ GRAY_MEAN = (0.5,)
 GRAY_STD = (0.5,)
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
+#: EfficientNet-Lite's input scale, (rgb255 - 127) / 128, as a mean/std on [0, 1] values.
+LITE_MEAN = (127 / 255,) * 3
+LITE_STD = (128 / 255,) * 3
+#: Named normalizations of RGB input; grayscale input always uses GRAY_MEAN/GRAY_STD.
+RGB_NORMALIZATIONS = {"imagenet": (IMAGENET_MEAN, IMAGENET_STD), "efficientnet-lite": (LITE_MEAN, LITE_STD)}
 
 
-def normalization(grayscale: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def normalization(grayscale: bool, rgb: str = "imagenet") -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Per-channel (mean, std) applied by :func:`screenshot_transform`."""
-    return (GRAY_MEAN, GRAY_STD) if grayscale else (IMAGENET_MEAN, IMAGENET_STD)
+    if grayscale:
+        return GRAY_MEAN, GRAY_STD
+    try:
+        return RGB_NORMALIZATIONS[rgb]
+    except KeyError:
+        raise ValueError(
+            f"unknown RGB normalization {rgb!r} (known: {', '.join(RGB_NORMALIZATIONS)})"
+        ) from None
 
 
 def open_screenshot(source: bytes | str | Path) -> Image.Image:
@@ -62,10 +75,13 @@ def open_screenshot(source: bytes | str | Path) -> Image.Image:
     return image
 
 
-def screenshot_transform(image: Image.Image, input_size: int, grayscale: bool) -> torch.Tensor:
+def screenshot_transform(
+    image: Image.Image, input_size: int, grayscale: bool, rgb: str = "imagenet"
+) -> torch.Tensor:
     """Turn a screenshot into a normalized ``(C, input_size, input_size)`` float tensor.
 
-    C is 1 when ``grayscale`` else 3. See the module docstring for the steps.
+    C is 1 when ``grayscale`` else 3; ``rgb`` names the RGB normalization. See the
+    module docstring for the steps.
     """
     if input_size < 1:
         raise ValueError(f"input_size must be positive, got {input_size}")
@@ -83,7 +99,7 @@ def screenshot_transform(image: Image.Image, input_size: int, grayscale: bool) -
     array = np.asarray(resized, dtype=np.float32) / 255.0
     if array.ndim == 2:
         array = array[:, :, None]
-    mean, std = normalization(grayscale)
+    mean, std = normalization(grayscale, rgb)
     array = (array - np.asarray(mean, dtype=np.float32)) / np.asarray(std, dtype=np.float32)
     return torch.from_numpy(np.ascontiguousarray(array.transpose(2, 0, 1)))
 
@@ -95,19 +111,22 @@ class ScreenshotTransform:
 
     input_size: int
     grayscale: bool
+    #: RGB normalization (:data:`RGB_NORMALIZATIONS`); ignored for grayscale.
+    rgb: str = "imagenet"
 
     def __call__(self, image: Image.Image) -> torch.Tensor:
-        return screenshot_transform(image, self.input_size, self.grayscale)
+        return screenshot_transform(image, self.input_size, self.grayscale, self.rgb)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain description of the transform, stored in checkpoints and model cards."""
-        mean, std = normalization(self.grayscale)
+        mean, std = normalization(self.grayscale, self.rgb)
         return {
             "name": TRANSFORM_NAME,
             "input_size": self.input_size,
             "grayscale": self.grayscale,
             "resample": "bilinear",
             "pad_value": PAD_VALUE,
+            "rgb": self.rgb,
             "mean": list(mean),
             "std": list(std),
         }
@@ -117,7 +136,12 @@ class ScreenshotTransform:
         """Rebuild a transform from :meth:`to_dict`'s output; ValueError when the spec
         describes a transform this code does not implement."""
         try:
-            transform = cls(input_size=int(spec["input_size"]), grayscale=bool(spec["grayscale"]))
+            transform = cls(
+                input_size=int(spec["input_size"]),
+                grayscale=bool(spec["grayscale"]),
+                rgb=str(spec.get("rgb", "imagenet")),
+            )
+            normalization(transform.grayscale, transform.rgb)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"transform spec needs input_size and grayscale: {spec!r}") from exc
         expected = transform.to_dict()

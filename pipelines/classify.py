@@ -16,7 +16,6 @@ from scrapy.settings import BaseSettings
 from crawler.items import PageItem
 from models.checkpoint import load_classifier
 from models.classifier import PageTypeClassifier
-from models.transform import open_screenshot
 from pipelines.steps import record_step_failure
 from pipelines.version import short_hash
 
@@ -74,7 +73,9 @@ class ClassifyPipeline:
             return item
         started = time.perf_counter()
         try:
-            label, score = await asyncio.to_thread(self.classify_png, item.capture.screenshot_png)
+            label, score = await asyncio.to_thread(
+                self.classifier.predict_page, item.capture.screenshot_png, item.capture.boxes
+            )
         except Exception as error:  # one page's failure must not lose its line
             record_step_failure(item, "classify", error, self.crawler.stats)
             return item
@@ -84,8 +85,3 @@ class ClassifyPipeline:
         item.provenance.setdefault("checkpoints", {})["classifier"] = self.checkpoint_hash
         self.crawler.stats.inc_value(f"pagesight/classify/{label}")
         return item
-
-    def classify_png(self, png: bytes) -> tuple[str, float]:
-        """The most likely page type of one screenshot, with its probability."""
-        (prediction,) = self.classifier.predict([open_screenshot(png)])
-        return prediction

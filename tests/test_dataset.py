@@ -6,21 +6,25 @@ import json
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from PIL import Image
 
 from crawler.dataset import (
+    LabeledPage,
     abort_external_requests,
+    failed_pages,
     gold_pages,
     serve_html_folder,
     wcxb_pages,
+    write_manifest,
 )
 from tests.crawling import PROJECT_ROOT
 
 ARTICLE_HTML = (
-    "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 30 + "</body></html>"
+    "<html><head><title>A</title></head><body>" + "<p>Long paragraph of text.</p>" * 150 + "</body></html>"
 )
 LIST_HTML = (
     "<html><head><title>L</title></head><body><ul>"
@@ -39,9 +43,17 @@ def wcxb_folder(tmp_path):
     for file_id, (page_type, domain, html) in pages.items():
         (root / "html" / f"{file_id}.html.gz").write_bytes(gzip.compress(html.encode("utf-8")))
         (root / "ground-truth" / f"{file_id}.json").write_text(
-            json.dumps({"url": f"https://www.shop-{file_id}.example/x", "ground_truth": {}})
+            json.dumps(
+                {
+                    "url": f"https://www.shop-{file_id}.example/x",
+                    "ground_truth": {},
+                    "_internal": {"page_type": {"primary": page_type}},
+                }
+            )
         )
         files[file_id] = {"split": "dev", "page_type": page_type, "domain": domain}
+    # metadata.json misses files: the page type comes from the ground truth
+    del files["0002"]["page_type"]
     (root / "metadata.json").write_text(json.dumps({"files": files}))
     return root
 
@@ -82,6 +94,35 @@ def test_external_requests_are_aborted():
     assert not abort_external_requests(SimpleNamespace(url="data:image/png;base64,AA=="))
 
 
+def _feed_line(url: str, status: str, out: Path) -> str:
+    artifacts = {
+        name: {"uri": (out / "store" / name / "x").as_uri()} for name in ("screenshot", "html", "boxes")
+    }
+    return json.dumps({"url": url, "status": status, "error": None, **(artifacts if status == "ok" else {})})
+
+
+def test_failed_pages_are_retried_and_the_retry_line_wins(tmp_path):
+    pages = [LabeledPage(f"http://127.0.0.1:1/{n}.html", "article", "a.example", "wcxb") for n in range(4)]
+    first, retry = tmp_path / "capture-feed.jsonl", tmp_path / "capture-feed-retry1.jsonl"
+    statuses = ("ok", "error", "skipped")
+    first.write_text(
+        "".join(_feed_line(p.url, s, tmp_path) + "\n" for p, s in zip(pages[:3], statuses, strict=True))
+    )
+    # an error and a page the crawl never reported are retried; skipped pages are not
+    assert failed_pages(pages, [first]) == [pages[1], pages[3]]
+    retry.write_text(_feed_line(pages[1].url, "ok", tmp_path) + "\n")
+    assert failed_pages(pages, [first, retry]) == [pages[3]]
+    outcomes = write_manifest(pages, [first, retry], tmp_path)
+    assert dict(outcomes) == {"ok": 2, "skipped": 1, "missing": 1}
+    lines = [json.loads(line) for line in (tmp_path / "manifest.jsonl").read_text().splitlines()]
+    assert [line["url"] for line in lines] == [pages[0].url, pages[1].url]
+    assert {k: lines[0][k] for k in ("image", "html", "boxes")} == {
+        "image": "store/screenshot/x",
+        "html": "store/html/x",
+        "boxes": "store/boxes/x",
+    }
+
+
 def test_capture_dataset_command_end_to_end(wcxb_folder, tmp_path):
     out = tmp_path / "ds"
     done = subprocess.run(
@@ -98,9 +139,15 @@ def test_capture_dataset_command_end_to_end(wcxb_folder, tmp_path):
         ("article", "news.example"),
         ("listing", "shop-0002.example"),
     ]
+    heights = {}
     for entry in lines:
+        assert json.loads((out / entry["boxes"]).read_text())
+        assert gzip.decompress((out / entry["html"]).read_bytes()).startswith(b"<html")
         with Image.open(out / entry["image"]) as image:
             assert image.size[0] == 1366
+            heights[entry["label"]] = image.size[1]
+    # cut at the crawl's PAGESIGHT_MAX_SCREENSHOT_HEIGHT (8000), not at a 2048 px top
+    assert 2048 < heights["article"] <= 8000
 
 
 def test_capture_dataset_needs_a_source(tmp_path):

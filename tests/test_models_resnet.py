@@ -45,7 +45,7 @@ def test_missing_imagenet_weights_name_the_file(tmp_path, monkeypatch):
     message = str(error.value)
     assert IMAGENET_WEIGHTS_FILE == "resnet101-63fe2227.pth"
     assert str(tmp_path / "hub" / "checkpoints" / IMAGENET_WEIGHTS_FILE) in message
-    assert "--weights none" in message
+    assert "--weights PATH" in message and "none" not in message
     with pytest.raises(PretrainedWeightsError, match="resnet101-63fe2227.pth"):
         resolve_backbone_weights(None)
 
@@ -56,9 +56,10 @@ def test_missing_explicit_weights_file_is_named(tmp_path):
         resolve_backbone_weights(str(missing))
 
 
-def test_none_means_a_random_init_backbone():
-    assert resolve_backbone_weights("none") is None
-    assert resolve_backbone_weights("None") is None
+def test_a_random_init_backbone_is_not_offered(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PretrainedWeightsError, match="weights file not found: none"):
+        resolve_backbone_weights("none")
 
 
 def test_weights_load_from_torchvision_cache_folder(model, tmp_path, monkeypatch):

@@ -13,6 +13,7 @@ import torch
 from PIL import Image, ImageDraw
 from scrapy.cmdline import execute
 from scrapy.exceptions import UsageError
+from torchvision.models import resnet101
 
 import models.transform
 from models.checkpoint import load_classifier, read_checkpoint
@@ -139,20 +140,22 @@ def test_same_seed_same_model(dataset, tmp_path):
     assert all(torch.equal(state_a[name], state_b[name]) for name in state_a)
 
 
-def test_resnet_trains_its_head_on_a_random_init_backbone(tmp_path):
+def test_resnet_trains_its_head_on_a_weights_file_backbone(tmp_path):
     dataset = make_dataset(tmp_path / "screens", sites=4)
+    weights = tmp_path / "resnet101-test.pth"
+    torch.save(resnet101(weights=None).state_dict(), weights)
     result = train_classifier(
         config(
             dataset,
             tmp_path / "resnet101.pt",
             model="resnet101",
-            weights="none",
+            weights=str(weights),
             epochs=2,
             input_size=16,
         )
     )
     meta, state = read_checkpoint(result.checkpoint)
-    assert meta.config["backbone"] == "random-init backbone" and result.backbone == "random-init backbone"
+    assert meta.config["backbone"] == result.backbone == "ImageNet backbone resnet101-test.pth"
     assert meta.transform["grayscale"] is False and state["head.2.weight"].shape == (2, 1024)
     assert reload_test_metrics(result.checkpoint, dataset) == result.test.confusion
 
@@ -161,9 +164,9 @@ def test_training_and_inference_share_the_transform(dataset, tmp_path, monkeypat
     calls: list[tuple[int, bool]] = []
     original = models.transform.screenshot_transform
 
-    def spy(image, input_size, grayscale):
+    def spy(image, input_size, grayscale, rgb):
         calls.append((input_size, grayscale))
-        return original(image, input_size, grayscale)
+        return original(image, input_size, grayscale, rgb)
 
     monkeypatch.setattr(models.transform, "screenshot_transform", spy)
     result = train_classifier(config(dataset, tmp_path / "lenet5.pt", epochs=1))
@@ -181,7 +184,7 @@ def test_missing_imagenet_weights_stop_before_training(dataset, tmp_path, monkey
 
 def test_bad_training_input_is_refused(dataset, tmp_path):
     with pytest.raises(ValueError, match="--weights applies to models with a pretrained backbone"):
-        train_classifier(config(dataset, tmp_path / "x.pt", weights="none"))
+        train_classifier(config(dataset, tmp_path / "x.pt", weights="w.pth"))
     with pytest.raises(ValueError, match="epochs must be at least 1"):
         train_classifier(config(dataset, tmp_path / "x.pt", epochs=0))
     with pytest.raises(LabelMappingError, match=r"does not cover dataset labels \['forum'\]"):

@@ -145,7 +145,7 @@ class Raising:
 def test_a_raising_extractor_or_classifier_leaves_a_warning_not_a_lost_line(checkpoint):
     crawler = get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint)})
     classify, extract = ClassifyPipeline.from_crawler(crawler), ExtractPipeline.from_crawler(crawler)
-    classify.classify_png = Raising(RuntimeError("CUDA out of memory\nsecond line"))
+    classify.classifier.predict_page = Raising(RuntimeError("CUDA out of memory\nsecond line"))
     extract.extractor = Raising(ValueError("no tree"))
     item = run(extract, run(classify, captured_item()))
     assert item.status == "ok" and item.error is None

@@ -4,26 +4,34 @@ dataset (manifest.jsonl + PNGs) for `scrapy train-classifier`."""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 from contextlib import ExitStack
 from pathlib import Path
+from typing import ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from twisted.internet import defer
+from twisted.python.failure import Failure
 
 from crawler.dataset import (
     LabeledPage,
     abort_external_requests,
+    failed_pages,
     gold_pages,
     serve_html_folder,
     wcxb_pages,
     write_manifest,
 )
 
+logger = logging.getLogger(__name__)
+
 
 class Command(ScrapyCommand):
     requires_project = True
     requires_crawler_process = True
-    default_settings = {"LOG_LEVEL": "INFO"}
+    default_settings: ClassVar[dict] = {"LOG_LEVEL": "INFO"}
 
     def syntax(self) -> str:
         return "(--wcxb DIR | --gold FILE | --demo) --out DIR [options]"
@@ -34,7 +42,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         source = parser.add_argument_group("source (one or more)")
-        source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, metadata.json)")
+        source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, ground-truth/)")
         source.add_argument("--gold", metavar="FILE", help="gold JSONL whose pages have page_type")
         source.add_argument("--demo", action="store_true", help="the bundled demo web")
         parser.add_argument(
@@ -45,6 +53,13 @@ class Command(ScrapyCommand):
         )
         parser.add_argument("--limit", type=int, default=0, help="at most N WCXB pages")
         parser.add_argument("--out", required=True, metavar="DIR", help="dataset folder")
+        parser.add_argument(
+            "--retries",
+            type=int,
+            default=1,
+            metavar="N",
+            help="capture pages that failed again, up to N more times (default: 1)",
+        )
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
@@ -58,8 +73,6 @@ class Command(ScrapyCommand):
                 "ROBOTSTXT_OBEY": False,
                 "AUTOTHROTTLE_ENABLED": False,
                 "PLAYWRIGHT_ABORT_REQUEST": abort_external_requests,
-                # The classifier sees the top (width x width) of a page: no need for more.
-                "PAGESIGHT_MAX_SCREENSHOT_HEIGHT": 2048,
                 "PAGESIGHT_NETWORK_IDLE_TIMEOUT": 1.0,
             },
             priority="cmdline",
@@ -72,8 +85,8 @@ class Command(ScrapyCommand):
             pages: list[LabeledPage] = []
             if opts.wcxb:
                 root = Path(opts.wcxb)
-                if not (root / "metadata.json").is_file():
-                    raise UsageError(f"{root}: no metadata.json (not a WCXB-style folder)")
+                if not (root / "ground-truth").is_dir():
+                    raise UsageError(f"{root}: no ground-truth/ (not a WCXB-style folder)")
                 base_url = stack.enter_context(serve_html_folder(root / "html"))
                 found = wcxb_pages(root, base_url)
                 pages += found[: opts.limit] if opts.limit else found
@@ -87,18 +100,49 @@ class Command(ScrapyCommand):
                     gold = out / f"demo-{seed}-gold.jsonl"
                     demo.write_gold(gold)
                     pages += gold_pages(gold, source=f"demo-{seed}")
-            urls_file = out / "urls.txt"
-            urls_file.write_text("".join(f"{p.url}\n" for p in pages), encoding="utf-8")
-            feed = out / "capture-feed.jsonl"
-            self.settings.set(
-                "FEEDS",
-                {str(feed): {"format": "jsonlines", "encoding": "utf8", "overwrite": True}},
-                priority="cmdline",
-            )
-            self.crawler_process.crawl("news", urls_file=str(urls_file), follow="false")
-            self.crawler_process.start()
-            outcomes = write_manifest(pages, feed, out)
+            feeds = self._capture(pages, out, opts.retries)
+            outcomes = write_manifest(pages, feeds, out)
         print(
             f"{out / 'manifest.jsonl'}: {outcomes['ok']} screenshots of {len(pages)} pages "
             f"(skipped {outcomes['skipped']}, errors {outcomes['error']}, missing {outcomes['missing']})"
         )
+
+    def _capture(self, pages: list[LabeledPage], out: Path, retries: int) -> list[Path]:
+        """Crawl the pages, then the failed ones again (up to ``retries`` times), while
+        their servers stay up; returns the feeds written, first to last."""
+        feeds: list[Path] = []
+
+        async def crawl_all() -> None:
+            pending = pages
+            for attempt in range(retries + 1):
+                if not pending:
+                    break
+                suffix = f"-retry{attempt}" if attempt else ""
+                urls_file = out / f"urls{suffix}.txt"
+                urls_file.write_text("".join(f"{p.url}\n" for p in pending), encoding="utf-8")
+                feed = out / f"capture-feed{suffix}.jsonl"
+                self.settings.set(
+                    "FEEDS",
+                    {str(feed): {"format": "jsonlines", "encoding": "utf8", "overwrite": True}},
+                    priority="cmdline",
+                )
+                feeds.append(feed)
+                await self.crawler_process.crawl("news", urls_file=str(urls_file), follow="false")
+                pending = failed_pages(pending, feeds)
+                if pending and attempt < retries:
+                    logger.info("Capturing %d failed pages again", len(pending))
+
+        from twisted.internet import reactor
+
+        errors: list[Failure] = []
+
+        def start() -> None:
+            done = defer.Deferred.fromFuture(asyncio.ensure_future(crawl_all()))
+            done.addErrback(errors.append)
+            done.addBoth(lambda _: reactor.stop())
+
+        reactor.callWhenRunning(start)
+        self.crawler_process.start(stop_after_crawl=False)
+        if errors:
+            errors[0].raiseException()
+        return feeds

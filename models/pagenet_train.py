@@ -1,0 +1,361 @@
+"""Training loop for PageNet (and the LeNet-5 baseline on the same pages and split).
+
+Train on the one split's training pages, pick the epoch by validation balanced accuracy
+(ties: lower validation loss), fit the softmax temperature on validation pages, and
+score held-out pages (accuracy, list recall, expected calibration error). Adam, batch 16,
+the I-AWCE paper's learning-rate schedule (:func:`paper_learning_rate`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from models.checkpoint import CheckpointMeta, save_checkpoint, wheel_trunk_record, write_model_card
+from models.data import read_manifests, summarize
+from models.labels import load_label_mapping
+from models.lenet import LeNet5
+from models.metrics import ClassificationMetrics, classification_metrics
+from models.pagenet import PageNet, pagenet_args
+from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
+from models.registry import resolve_device
+from models.splits import HELDOUT, TRAIN, VALIDATION
+
+logger = logging.getLogger(__name__)
+
+WARMUP_EPOCHS = 15
+LR_START = 1e-5
+LR_PEAK = 4e-4
+LR_DECAY = 0.8
+CALIBRATION_BINS = 15
+TEMPERATURES = torch.logspace(math.log10(0.2), math.log10(10.0), 200)
+
+
+def paper_learning_rate(epoch: int) -> float:
+    """The I-AWCE schedule (epoch from 0): linear 1e-5 → 4e-4 over 15 epochs, then
+    ``(4e-4 - 1e-5) * 0.8 ** (epoch - 15) + 1e-5``."""
+    if epoch < WARMUP_EPOCHS:
+        return LR_START + (LR_PEAK - LR_START) * epoch / WARMUP_EPOCHS
+    return (LR_PEAK - LR_START) * LR_DECAY ** (epoch - WARMUP_EPOCHS) + LR_START
+
+
+@dataclass
+class FitConfig:
+    """How one network is trained (recorded in the checkpoint)."""
+
+    epochs: int = 30
+    batch_size: int = 16
+    #: "balanced" weighs the loss by inverse class frequency of the training pages.
+    class_weights: str = "balanced"
+    weight_decay: float = 1e-4
+    seed: int = 0
+    device: str = "cpu"
+    progress: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        config = asdict(self)
+        del config["progress"]
+        return config
+
+
+@dataclass
+class EpochStats:
+    epoch: int
+    learning_rate: float
+    train_loss: float
+    val_loss: float
+    val_balanced_accuracy: float
+
+
+@dataclass
+class Evaluation:
+    """Held-out scores of a calibrated network."""
+
+    metrics: ClassificationMetrics
+    ece: float
+    ece_uncalibrated: float
+    temperature: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.metrics.to_dict(),
+            "ece": self.ece,
+            "ece_uncalibrated": self.ece_uncalibrated,
+            "temperature": self.temperature,
+        }
+
+
+Logits = Callable[[nn.Module, torch.Tensor], torch.Tensor]
+
+
+def pagenet_logits(pages: PageTensors, device: torch.device) -> Logits:
+    """Uncalibrated PageNet logits of page indices, from the precomputed inputs."""
+
+    def logits(model: nn.Module, index: torch.Tensor) -> torch.Tensor:
+        hidden = pages.hidden[index].to(device).float() if "screenshot" in model.inputs else None
+        layout = pages.layout[index].to(device).float() if "layout" in model.inputs else None
+        statistics = pages.statistics[index].to(device) if "statistics" in model.inputs else None
+        return model.logits_from_hidden(hidden, layout, statistics)
+
+    return logits
+
+
+def lenet_logits(pages: PageTensors, device: torch.device) -> Logits:
+    """LeNet-5 logits of page indices, from the grayscale top squares."""
+
+    def logits(model: nn.Module, index: torch.Tensor) -> torch.Tensor:
+        return model(gray_float(pages.gray[index]).to(device))
+
+    return logits
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def new_lenet(num_classes: int) -> LeNet5:
+    return LeNet5(num_classes=num_classes, input_size=INPUT_SIZE, in_channels=1)
+
+
+def prepare_statistics(model: nn.Module, pages: PageTensors) -> None:
+    """Set a statistics branch's standardization from the training pages."""
+    if isinstance(model, PageNet) and "statistics" in model.inputs:
+        train = pages.statistics[pages.subset(TRAIN)]
+        model.statistics.mean.copy_(train.mean(dim=0))
+        model.statistics.std.copy_(train.std(dim=0).clamp(min=1e-3))
+
+
+def fit(
+    model: nn.Module, pages: PageTensors, logits: Logits, num_classes: int, config: FitConfig
+) -> list[EpochStats]:
+    """Train on the training pages; leave the model holding the best epoch's weights."""
+    device = torch.device(config.device)
+    train, val = pages.subset(TRAIN), pages.subset(VALIDATION)
+    if not len(train) or not len(val):
+        raise ValueError(f"need training and validation pages, got {len(train)} and {len(val)}")
+    targets = pages.targets.to(device)
+    weights = torch.ones(num_classes)
+    if config.class_weights == "balanced":
+        counts = torch.bincount(pages.targets[train], minlength=num_classes).float()
+        weights = len(train) / (num_classes * counts.clamp(min=1))
+    loss_fn = nn.CrossEntropyLoss(weight=weights.to(device))
+    parameters = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.Adam(parameters, lr=LR_START, weight_decay=config.weight_decay)
+    order = torch.Generator().manual_seed(config.seed)
+    history: list[EpochStats] = []
+    best: tuple[float, float] | None = None
+    best_state: dict[str, torch.Tensor] = {}
+    for epoch in range(config.epochs):
+        learning_rate = paper_learning_rate(epoch)
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate
+        model.train()
+        total = 0.0
+        batches = train[torch.randperm(len(train), generator=order)].split(config.batch_size)
+        for batch in tqdm(
+            batches, desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", disable=not config.progress
+        ):
+            optimizer.zero_grad()
+            loss = loss_fn(logits(model, batch), targets[batch])
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(batch)
+        val_logits = predict_logits(model, logits, val, config.batch_size)
+        val_loss = float(nn.functional.cross_entropy(val_logits, pages.targets[val]))
+        balanced = balanced_accuracy(pages.targets[val], val_logits.argmax(dim=1), num_classes)
+        history.append(EpochStats(epoch + 1, learning_rate, total / len(train), val_loss, balanced))
+        logger.info(
+            "epoch %d/%d: lr %.2e, train loss %.4f, val loss %.4f, val balanced accuracy %.4f",
+            epoch + 1,
+            config.epochs,
+            learning_rate,
+            total / len(train),
+            val_loss,
+            balanced,
+        )
+        if best is None or (balanced, -val_loss) > best:
+            best = (balanced, -val_loss)
+            best_state = {name: t.detach().clone() for name, t in model.state_dict().items()}
+    model.load_state_dict(best_state)
+    return history
+
+
+def predict_logits(model: nn.Module, logits: Logits, index: torch.Tensor, batch_size: int) -> torch.Tensor:
+    """Uncalibrated logits (on the CPU) of page indices, in eval mode."""
+    model.eval()
+    with torch.no_grad():
+        return torch.cat([logits(model, chunk).float().cpu() for chunk in index.split(batch_size * 4)])
+
+
+def balanced_accuracy(targets: torch.Tensor, predicted: torch.Tensor, num_classes: int) -> float:
+    """Mean recall over the classes present."""
+    recalls = [
+        float((predicted[targets == k] == k).float().mean())
+        for k in range(num_classes)
+        if (targets == k).any()
+    ]
+    return sum(recalls) / len(recalls)
+
+
+def fit_temperature(logits: torch.Tensor, targets: torch.Tensor) -> float:
+    """The temperature that minimizes the negative log-likelihood (grid search)."""
+    losses = [float(nn.functional.cross_entropy(logits / t, targets)) for t in TEMPERATURES]
+    return float(TEMPERATURES[int(np.argmin(losses))])
+
+
+def expected_calibration_error(probabilities: torch.Tensor, targets: torch.Tensor) -> float:
+    """ECE over CALIBRATION_BINS equal-width bins of the top-class probability."""
+    confidence, predicted = probabilities.max(dim=1)
+    correct = (predicted == targets).float()
+    edges = torch.linspace(0, 1, CALIBRATION_BINS + 1)
+    error = 0.0
+    for low, high in pairwise(edges):
+        inside = (confidence > low) & (confidence <= high)
+        if inside.any():
+            gap = abs(float(confidence[inside].mean()) - float(correct[inside].mean()))
+            error += gap * float(inside.float().mean())
+    return error
+
+
+def calibrate_and_evaluate(
+    model: nn.Module, pages: PageTensors, logits: Logits, labels: list[str], batch_size: int
+) -> Evaluation:
+    """Fit the temperature on validation pages (stored in a PageNet), score held-out pages."""
+    val, heldout = pages.subset(VALIDATION), pages.subset(HELDOUT)
+    temperature = fit_temperature(predict_logits(model, logits, val, batch_size), pages.targets[val])
+    if isinstance(model, PageNet):
+        model.temperature.fill_(temperature)
+    raw = predict_logits(model, logits, heldout, batch_size)
+    targets = pages.targets[heldout]
+    metrics = classification_metrics(targets.tolist(), raw.argmax(dim=1).tolist(), labels)
+    return Evaluation(
+        metrics=metrics,
+        ece=expected_calibration_error(torch.softmax(raw / temperature, dim=1), targets),
+        ece_uncalibrated=expected_calibration_error(torch.softmax(raw, dim=1), targets),
+        temperature=temperature,
+    )
+
+
+@dataclass
+class PageNetConfig:
+    """One `scrapy train-classifier --model pagenet` run."""
+
+    data: list[Path]
+    out: Path
+    inputs: list[str]
+    labels: str | None = None
+    dropout: float = 0.3
+    #: Folder keeping each page's encoded inputs between runs (None: encode every time).
+    cache: Path | None = None
+    fit: FitConfig = field(default_factory=FitConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "data": [str(d) for d in self.data],
+            "out": str(self.out),
+            "inputs": self.inputs,
+            "labels": self.labels,
+            "dropout": self.dropout,
+            "cache": str(self.cache) if self.cache else None,
+            **self.fit.to_dict(),
+        }
+
+
+def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
+    """Prepare the pages, train, calibrate, score held-out domains, save checkpoint + card."""
+    mapping = load_label_mapping(config.labels)
+    labels = list(mapping.labels)
+    device = resolve_device(config.fit.device)
+    seed_everything(config.fit.seed)
+    args = {**pagenet_args(len(labels), config.inputs, config.dropout), "trunk": wheel_trunk_record()}
+    model = PageNet(args["num_classes"], args["inputs"], args["dropout"])
+    started = time.perf_counter()
+    pages = prepare_pages(
+        read_manifests(config.data), mapping, model.trunk, config.cache, progress=config.fit.progress
+    )
+    prepare_seconds = time.perf_counter() - started
+    model.to(device)
+    prepare_statistics(model, pages)
+    fit_config = replace(config.fit, device=str(device))
+    started = time.perf_counter()
+    history = fit(model, pages, pagenet_logits(pages, device), len(labels), fit_config)
+    train_seconds = time.perf_counter() - started
+    # Score exactly the weights that are saved (fp16).
+    model.load_state_dict(
+        {
+            k: v.to(torch.float16).float() if v.is_floating_point() else v
+            for k, v in model.state_dict().items()
+        }
+    )
+    evaluation = calibrate_and_evaluate(
+        model, pages, pagenet_logits(pages, device), labels, fit_config.batch_size
+    )
+    best = max(history, key=lambda h: (h.val_balanced_accuracy, -h.val_loss))
+    meta = CheckpointMeta(
+        model="pagenet",
+        args=args,
+        labels=labels,
+        transform=SCREENSHOT_TRANSFORM.to_dict(),
+        config={**config.to_dict(), "label_mapping": mapping.to_dict()},
+        metrics={
+            "heldout": evaluation.to_dict(),
+            "best_epoch": best.epoch,
+            "val_balanced_accuracy": best.val_balanced_accuracy,
+            "val_loss": best.val_loss,
+            "history": [asdict(h) for h in history],
+        },
+        split={
+            "by": "domain",
+            "file": "models/splits/wcxb-dev.json",
+            "roles": "train / validation / heldout",
+        },
+    )
+    checkpoint = save_checkpoint(config.out, model.cpu(), meta)
+    data = {
+        role: summarize(
+            [pages.records[i] for i in pages.subset(role).tolist()],
+            [labels[int(k)] for k in pages.targets[pages.subset(role)]],
+        )
+        for role in (TRAIN, VALIDATION, HELDOUT)
+    }
+    card = write_model_card(
+        checkpoint,
+        meta,
+        {
+            "sees": MODEL_SEES,
+            "data": data,
+            "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "training_device": str(device),
+            "seconds": {"prepare": round(prepare_seconds, 1), "train": round(train_seconds, 1)},
+            "versions": {"torch": torch.__version__},
+        },
+    )
+    logger.info(
+        "Saved PageNet checkpoint to %s (held-out accuracy %.4f)", checkpoint, evaluation.metrics.accuracy
+    )
+    return checkpoint, card, evaluation
+
+
+MODEL_SEES = {
+    "screenshot": "the top 1366 x 1366 px of the page in RGB, resized to 224 x 224, through "
+    "EfficientNet-Lite0 (ImageNet, frozen up to the last block's projection)",
+    "layout": "every element box of the whole page, squashed to a 128 x 48 raster of text, "
+    "link, heading, image, list-container and list-item masks",
+    "statistics": "19 DOM statistics from the boxes (links, link-text share, long paragraphs, "
+    "headings, repeated sibling groups, page height)",
+}

