@@ -45,7 +45,7 @@ def classification_metrics(
         raise ValueError(f"{len(true)} true classes but {len(predicted)} predictions")
     size = len(labels)
     confusion = [[0] * size for _ in range(size)]
-    for actual, guess in zip(true, predicted):
+    for actual, guess in zip(true, predicted, strict=False):
         confusion[actual][guess] += 1
     per_class = []
     for k, label in enumerate(labels):

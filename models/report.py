@@ -23,7 +23,7 @@ def format_metrics(metrics: ClassificationMetrics) -> str:
         )
     lines.append("confusion matrix (rows: true class, columns: predicted)")
     lines.append(" " * width + "".join(f"  {label:>{width}}" for label in metrics.labels))
-    for label, row in zip(metrics.labels, metrics.confusion):
+    for label, row in zip(metrics.labels, metrics.confusion, strict=False):
         lines.append(f"{label:<{width}}" + "".join(f"  {count:>{width}d}" for count in row))
     return "\n".join(lines)
 

@@ -392,7 +392,9 @@ def _evaluate(
     trainable.eval()
     total_loss, correct = 0.0, 0
     with torch.no_grad():
-        for inputs, targets in zip(split.inputs.split(batch_size), split.targets.split(batch_size)):
+        for inputs, targets in zip(
+            split.inputs.split(batch_size), split.targets.split(batch_size), strict=False
+        ):
             logits = trainable(inputs)
             total_loss += loss_fn(logits, targets).item() * len(targets)
             correct += int((logits.argmax(dim=1) == targets).sum())

@@ -102,7 +102,7 @@ def test_truncated_checkpoint(saved, cut):
     path, _ = saved
     content = path.read_bytes()
     path.write_bytes(content[: int(len(content) * cut) if isinstance(cut, float) else cut])
-    with pytest.raises(CheckpointError, match="unreadable .truncated or not a checkpoint"):
+    with pytest.raises(CheckpointError, match=r"unreadable .truncated or not a checkpoint"):
         load_classifier(path)
 
 

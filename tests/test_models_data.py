@@ -101,7 +101,7 @@ def test_missing_manifest_is_reported(tmp_path):
 def test_default_mapping_is_the_papers_two_classes():
     mapping = load_label_mapping()
     assert mapping.labels == ("article", "list")
-    assert {raw: mapping.label_of(raw) for raw in WCXB_TYPES + ["list"]} == {
+    assert {raw: mapping.label_of(raw) for raw in [*WCXB_TYPES, "list"]} == {
         "article": "article",
         "listing": "list",
         "collection": "list",
@@ -148,7 +148,7 @@ def test_uncovered_labels_and_bad_mappings_are_refused(tmp_path):
         load_label_mapping({"labels": ["a"], "map": {"x": "b"}})
     with pytest.raises(LabelMappingError, match="duplicate labels"):
         load_label_mapping({"labels": ["a", "a"]})
-    with pytest.raises(LabelMappingError, match="label mapping not found: nope.*article-list"):
+    with pytest.raises(LabelMappingError, match=r"label mapping not found: nope.*article-list"):
         load_label_mapping("nope")
     broken = tmp_path / "broken.json"
     broken.write_text("{")
@@ -231,7 +231,7 @@ def test_short_pages_are_padded_with_white_at_the_bottom():
 def test_rgb_transform_uses_imagenet_normalization():
     tensor = screenshot_transform(Image.new("RGBA", (40, 60), (255, 255, 255, 255)), 16, grayscale=False)
     assert tensor.shape == (3, 16, 16)
-    expected = [(1 - m) / s for m, s in zip(IMAGENET_MEAN, IMAGENET_STD)]
+    expected = [(1 - m) / s for m, s in zip(IMAGENET_MEAN, IMAGENET_STD, strict=False)]
     assert torch.allclose(tensor[:, 0, 0], torch.tensor(expected))
 
 
@@ -257,9 +257,9 @@ def test_transform_spec_round_trips_and_refuses_other_transforms():
     spec = transform.to_dict()
     assert ScreenshotTransform.from_dict(spec) == transform
     assert Counter(spec) == Counter(json.loads(json.dumps(spec)))
-    with pytest.raises(ValueError, match="differs .* in mean"):
+    with pytest.raises(ValueError, match=r"differs .* in mean"):
         ScreenshotTransform.from_dict({**spec, "mean": [0.4]})
-    with pytest.raises(ValueError, match="differs .* in name"):
+    with pytest.raises(ValueError, match=r"differs .* in name"):
         ScreenshotTransform.from_dict({**spec, "name": "center-crop"})
     with pytest.raises(ValueError, match="needs input_size and grayscale"):
         ScreenshotTransform.from_dict({"name": "top-square"})

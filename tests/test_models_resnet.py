@@ -46,7 +46,7 @@ def test_missing_imagenet_weights_name_the_file(tmp_path, monkeypatch):
     assert IMAGENET_WEIGHTS_FILE == "resnet101-63fe2227.pth"
     assert str(tmp_path / "hub" / "checkpoints" / IMAGENET_WEIGHTS_FILE) in message
     assert "--weights PATH" in message and "none" not in message
-    with pytest.raises(PretrainedWeightsError, match="resnet101-63fe2227.pth"):
+    with pytest.raises(PretrainedWeightsError, match=r"resnet101-63fe2227\.pth"):
         resolve_backbone_weights(None)
 
 

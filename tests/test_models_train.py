@@ -103,7 +103,7 @@ def reload_test_metrics(checkpoint: Path, dataset: Path) -> list[list[int]]:
     predicted = classifier.predict([open_screenshot(r.image) for r in records], batch_size=4)
     mapping = classifier.metadata["config"]["label_mapping"]
     confusion = [[0, 0], [0, 0]]
-    for record, (label, _) in zip(records, predicted):
+    for record, (label, _) in zip(records, predicted, strict=False):
         true = mapping["map"].get(record.label, record.label)
         confusion[classifier.labels.index(true)][classifier.labels.index(label)] += 1
     return confusion
@@ -177,7 +177,7 @@ def test_training_and_inference_share_the_transform(dataset, tmp_path, monkeypat
 
 def test_missing_imagenet_weights_stop_before_training(dataset, tmp_path, monkeypatch):
     monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch"))
-    with pytest.raises(PretrainedWeightsError, match="resnet101-63fe2227.pth"):
+    with pytest.raises(PretrainedWeightsError, match=r"resnet101-63fe2227\.pth"):
         train_classifier(config(dataset, tmp_path / "r.pt", model="resnet101"))
     assert not (tmp_path / "r.pt").exists()
 
