@@ -67,3 +67,10 @@ def test_skip_and_substitutes():
 def test_cjk_text_keeps_its_characters():
     body = body_of(parse_html("<html><body><h2>日本語の見出し</h2><p>本文です。  二行目</p></body></html>"))
     assert to_text(render_blocks(body)) == "日本語の見出し\n\n本文です。 二行目"
+
+
+def test_a_malformed_link_becomes_no_url_instead_of_raising():
+    from pipelines.extraction.dom import absolute_url
+
+    assert absolute_url("http://[broken/path", "https://a.example/") == ""
+    assert absolute_url("/ok", "https://a.example/x/") == "https://a.example/ok"

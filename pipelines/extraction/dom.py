@@ -167,7 +167,8 @@ def base_url(root: HtmlElement, page_url: str) -> str:
 
 
 def absolute_url(href: str | None, base: str) -> str:
-    """``href`` made absolute against ``base``; "" for empty, fragment-only or script links."""
+    """``href`` made absolute against ``base``; "" for empty, fragment-only, script or
+    malformed links (``http://[broken/``)."""
     href = (href or "").strip()
     if (
         not href
@@ -175,7 +176,10 @@ def absolute_url(href: str | None, base: str) -> str:
         or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:"))
     ):
         return ""
-    return urljoin(base, href)
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return ""
 
 
 def remove_keeping_tail(element: HtmlElement) -> None:
