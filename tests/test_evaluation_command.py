@@ -75,5 +75,8 @@ def test_usage_errors(tmp_path):
     unknown = _evaluate(
         str(FIXTURES / "feed.jsonl"), "--gold", str(FIXTURES / "gold.jsonl"), "--compare", "iawce,nope"
     )
-    assert unknown.returncode == 2 and "unknown extractor 'nope'; known extractors: boilernet, dom-pagerank" in unknown.stderr
+    assert (
+        unknown.returncode == 2
+        and "unknown extractor 'nope'; known extractors: boilernet, dom-pagerank" in unknown.stderr
+    )
     assert "Traceback" not in unknown.stderr
