@@ -7,7 +7,10 @@ from scrapy_playwright.page import PageMethod
 
 
 async def crash_renderer(page) -> None:
-    """Ask the renderer to crash; the answer never comes, so do not wait for it."""
+    """Ask the renderer to crash once the page has loaded (a crash before the load event
+    leaves scrapy-playwright waiting for it: a timeout line); the answer never comes, so
+    do not wait for it."""
+    await page.wait_for_load_state("load")
     session = await page.context.new_cdp_session(page)
     crash = asyncio.ensure_future(session.send("Page.crash"))
     await asyncio.sleep(0.5)
