@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 import lxml.html
 
@@ -64,12 +64,34 @@ def text_extraction(
     )
 
 
+class PeerExtractor:
+    """What every peer shares: its package imported once at build time (a missing one is
+    :class:`ExtractorUnavailable` naming it), its options, its version for provenance.
+    Subclasses set ``name``, ``package`` (the distribution), ``module_name`` and ``Options``."""
+
+    name: ClassVar[str]
+    package: ClassVar[str]
+    module_name: ClassVar[str]
+    Options: ClassVar[type[Any]]
+
+    def __init__(self, module: ModuleType, options: Any):
+        self.module = module
+        self.options = options
+        self.version = package_version(self.package)
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        module = import_peer(cls.name, cls.module_name, cls.package)
+        return cls(module, configured_options(cls.name, cls.Options(), settings))
+
+
 @register
-class TrafilaturaExtractor:
+class TrafilaturaExtractor(PeerExtractor):
     """trafilatura's ``extract`` (text and its title, author, date)."""
 
     name: ClassVar[str] = "trafilatura"
     package: ClassVar[str] = "trafilatura"
+    module_name: ClassVar[str] = "trafilatura"
 
     @dataclass(frozen=True)
     class Options:
@@ -77,16 +99,6 @@ class TrafilaturaExtractor:
         include_tables: bool = True
         favor_precision: bool = False
         favor_recall: bool = False
-
-    def __init__(self, module: ModuleType, options: Options):
-        self.module = module
-        self.options = options
-        self.version = package_version(self.package)
-
-    @classmethod
-    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
-        module = import_peer(cls.name, "trafilatura", cls.package)
-        return cls(module, configured_options(cls.name, cls.Options(), settings))
 
     def extract(self, page: Page) -> Extraction | None:
         found = self.module.extract(
@@ -112,26 +124,17 @@ class TrafilaturaExtractor:
 
 
 @register
-class ReadabilityExtractor:
+class ReadabilityExtractor(PeerExtractor):
     """readability-lxml's ``Document.summary`` made plain text (see :func:`html_fragment_text`)."""
 
     name: ClassVar[str] = "readability"
     package: ClassVar[str] = "readability-lxml"
+    module_name: ClassVar[str] = "readability"
 
     @dataclass(frozen=True)
     class Options:
         min_text_length: int = 25
         retry_length: int = 250
-
-    def __init__(self, module: ModuleType, options: Options):
-        self.module = module
-        self.options = options
-        self.version = package_version(self.package)
-
-    @classmethod
-    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
-        module = import_peer(cls.name, "readability", cls.package)
-        return cls(module, configured_options(cls.name, cls.Options(), settings))
 
     def extract(self, page: Page) -> Extraction | None:
         document = self.module.Document(
@@ -145,26 +148,17 @@ class ReadabilityExtractor:
 
 
 @register
-class JustextExtractor:
+class JustextExtractor(PeerExtractor):
     """jusText's non-boilerplate paragraphs, with the union of all its stoplists."""
 
     name: ClassVar[str] = "justext"
     package: ClassVar[str] = "jusText"
+    module_name: ClassVar[str] = "justext"
 
     @dataclass(frozen=True)
     class Options:
         length_low: int = 70
         length_high: int = 200
-
-    def __init__(self, module: ModuleType, options: Options):
-        self.module = module
-        self.options = options
-        self.version = package_version(self.package)
-
-    @classmethod
-    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
-        module = import_peer(cls.name, "justext", cls.package)
-        return cls(module, configured_options(cls.name, cls.Options(), settings))
 
     def extract(self, page: Page) -> Extraction | None:
         paragraphs = self.module.justext(
