@@ -39,12 +39,24 @@ from models.classifier import PageTypeClassifier
 from models.data import ManifestError, ManifestRecord, read_manifests
 from models.labels import LabelMappingError, label_mapping_from_dict
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet_data import read_boxes, record_roles
+from models.pagenet_data import read_boxes, record_address, record_roles
 from models.registry import MODELS
 from models.splits import HELDOUT
 from models.transform import open_screenshot
+from pipelines.artifacts import read_local_artifact
+from pipelines.extraction.metadata import page_address
 
 CHUNK = 16
+
+
+@dataclass(frozen=True)
+class TimedPage:
+    """One page as a crawl holds it in memory."""
+
+    png: bytes
+    boxes: list[dict]
+    html: str
+    url: str
 
 
 @dataclass
@@ -94,27 +106,36 @@ def score(
     for start in range(0, len(records), CHUNK):
         chunk = records[start : start + CHUNK]
         images = [open_screenshot(record.image) for record in chunk]
-        boxes = [read_boxes(record.boxes) for record in chunk] if classifier.needs_boxes else None
-        predicted += [classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK, boxes)]
+        boxes, urls = None, None
+        if classifier.needs_boxes:
+            boxes = [read_boxes(record.boxes) for record in chunk]
+            urls = [record_address(record) for record in chunk]
+        predicted += [
+            classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK, boxes, urls)
+        ]
     labels = [classifier.labels[k] for k in predicted]
     return classification_metrics(true, predicted, classifier.labels), labels
 
 
 def ms_per_page(
     classifier: PageTypeClassifier,
-    pages: Sequence[tuple[bytes, list[dict]]],
+    pages: Sequence[TimedPage],
     batch_size: int,
     repeats: int,
 ) -> float:
-    """Median over runs of decode + transform (+ layout from the boxes in memory, as in a
-    crawl) + forward time per page, in ms."""
+    """Median over runs of decode + transform (+ layout from the boxes and the address
+    from the HTML's head, in memory as in a crawl) + forward time per page, in ms."""
 
     def run() -> float:
         started = time.perf_counter()
         for start in range(0, len(pages), batch_size):
             chunk = pages[start : start + batch_size]
-            images = [open_screenshot(png) for png, _ in chunk]
-            classifier.predict(images, batch_size, [boxes for _, boxes in chunk])
+            images = [open_screenshot(page.png) for page in chunk]
+            if classifier.needs_boxes:
+                urls = [page_address(page.html, page.url) for page in chunk]
+                classifier.predict(images, batch_size, [page.boxes for page in chunk], urls)
+            else:
+                classifier.predict(images, batch_size)
         return (time.perf_counter() - started) * 1000 / len(pages)
 
     run()
@@ -140,7 +161,15 @@ def benchmark(
             PurePosixPath(urlsplit(r.url).path).stem: label for r, label in zip(pages, predicted, strict=True)
         }
         predictions.write_text(json.dumps(by_id, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-    timed = [(record.image.read_bytes(), read_boxes(record.boxes)) for record in pages[:timing_pages]]
+    timed = [
+        TimedPage(
+            record.image.read_bytes(),
+            read_boxes(record.boxes),
+            read_local_artifact(record.html).decode("utf-8", errors="replace") if record.html else "",
+            record.url,
+        )
+        for record in pages[:timing_pages]
+    ]
     return BenchmarkRow(
         checkpoint=checkpoint,
         title=MODELS[classifier.model_name].title,

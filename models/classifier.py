@@ -9,7 +9,7 @@ import torch
 from PIL import Image
 from torch import nn
 
-from models.layout import dom_statistics, layout_raster
+from models.layout import layout_raster, page_statistics
 from models.transform import ScreenshotTransform, open_screenshot
 
 DEFAULT_BATCH_SIZE = 16
@@ -48,21 +48,25 @@ class PageTypeClassifier:
         images: Sequence[Image.Image],
         batch_size: int = DEFAULT_BATCH_SIZE,
         boxes: Sequence[Sequence[dict[str, Any]]] | None = None,
+        urls: Sequence[str] | None = None,
     ) -> torch.Tensor:
         """Class probabilities, shape ``(len(images), len(labels))``, on the CPU.
 
-        ``boxes``: each page's element boxes, required when :attr:`needs_boxes`."""
+        ``boxes``: each page's element boxes, and ``urls`` each page's address (see
+        :func:`pipelines.extraction.metadata.page_address`), required when
+        :attr:`needs_boxes`."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
-        if self.needs_boxes and (boxes is None or len(boxes) != len(images)):
-            raise ValueError(f"{self.model_name} reads element boxes: give one list per image")
+        if self.needs_boxes and (boxes is None or urls is None or not len(boxes) == len(urls) == len(images)):
+            raise ValueError(f"{self.model_name} reads element boxes and addresses: give one per image")
         batches = []
         with torch.inference_mode():
             for start in range(0, len(images), batch_size):
                 chunk = images[start : start + batch_size]
                 inputs = [torch.stack([self.transform(image) for image in chunk]).to(self.device)]
                 if self.needs_boxes:
-                    inputs += self._layout_inputs(chunk, boxes[start : start + batch_size])
+                    stop = start + batch_size
+                    inputs += self._layout_inputs(chunk, boxes[start:stop], urls[start:stop])
                 logits = self.model(*inputs)
                 batches.append(torch.softmax(logits.float(), dim=1).cpu())
         if not batches:
@@ -70,12 +74,15 @@ class PageTypeClassifier:
         return torch.cat(batches)
 
     def _layout_inputs(
-        self, images: Sequence[Image.Image], boxes: Sequence[Sequence[dict[str, Any]]]
+        self,
+        images: Sequence[Image.Image],
+        boxes: Sequence[Sequence[dict[str, Any]]],
+        urls: Sequence[str],
     ) -> list[torch.Tensor]:
-        """The layout raster and DOM statistics of each page (width: the screenshot's)."""
-        pairs = list(zip(images, boxes, strict=True))
-        rasters = [torch.from_numpy(layout_raster(b, image.width)) for image, b in pairs]
-        statistics = [torch.from_numpy(dom_statistics(b, image.width)) for image, b in pairs]
+        """The layout raster and page statistics of each page (width: the screenshot's)."""
+        pages = list(zip(images, boxes, urls, strict=True))
+        rasters = [torch.from_numpy(layout_raster(b, image.width)) for image, b, _ in pages]
+        statistics = [torch.from_numpy(page_statistics(b, image.width, url)) for image, b, url in pages]
         return [torch.stack(rasters).to(self.device), torch.stack(statistics).to(self.device)]
 
     def predict(
@@ -83,14 +90,15 @@ class PageTypeClassifier:
         images: Sequence[Image.Image],
         batch_size: int = DEFAULT_BATCH_SIZE,
         boxes: Sequence[Sequence[dict[str, Any]]] | None = None,
+        urls: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
         """(label, probability) of the most likely class for each image."""
-        probabilities = self.predict_proba(images, batch_size, boxes)
+        probabilities = self.predict_proba(images, batch_size, boxes, urls)
         scores, indices = probabilities.max(dim=1)
         return [(self.labels[int(i)], float(p)) for p, i in zip(scores, indices, strict=True)]
 
-    def predict_page(self, png: bytes, boxes: Sequence[dict[str, Any]]) -> tuple[str, float]:
-        """The page type of one captured page (screenshot PNG + element boxes) and its
-        probability (calibrated for PageNet)."""
-        (prediction,) = self.predict([open_screenshot(png)], boxes=[boxes])
+    def predict_page(self, png: bytes, boxes: Sequence[dict[str, Any]], url: str) -> tuple[str, float]:
+        """The page type of one captured page (screenshot PNG + element boxes + the
+        page's address) and its probability (calibrated for PageNet)."""
+        (prediction,) = self.predict([open_screenshot(png)], boxes=[boxes], urls=[url])
         return prediction

@@ -46,6 +46,8 @@ class ManifestRecord:
     source: str = ""
     #: The element boxes of the same visit (``boxes`` in the manifest), when captured.
     boxes: Path | None = None
+    #: The rendered HTML of the same visit (``html`` in the manifest, gzip or plain).
+    html: Path | None = None
     #: Split role (train/validation/heldout) for pages outside WCXB dev's split, e.g.
     #: generated sites split by theme; None: the role of the site in the one split.
     role: str | None = None
@@ -88,9 +90,10 @@ def _parse_line(line: str, root: Path, where: str) -> ManifestRecord:
     image = (root / entry["image"]).resolve()
     if not image.is_file():
         raise ManifestError(f"{where}: image not found: {image}")
-    boxes = (root / entry["boxes"]).resolve() if entry.get("boxes") else None
-    if boxes is not None and not boxes.is_file():
-        raise ManifestError(f"{where}: boxes not found: {boxes}")
+    boxes, html = ((root / entry[name]).resolve() if entry.get(name) else None for name in ("boxes", "html"))
+    for name, path in (("boxes", boxes), ("html", html)):
+        if path is not None and not path.is_file():
+            raise ManifestError(f"{where}: {name} not found: {path}")
     return ManifestRecord(
         image=image,
         label=entry["label"],
@@ -98,6 +101,7 @@ def _parse_line(line: str, root: Path, where: str) -> ManifestRecord:
         url=str(entry.get("url") or ""),
         source=str(entry.get("source") or ""),
         boxes=boxes,
+        html=html,
         role=entry.get("role") or None,
     )
 

@@ -7,18 +7,26 @@ px, visible, text_len).
   (:data:`RASTER_CHANNELS`), a cell 1 where such an element covers it (at least one
   cell per element), else 0.
 * :func:`dom_statistics`: a few numbers a list page and an article differ in (links and
-  their share of the text, repeated sibling groups, long paragraphs, headings), as
-  :data:`STATISTICS` names them, log-scaled.
+  their share of the text, repeated sibling groups, long paragraphs, headings, linked
+  headings, the class names sites give teasers, pagination and excerpts), as
+  :data:`DOM_STATISTICS` names them, log-scaled;
+* :func:`url_statistics`: what the page's address says (``/category/``, ``/page/2``, a
+  section path ending in ``/``, a dated slug), as :data:`URL_STATISTICS` names them;
+* :func:`page_statistics`: both, in :data:`STATISTICS` order (the model's input).
 
-Both are cheap (no HTML parse): a few milliseconds for thousands of boxes.
+All are cheap (no HTML parse): a few milliseconds for thousands of boxes. Adding the
+class-name and address features took a gradient-boosted probe on WCXB dev's held-out
+domains from 0.910 to 0.937 accuracy (list recall 0.55 to 0.69).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -36,8 +44,32 @@ ITEM_TAGS = frozenset({"li", "article", "tr", "dt"})
 LONG_PARAGRAPH = 150
 #: Sibling groups count elements with at least this much text.
 GROUP_MIN_TEXT = 20
+#: Class-name fragments that sites use for what list pages and articles hold; each
+#: counts the visible elements with a class matching it.
+CLASS_HINTS = {
+    "pagination": r"pagination|page-numbers|nav-links|pager|paging",
+    "excerpt": r"excerpt|summary|teaser|snippet|intro",
+    "card": r"card|tile|grid",
+    "read_more": r"read-?more|more-link|continue",
+    "post": r"post|entry",
+    "item": r"item",
+    "product": r"product|price|cart",
+    "comment": r"comment|reply",
+    "author": r"author|byline",
+    "share": r"share|social",
+    "breadcrumb": r"breadcrumb",
+    "sidebar": r"sidebar|widget",
+    "taxonomy": r"tag|categor|archive",
+    "meta": r"meta|date|time",
+}
+_CLASS_HINT_PATTERNS = {name: re.compile(pattern) for name, pattern in CLASS_HINTS.items()}
+_TAXONOMY_PATH = re.compile(r"/(category|categories|tag|tags|topics?|archives?|section|author)/")
+_PAGINATION_URL = re.compile(r"/page/\d+|[?&]page=")
+_SECTION_PATH = re.compile(r"/(blog|news|articles|posts|stories|press|resources|insights)/?$")
+_DATED_PATH = re.compile(r"\d{4}/\d{2}")
+_INDEX = re.compile(r"\[\d+\]")
 
-STATISTICS = (
+DOM_STATISTICS = (
     "links",
     "link_text_share",
     "text_length",
@@ -57,7 +89,25 @@ STATISTICS = (
     "largest_same_class_group",
     "page_height_ratio",
     "link_area_share",
+    "linked_headings",
+    "linked_heading_share",
+    "largest_linked_heading_group",
+    "articles_with_links",
+    *(f"class_{name}" for name in CLASS_HINTS),
 )
+URL_STATISTICS = (
+    "url_depth",
+    "url_ends_with_slash",
+    "url_taxonomy",
+    "url_pagination",
+    "url_section",
+    "url_dated",
+    "url_slug_length",
+    "url_slug_words",
+    "url_query",
+    "url_root",
+)
+STATISTICS = DOM_STATISTICS + URL_STATISTICS
 
 
 def _channels(tag: str) -> list[int]:
@@ -108,8 +158,34 @@ def layout_raster(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
     return raster
 
 
+def page_statistics(boxes: Sequence[dict[str, Any]], width: int, url: str) -> np.ndarray:
+    """The :data:`STATISTICS` of a page (its boxes and its address), float32."""
+    return np.concatenate([dom_statistics(boxes, width), url_statistics(url)])
+
+
+def url_statistics(url: str) -> np.ndarray:
+    """The :data:`URL_STATISTICS` of an address, float32."""
+    parts = urlsplit(url)
+    path = parts.path.lower()
+    segments = [segment for segment in path.split("/") if segment]
+    slug = segments[-1] if segments else ""
+    values = {
+        "url_depth": math.log1p(len(segments)),
+        "url_ends_with_slash": float(path.endswith("/") and bool(segments)),
+        "url_taxonomy": float(bool(_TAXONOMY_PATH.search(path))),
+        "url_pagination": float(bool(_PAGINATION_URL.search(url.lower()))),
+        "url_section": float(bool(_SECTION_PATH.search(path))),
+        "url_dated": float(bool(_DATED_PATH.search(path))),
+        "url_slug_length": math.log1p(len(slug)),
+        "url_slug_words": math.log1p(slug.count("-") + slug.count("_")),
+        "url_query": float(bool(parts.query)),
+        "url_root": float(not segments),
+    }
+    return np.asarray([values[name] for name in URL_STATISTICS], dtype=np.float32)
+
+
 def dom_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
-    """The :data:`STATISTICS` of a page, float32, counts as log1p."""
+    """The :data:`DOM_STATISTICS` of a page, float32, counts as log1p."""
     visible = [b for b in boxes if b.get("visible")]
     page_width, page_height = page_extent(boxes, width)
     tags = Counter(b["tag"] for b in visible)
@@ -141,6 +217,16 @@ def dom_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
     def largest(counter: Counter) -> int:
         return max(counter.values(), default=0)
 
+    headings = [b for b in visible if b["tag"] in HEADING_TAGS]
+    linked_headings = [b for b in headings if b["path"] in holds_link]
+    linked_heading_groups = Counter(_INDEX.sub("", b["path"]) for b in linked_headings)
+    class_hints = Counter(
+        name
+        for box in visible
+        for name, pattern in _CLASS_HINT_PATTERNS.items()
+        if any(pattern.search(c.lower()) for c in box.get("classes") or ())
+    )
+
     values = {
         "links": math.log1p(len(links)),
         "link_text_share": link_text / text_length if text_length else 0.0,
@@ -161,5 +247,12 @@ def dom_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
         "largest_same_class_group": math.log1p(largest(same_class)),
         "page_height_ratio": math.log(page_height / page_width),
         "link_area_share": min(link_area, 1.0),
+        "linked_headings": math.log1p(len(linked_headings)),
+        "linked_heading_share": len(linked_headings) / len(headings) if headings else 0.0,
+        "largest_linked_heading_group": math.log1p(largest(linked_heading_groups)),
+        "articles_with_links": math.log1p(
+            sum(1 for b in visible if b["tag"] == "article" and b["path"] in holds_link)
+        ),
+        **{f"class_{name}": math.log1p(class_hints[name]) for name in CLASS_HINTS},
     }
-    return np.asarray([values[name] for name in STATISTICS], dtype=np.float32)
+    return np.asarray([values[name] for name in DOM_STATISTICS], dtype=np.float32)

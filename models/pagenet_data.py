@@ -17,14 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+from PIL import Image
 from tqdm import tqdm
 
 from models.data import ManifestError, ManifestRecord
 from models.labels import LabelMapping
-from models.layout import dom_statistics, layout_raster
+from models.layout import layout_raster, page_statistics
 from models.pagenet import Trunk
 from models.splits import ROLES, UnknownDomain, load_split
 from models.transform import ScreenshotTransform, open_screenshot
+from pipelines.artifacts import read_local_artifact
+from pipelines.extraction.metadata import page_address
 
 logger = logging.getLogger(__name__)
 
@@ -114,26 +117,43 @@ def prepare_pages(
 
 
 def encode_page(record: ManifestRecord, trunk: Trunk, cache: Path | None) -> dict[str, torch.Tensor]:
-    """One page's tensors, from the cache when it has them."""
+    """One page's tensors, the pixel ones from the cache when it has them (the page
+    statistics are cheap and always computed afresh, so that they follow the code)."""
+    boxes = read_boxes(record.boxes)
     cached = cache / f"{record.image.stem}.pt" if cache is not None else None
     if cached is not None and cached.is_file():
-        return torch.load(cached, weights_only=True)
-    try:
-        screenshot = open_screenshot(record.image)
-    except OSError as exc:
-        raise ManifestError(f"{record.image}: not a readable screenshot: {exc}") from exc
-    boxes = read_boxes(record.boxes)
-    with torch.no_grad():
-        hidden = trunk(SCREENSHOT_TRANSFORM(screenshot)[None])[0].half()
-    page = {
-        "hidden": hidden,
-        "layout": torch.from_numpy(layout_raster(boxes, screenshot.width)).to(torch.uint8),
-        "statistics": torch.from_numpy(dom_statistics(boxes, screenshot.width)),
-        "gray": _gray_uint8(screenshot),
-    }
-    if cached is not None:
-        torch.save(page, cached)
+        page: dict[str, torch.Tensor] = torch.load(cached, weights_only=True)
+        with Image.open(record.image) as header:  # reads the PNG header only
+            width = header.width
+    else:
+        try:
+            screenshot = open_screenshot(record.image)
+        except OSError as exc:
+            raise ManifestError(f"{record.image}: not a readable screenshot: {exc}") from exc
+        width = screenshot.width
+        with torch.no_grad():
+            hidden = trunk(SCREENSHOT_TRANSFORM(screenshot)[None])[0].half()
+        page = {
+            "hidden": hidden,
+            "layout": torch.from_numpy(layout_raster(boxes, width)).to(torch.uint8),
+            "gray": _gray_uint8(screenshot),
+        }
+        if cached is not None:
+            torch.save(page, cached)
+    page["statistics"] = torch.from_numpy(page_statistics(boxes, width, record_address(record)))
     return page
+
+
+def record_address(record: ManifestRecord) -> str:
+    """The page's own address (canonical link or ``og:url`` in its captured HTML), else
+    the URL it was captured from."""
+    if record.html is None:
+        return record.url
+    try:
+        html = read_local_artifact(record.html).decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise ManifestError(f"{record.html}: unreadable HTML: {exc}") from exc
+    return page_address(html, record.url)
 
 
 def _gray_uint8(screenshot) -> torch.Tensor:

@@ -29,7 +29,8 @@ from models.data import read_manifests, summarize
 from models.labels import load_label_mapping
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet import PageNet, pagenet_args
+from models.efficientnet import load_imagenet_lite0
+from models.pagenet import PageNet, Trunk, pagenet_args
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
 from models.registry import resolve_device
 from models.splits import HELDOUT, TRAIN, VALIDATION
@@ -285,8 +286,11 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     args = {**pagenet_args(len(labels), config.inputs, config.dropout), "trunk": wheel_trunk_record()}
     model = PageNet(args["num_classes"], args["inputs"], args["dropout"])
     started = time.perf_counter()
+    # The trunk also encodes the screenshot for models that do not read it (the cache
+    # then serves every variant).
+    trunk = model.trunk if "screenshot" in model.inputs else Trunk(load_imagenet_lite0())
     pages = prepare_pages(
-        read_manifests(config.data), mapping, model.trunk, config.cache, progress=config.fit.progress
+        read_manifests(config.data), mapping, trunk, config.cache, progress=config.fit.progress
     )
     prepare_seconds = time.perf_counter() - started
     model.to(device)

@@ -16,6 +16,7 @@ from scrapy.settings import BaseSettings
 from crawler.items import PageItem
 from models.checkpoint import load_classifier
 from models.classifier import PageTypeClassifier
+from pipelines.extraction.metadata import page_address
 from pipelines.steps import record_step_failure
 from pipelines.version import short_hash
 
@@ -74,7 +75,10 @@ class ClassifyPipeline:
         started = time.perf_counter()
         try:
             label, score = await asyncio.to_thread(
-                self.classifier.predict_page, item.capture.screenshot_png, item.capture.boxes
+                self.classifier.predict_page,
+                item.capture.screenshot_png,
+                item.capture.boxes,
+                page_address(item.capture.html, item.capture.final_url or item.url),
             )
         except Exception as error:  # one page's failure must not lose its line
             record_step_failure(item, "classify", error, self.crawler.stats)

@@ -7,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from PIL import Image
@@ -14,12 +15,16 @@ from PIL import Image
 from models import efficientnet
 from models.checkpoint import CheckpointError, load_classifier, read_checkpoint
 from models.layout import (
+    DOM_STATISTICS,
     RASTER_CHANNELS,
     RASTER_HEIGHT,
     RASTER_WIDTH,
     STATISTICS,
+    URL_STATISTICS,
     dom_statistics,
     layout_raster,
+    page_statistics,
+    url_statistics,
 )
 from models.pagenet import PageNet, trunk_keys
 from models.pagenet_train import (
@@ -79,12 +84,53 @@ def test_layout_raster_marks_elements_by_kind_and_place():
 
 
 def test_dom_statistics_tell_a_link_list_from_an_article():
-    listing = dict(zip(STATISTICS, dom_statistics(list_boxes(), WIDTH), strict=True))
-    article = dict(zip(STATISTICS, dom_statistics(article_boxes(), WIDTH), strict=True))
+    listing = dict(zip(DOM_STATISTICS, dom_statistics(list_boxes(), WIDTH), strict=True))
+    article = dict(zip(DOM_STATISTICS, dom_statistics(article_boxes(), WIDTH), strict=True))
     assert listing["link_text_share"] == pytest.approx(1.0)
     assert article["link_text_share"] == 0.0
     assert listing["largest_sibling_group_with_links"] == pytest.approx(torch.tensor(12.0).log1p().item())
     assert article["long_paragraphs"] > listing["long_paragraphs"] == 0.0
+    assert listing["class_item"] > 0 and article["class_item"] == 0.0
+
+
+def test_class_hints_count_teasers_and_pagination():
+    teasers = [
+        box("h2", 0, 100 * i, 600, 40, f"/html/body/main/div[{i}]/h2", text_len=40, classes=["entry-title"])
+        for i in range(1, 7)
+    ]
+    links = [
+        box("a", 0, 100 * i, 600, 40, f"/html/body/main/div[{i}]/h2/a", text_len=40) for i in range(1, 7)
+    ]
+    pager = [box("nav", 0, 800, 600, 40, "/html/body/main/nav", text_len=10, classes=["page-numbers"])]
+    statistics = dict(zip(DOM_STATISTICS, dom_statistics(teasers + links + pager, WIDTH), strict=True))
+    assert statistics["linked_headings"] == pytest.approx(np.log1p(6))
+    assert statistics["linked_heading_share"] == 1.0
+    assert statistics["largest_linked_heading_group"] == pytest.approx(np.log1p(6))
+    assert statistics["class_pagination"] == pytest.approx(np.log1p(1))
+    assert statistics["class_post"] == pytest.approx(np.log1p(6))
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://a.example/category/food/", {"url_taxonomy": 1.0, "url_ends_with_slash": 1.0}),
+        ("https://a.example/blog/page/3", {"url_pagination": 1.0, "url_taxonomy": 0.0}),
+        ("https://a.example/news/", {"url_section": 1.0}),
+        ("https://a.example/2024/05/how-to-bake-bread", {"url_dated": 1.0, "url_slug_words": np.log1p(3)}),
+        ("https://a.example/", {"url_root": 1.0, "url_depth": 0.0}),
+        ("https://a.example/search?q=x", {"url_query": 1.0, "url_root": 0.0}),
+    ],
+)
+def test_url_statistics_read_the_address(url, expected):
+    statistics = dict(zip(URL_STATISTICS, url_statistics(url), strict=True))
+    for name, value in expected.items():
+        assert statistics[name] == pytest.approx(value), name
+
+
+def test_page_statistics_are_the_dom_then_the_address():
+    values = page_statistics(list_boxes(), WIDTH, "https://a.example/tag/x/")
+    assert values.shape == (len(STATISTICS),) == (len(DOM_STATISTICS) + len(URL_STATISTICS),)
+    np.testing.assert_array_equal(values[len(DOM_STATISTICS) :], url_statistics("https://a.example/tag/x/"))
 
 
 def test_paper_learning_rate_warms_up_then_decays():
@@ -152,7 +198,7 @@ def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained)
     assert json.loads(card.read_text())["sees"]
     classifier = load_classifier(checkpoint)
     assert float(classifier.model.temperature) == pytest.approx(evaluation.temperature, rel=1e-3)  # fp16
-    label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes())
+    label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes(), "https://s1.example/news/")
     assert label in ("article", "list") and 0.5 <= score <= 1.0
     with pytest.raises(ValueError, match="reads element boxes"):
         classifier.predict([Image.new("RGB", (96, 160))])

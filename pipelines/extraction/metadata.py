@@ -25,10 +25,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import lxml.html
+from lxml import etree
+
 from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import HtmlElement, absolute_url, body_of
 from pipelines.extraction.lengths import normalize_space
 from pipelines.scripts import HAN, HIRAGANA, KATAKANA
+
+#: Where a page has no ``</head>``, :func:`page_address` reads this many characters.
+HEAD_SCAN_CHARS = 65_536
 
 _AUTHOR_META = (
     "author",
@@ -111,6 +117,18 @@ def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
         language=_language(root, meta, article),
         canonical_url=_canonical(root, meta, base),
     )
+
+
+def page_address(html: str, url: str) -> str:
+    """The address a page gives itself (canonical link or ``og:url``, from its ``<head>``
+    only, so it costs little on a large page), else ``url``."""
+    end = html.lower().find("</head>")
+    head = html[: end + len("</head>")] if end >= 0 else html[:HEAD_SCAN_CHARS]
+    try:
+        root = lxml.html.fromstring(head or "<html></html>")
+    except (etree.ParserError, ValueError):
+        return url
+    return _canonical(root, _meta_values(root), url) or url
 
 
 def _meta_values(root: HtmlElement) -> dict[str, str]:
