@@ -26,10 +26,10 @@ from tqdm import tqdm
 
 from models.checkpoint import CheckpointMeta, save_checkpoint, wheel_trunk_record, write_model_card
 from models.data import read_manifests, summarize
+from models.efficientnet import load_imagenet_lite0
 from models.labels import load_label_mapping
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.efficientnet import load_imagenet_lite0
 from models.pagenet import PageNet, Trunk, pagenet_args
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
 from models.registry import resolve_device
