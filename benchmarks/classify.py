@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +103,7 @@ def score(
 
 def ms_per_page(
     classifier: PageTypeClassifier,
-    pages: Sequence[tuple[bytes, list[dict]]],
+    pages: Sequence[tuple[bytes, list[dict[str, Any]]]],
     batch_size: int,
     repeats: int,
 ) -> float:
