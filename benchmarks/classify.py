@@ -37,10 +37,10 @@ import torch
 
 from models.checkpoint import CheckpointError, load_classifier
 from models.classifier import PageTypeClassifier
-from models.data import ManifestError, ManifestRecord, read_manifests
+from models.data import ManifestError, ManifestRecord, read_manifests, record_roles
 from models.labels import LabelMappingError, label_mapping_from_dict
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet_data import read_boxes, record_roles
+from models.pagenet_data import read_boxes
 from models.registry import MODELS
 from models.splits import HELDOUT
 from models.transform import open_screenshot

@@ -6,7 +6,7 @@ loads with ``torch.load(weights_only=True)`` (no pickled code runs)::
     {"format": "pagesight-page-classifier", "format_version": 1,
      "model": "lenet5" | "resnet101" | "pagenet", "args": {constructor arguments},
      "labels": ["article", "list"], "transform": {ScreenshotTransform.to_dict()},
-     "config": {training config}, "metrics": {...}, "split": {seed, fractions, val_sites,
+     "config": {training config}, "metrics": {...}, "split": {by, val_sites,
      test_sites}, "state_dict": {name: tensor}}
 
 Floating weights are stored in the model's storage dtype (fp16 for LeNet-5 and PageNet,
@@ -58,7 +58,8 @@ class CheckpointMeta:
     def to_dict(self) -> dict[str, Any]:
         """The metadata as plain data; ValueError when something is not JSON-serializable."""
         try:
-            return json.loads(json.dumps(asdict(self)))
+            plain: dict[str, Any] = json.loads(json.dumps(asdict(self)))
+            return plain
         except (TypeError, ValueError) as exc:
             raise ValueError(f"checkpoint metadata must be plain JSON data: {exc}") from exc
 

@@ -61,7 +61,7 @@ class PageTypeClassifier:
             for start in range(0, len(images), batch_size):
                 chunk = images[start : start + batch_size]
                 inputs = [torch.stack([self.transform(image) for image in chunk]).to(self.device)]
-                if self.needs_boxes:
+                if self.needs_boxes and boxes is not None:
                     inputs += self._layout_inputs(chunk, boxes[start : start + batch_size])
                 logits = self.model(*inputs)
                 batches.append(torch.softmax(logits.float(), dim=1).cpu())

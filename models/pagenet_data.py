@@ -19,11 +19,10 @@ from pathlib import Path
 import torch
 from tqdm import tqdm
 
-from models.data import ManifestError, ManifestRecord
+from models.data import ManifestError, ManifestRecord, record_roles
 from models.labels import LabelMapping
 from models.layout import dom_statistics, layout_raster
 from models.pagenet import Trunk
-from models.splits import ROLES, UnknownDomain, load_split
 from models.transform import ScreenshotTransform, open_screenshot
 
 logger = logging.getLogger(__name__)
@@ -61,23 +60,6 @@ def read_boxes(path: Path | None) -> list[dict]:
     if not isinstance(boxes, list):
         raise ManifestError(f"{path}: boxes must be a JSON list")
     return boxes
-
-
-def record_roles(records: Sequence[ManifestRecord]) -> list[str | None]:
-    """Each record's split role (None: unknown site without a role of its own)."""
-    split = load_split()
-    roles: list[str | None] = []
-    for record in records:
-        if record.role is not None:
-            if record.role not in ROLES:
-                raise ManifestError(f"{record.image}: role must be one of {ROLES}, got {record.role!r}")
-            roles.append(record.role)
-            continue
-        try:
-            roles.append(split.role(record.site))
-        except UnknownDomain:
-            roles.append(None)
-    return roles
 
 
 def prepare_pages(
