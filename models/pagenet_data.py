@@ -15,8 +15,10 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
+from PIL import Image
 from tqdm import tqdm
 
 from models.data import ManifestError, ManifestRecord, record_roles
@@ -49,7 +51,7 @@ class PageTensors:
         return torch.tensor([i for i, r in enumerate(self.roles) if r == role], dtype=torch.long)
 
 
-def read_boxes(path: Path | None) -> list[dict]:
+def read_boxes(path: Path | None) -> list[dict[str, Any]]:
     """A capture's element boxes (a JSON list); ManifestError when absent or malformed."""
     if path is None:
         raise ManifestError("the manifest names no boxes for a page: capture it again with capture-dataset")
@@ -99,7 +101,8 @@ def encode_page(record: ManifestRecord, trunk: Trunk, cache: Path | None) -> dic
     """One page's tensors, from the cache when it has them."""
     cached = cache / f"{record.image.stem}.pt" if cache is not None else None
     if cached is not None and cached.is_file():
-        return torch.load(cached, weights_only=True)
+        stored: dict[str, torch.Tensor] = torch.load(cached, weights_only=True)
+        return stored
     try:
         screenshot = open_screenshot(record.image)
     except OSError as exc:
@@ -118,7 +121,7 @@ def encode_page(record: ManifestRecord, trunk: Trunk, cache: Path | None) -> dic
     return page
 
 
-def _gray_uint8(screenshot) -> torch.Tensor:
+def _gray_uint8(screenshot: Image.Image) -> torch.Tensor:
     """LeNet-5's input, kept small: the normalized grayscale square back in 0..255."""
     normalized = GRAY_TRANSFORM(screenshot)
     return ((normalized * 0.5 + 0.5) * 255).round().clamp(0, 255).to(torch.uint8)
