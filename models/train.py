@@ -36,7 +36,7 @@ from models.data import ManifestError, ManifestRecord, read_manifests, record_ro
 from models.labels import LabelMapping, load_label_mapping
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.registry import MODELS, ModelSpec, model_spec, resolve_device
+from models.registry import MODELS, PageTypeModel, model_spec, resolve_device
 from models.report import format_metrics, save_confusion_png
 from models.resnet import ResNet101Classifier, resolve_backbone_weights
 from models.splits import HELDOUT, TRAIN, VALIDATION
@@ -280,7 +280,7 @@ def _split_dataset(
     return records, classes, indices
 
 
-def _backbone(spec: ModelSpec, config: TrainConfig) -> tuple[Path | None, str]:
+def _backbone(spec: type[PageTypeModel], config: TrainConfig) -> tuple[Path | None, str]:
     """The pretrained weights file (None: no backbone) and how to call it."""
     if not spec.pretrained_backbone:
         return None, "trained end to end"
