@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,10 +37,10 @@ import torch
 
 from models.checkpoint import CheckpointError, load_classifier
 from models.classifier import PageTypeClassifier
-from models.data import ManifestError, ManifestRecord, read_manifests
+from models.data import ManifestError, ManifestRecord, read_manifests, record_roles
 from models.labels import LabelMappingError, label_mapping_from_dict
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet_data import read_boxes, record_address, record_roles
+from models.pagenet_data import read_boxes, record_address
 from models.registry import MODELS
 from models.splits import HELDOUT
 from models.transform import open_screenshot
@@ -54,7 +55,7 @@ class TimedPage:
     """One page as a crawl holds it in memory."""
 
     png: bytes
-    boxes: list[dict]
+    boxes: list[dict[str, Any]]
     html: str
     url: str
 

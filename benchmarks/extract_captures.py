@@ -32,7 +32,7 @@ from models.element_data import read_capture_feed, wcxb_pages
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, WCXB_TYPES
-from pipelines.extraction import ARTICLE, LIST, Page, build_extractor
+from pipelines.extraction import ARTICLE, LIST, Extractor, Page, build_extractor
 from pipelines.extraction.element_classifier import ElementClassifierExtractor
 
 
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     pages = [p for p in wcxb_pages(read_capture_feed(args.feed), args.wcxb) if args.role in ("all", p.role)]
-    extractors = {}
+    extractors: dict[str, Extractor] = {}
     for name in (n.strip() for n in args.extractors.split(",") if n.strip()):
         if name == ElementClassifierExtractor.name and args.element_model:
             extractors[name] = ElementClassifierExtractor(

@@ -25,7 +25,6 @@ Measure: WCXB's bag-of-words F1 (``word_prf`` over ``tokens``), averaged over pa
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import re
 import subprocess
@@ -44,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from models.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
 from models.splits import HELDOUT, load_split
-from pipelines.artifacts import read_artifact
+from pipelines.artifacts import read_artifact, read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb
@@ -78,7 +77,7 @@ class _RawHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.server.pages.get(self.path)
-        body = gzip.decompress(path.read_bytes()) if path else b"not found"
+        body = read_local_artifact(path) if path else b"not found"
         self.send_response(200 if path else 404)
         self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
@@ -161,7 +160,7 @@ def compare(records: list[WcxbRecord], feed: Path, only_crawled: bool = False) -
         if line.get("error") and line["status"] != "ok":
             errors[line["error"].split(" at ")[0][:80]] += 1
         encodings[str(line.get("encoding_source"))] += 1
-        raw_html = decode_html(gzip.decompress(record.html_path.read_bytes()))
+        raw_html = decode_html(read_local_artifact(record.html_path))
         page_type = None
         if line.get("page_type"):
             try:

@@ -11,7 +11,6 @@ factorization per page and α serves every prior.
 from __future__ import annotations
 
 import argparse
-import gzip
 import itertools
 import json
 import sys
@@ -27,19 +26,22 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models.splits import TRAIN, load_split
+from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.extraction import decode_html
 from pipelines.extraction.dom import body_of, parse_html
-from pipelines.extraction.dompagerank import DomPageRankExtractor, density_sum, dom_graph
+from pipelines.extraction.dompagerank import DomGraph, DomPageRankExtractor, density_sum, dom_graph
 
 ALPHAS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0)
 PRIORS = (("text-uniform", 0.5), ("text-length", 0.5), ("title", 0.5), ("title", 0.9))
 MEDIA = (0.0, 1.0)
 
+Setting = tuple[float, str, float, float]  # alpha, prior, gamma, media
 
-def leaf_spans(graph) -> list[tuple[int, int]]:
+
+def leaf_spans(graph: DomGraph) -> list[tuple[int, int]]:
     """Per element, the range of its text leaves (a subtree's leaves are contiguous)."""
     position = {element: i for i, element in enumerate(graph.elements)}
     first = [len(graph.leaves)] * len(graph.elements)
@@ -63,10 +65,10 @@ def main() -> int:
     split = load_split()
     records = [r for r in read_wcxb(args.dataset) if r.has_html and r.gold_text.strip()]
     records = [r for r in records if split.role(r.domain) == TRAIN][:: args.every]
-    scores: dict[tuple, list[float]] = defaultdict(list)
-    by_type: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    scores: dict[Setting, list[float]] = defaultdict(list)
+    by_type: dict[Setting, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for count, record in enumerate(records, 1):
-        root = parse_html(decode_html(gzip.decompress(record.html_path.read_bytes())))
+        root = parse_html(decode_html(read_local_artifact(record.html_path)))
         if root is None:
             continue
         graph = dom_graph(body_of(root))
@@ -88,14 +90,16 @@ def main() -> int:
                     first, last = spans[best]
                     words = [t for leaf in graph.leaves[first : last + 1] for t in leaf.tokens]
                     f1 = word_prf(words, gold).f1
-                scores[(alpha, *key)].append(f1)
-                by_type[(alpha, *key)][record.page_type].append(f1)
+                setting = (alpha, *key)
+                scores[setting].append(f1)
+                by_type[setting][record.known_page_type].append(f1)
         if count % 50 == 0:
             print(f"{count}/{len(records)} pages", file=sys.stderr)
     ranked = sorted(scores, key=lambda k: fmean(scores[k]), reverse=True)
     print("| alpha | prior | gamma | media | train word F1 |\n|---|---|---|---|---|")
-    for key in ranked[:12]:
-        print(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {fmean(scores[key]):.3f} |")
+    for alpha, prior, gamma, media in ranked[:12]:
+        f1 = fmean(scores[(alpha, prior, gamma, media)])
+        print(f"| {alpha} | {prior} | {gamma} | {media} | {f1:.3f} |")
     if args.out:
         rows = [
             {

@@ -20,7 +20,7 @@ from typing import Any
 
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request, Route
+from playwright.async_api import Page, Request, Route, ViewportSize
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
 from w3lib.encoding import http_content_type_encoding
@@ -412,7 +412,7 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
     timings["boxes"] = _ms_since(step_started)
 
     step_started = time.perf_counter()
-    viewport = page.viewport_size or {"width": facts["width"], "height": 768}
+    viewport = page.viewport_size or ViewportSize(width=facts["width"], height=768)
     shot_height = max(1, min(page_height, options.max_screenshot_height))
     png, shot_height = await screenshot_with_fallback(page, viewport, shot_height, options, warnings)
     timings["screenshot"] = _ms_since(step_started)
@@ -454,7 +454,7 @@ def _raise_on_error_page(page: Page, document: MainDocument) -> None:
 
 
 async def screenshot_with_fallback(
-    page: Page, viewport: dict[str, int], height: int, options: CaptureOptions, warnings: list[str]
+    page: Page, viewport: ViewportSize, height: int, options: CaptureOptions, warnings: list[str]
 ) -> tuple[bytes, int]:
     """The full-page screenshot cut at ``height``; on a screenshot timeout (fonts that
     never load, a page too large to paint at once), the first ``options.fallback_screens``
@@ -572,7 +572,7 @@ async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> N
 
     Pages no taller than the viewport are not scrolled.
     """
-    viewport_height = (page.viewport_size or {}).get("height", 768)
+    viewport_height = page.viewport_size["height"] if page.viewport_size else 768
     bottom = min(height, options.max_screenshot_height)
     if options.scroll_steps <= 0 or bottom <= viewport_height:
         return

@@ -9,7 +9,7 @@ label mapping turns them into classes.
 
 from __future__ import annotations
 
-import gzip
+import functools
 import json
 import logging
 import threading
@@ -22,6 +22,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from playwright.async_api import Request
+
+from pipelines.artifacts import ArtifactError, read_local_artifact
 from pipelines.evaluation.wcxb import read_wcxb
 
 logger = logging.getLogger(__name__)
@@ -46,7 +49,7 @@ def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
     return [
         LabeledPage(
             url=f"{base_url}/{record.file_id}.html",
-            label=record.page_type,
+            label=record.known_page_type,
             site=record.domain,
             source="wcxb",
         )
@@ -73,7 +76,7 @@ def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
     return pages
 
 
-def abort_external_requests(request) -> bool:
+def abort_external_requests(request: Request) -> bool:
     """PLAYWRIGHT_ABORT_REQUEST predicate: abort every request that leaves this machine.
 
     Archived pages reference CSS, scripts and trackers on hosts that cannot be reached
@@ -89,22 +92,28 @@ class _ArchiveHandler(SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         name = Path(urlsplit(self.path).path).name
-        folder = Path(self.directory)
-        candidates = [folder / f"{name}.gz", folder / name]
-        found = next((p for p in candidates if name and p.is_file()), None)
-        if found is None:
+        body = self._read(name) if name else None
+        if body is None:
             self.send_error(404)
             return
-        body = found.read_bytes()
-        if found.suffix == ".gz":
-            body = gzip.decompress(body)
         self.send_response(200)
         self.send_header("Content-Type", f"text/html{_charset_param(body)}")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args) -> None:
+    def _read(self, name: str) -> bytes | None:
+        """``name.gz`` gunzipped, else ``name``; None when neither can be read (missing,
+        a folder, a name too long for the file system)."""
+        folder = Path(self.directory)
+        for candidate in (folder / f"{name}.gz", folder / name):
+            try:
+                return read_local_artifact(candidate)
+            except ArtifactError as error:
+                logger.debug("archive server: %s", error)
+        return None
+
+    def log_message(self, format: str, *args: Any) -> None:
         logger.debug("archive server: " + format, *args)
 
 
@@ -120,9 +129,7 @@ def _charset_param(body: bytes) -> str:
 @contextmanager
 def serve_html_folder(folder: Path) -> Iterator[str]:
     """Serve a folder of (gzipped) HTML files on 127.0.0.1; yields the base URL."""
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), lambda *a, **kw: _ArchiveHandler(*a, directory=str(folder), **kw)
-    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_ArchiveHandler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -156,7 +163,7 @@ def failed_pages(pages: list[LabeledPage], feed_paths: list[Path]) -> list[Label
     ]
 
 
-def write_manifest(pages: list[LabeledPage], feed_paths: list[Path], out_dir: Path) -> Counter:
+def write_manifest(pages: list[LabeledPage], feed_paths: list[Path], out_dir: Path) -> Counter[str]:
     """Join the crawl's feed lines with their labels into ``out_dir/manifest.jsonl``.
 
     Each line names the screenshot (``image``), and the rendered HTML (``html``) and
@@ -164,7 +171,7 @@ def write_manifest(pages: list[LabeledPage], feed_paths: list[Path], out_dir: Pa
     counts of outcomes (ok, skipped, error, missing).
     """
     latest = feed_outcomes(feed_paths)
-    outcomes: Counter = Counter()
+    outcomes: Counter[str] = Counter()
     lines = []
     for page in pages:
         record = latest.get(page.url)

@@ -25,8 +25,10 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
+from torch import nn
 
 from models.data import read_manifests
 from models.labels import load_label_mapping
@@ -91,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         config = FitConfig(
             epochs=args.epochs, class_weights=variant.class_weights, seed=args.seed, progress=False
         )
+        model: nn.Module
         if variant.inputs:
             model = PageNet(len(labels), list(variant.inputs))
             logits = pagenet_logits(pages, device)
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"wrote {args.out}")
 
 
-def _row(row: dict) -> str:
+def _row(row: dict[str, Any]) -> str:
     heldout = row["heldout"]
     recall = {c["label"]: c["recall"] for c in heldout["per_class"]}
     return (

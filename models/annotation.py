@@ -63,11 +63,12 @@ class Annotation:
     def to_json(self) -> dict[str, Any]:
         """The JSONL contract's label fields (README "Annotation")."""
         paths: dict[HtmlElement, str] = {}
-        tree = self.leaves[0].owner.getroottree() if self.leaves else None
-        leaves = []
-        for leaf, label in zip(self.leaves, self.labels, strict=True):
-            path = paths.get(leaf.owner) or paths.setdefault(leaf.owner, tree.getpath(leaf.owner))
-            leaves.append([path, leaf.node, label])
+        leaves: list[list[Any]] = []
+        if self.leaves:
+            tree = self.leaves[0].owner.getroottree()
+            for leaf, label in zip(self.leaves, self.labels, strict=True):
+                path = paths.get(leaf.owner) or paths.setdefault(leaf.owner, tree.getpath(leaf.owner))
+                leaves.append([path, leaf.node, label])
         return {
             "gold_tokens": self.gold_tokens,
             "leaf_f1": round(self.leaf_f1, 4),

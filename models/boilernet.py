@@ -75,9 +75,10 @@ class BoilerNet(nn.Module):
         if self.words is not None:
             dense = dense + self.words(batch.word_ids, batch.word_offsets)
         dense = torch.relu(dense)
-        sequences = pad_sequence(dense.split(batch.lengths.tolist()), batch_first=True)
+        sequences = pad_sequence(list(torch.split(dense, batch.lengths.tolist())), batch_first=True)
         hidden, _ = self.lstm(sequences)
-        return self.out(self.dropout(hidden)).squeeze(-1)
+        logits: torch.Tensor = self.out(self.dropout(hidden)).squeeze(-1)
+        return logits
 
 
 def save_boilernet(

@@ -110,7 +110,9 @@ class PageEncoder:
     def encode(self, leaves: Sequence[tuple[Sequence[str], Sequence[str]]]) -> EncodedPage:
         """Encode (word tokens, ancestor tags) pairs, in order."""
         word_ids: list[int] = []
-        word_counts, tag_ids, tag_counts = [], [], []
+        word_counts: list[int] = []
+        tag_ids: list[int] = []
+        tag_counts: list[int] = []
         for words, tags in leaves:
             if self.use_words:
                 word_ids.extend(self.word_index.get(w, UNKNOWN) for w in words)

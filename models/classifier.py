@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
 
 import torch
 from PIL import Image
@@ -11,12 +13,31 @@ from torch import nn
 
 from models.layout import layout_raster, page_statistics
 from models.transform import ScreenshotTransform, open_screenshot
+from pipelines.config import SettingsLike
 
 DEFAULT_BATCH_SIZE = 16
 
 
+@dataclass(frozen=True)
+class ClassifierConfig:
+    """The page-type classifier's settings, read once."""
+
+    checkpoint: str
+    device: str
+    threads: int
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike) -> Self:
+        return cls(
+            checkpoint=settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT"),
+            device=settings.get("PAGESIGHT_CLASSIFIER_DEVICE"),
+            threads=settings.getint("PAGESIGHT_CLASSIFIER_THREADS"),
+        )
+
+
 class PageTypeClassifier:
-    """Classifies page screenshots; build one with :func:`models.checkpoint.load_classifier`.
+    """Classifies page screenshots; build one with :meth:`from_settings` or
+    :func:`models.checkpoint.load_classifier`.
 
     Open PNG data with :func:`models.transform.open_screenshot`, which decodes only the
     part of a tall screenshot the transform looks at. Safe to call from worker threads.
@@ -30,6 +51,7 @@ class PageTypeClassifier:
         transform: ScreenshotTransform,
         device: torch.device,
         metadata: dict[str, Any],
+        checkpoint: Path,
     ) -> None:
         self.model = model.to(device).eval()
         self.model_name = model_name
@@ -37,6 +59,19 @@ class PageTypeClassifier:
         self.transform = transform
         self.device = device
         self.metadata = metadata
+        self.checkpoint = checkpoint
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike) -> PageTypeClassifier:
+        """The checkpoint of PAGESIGHT_CLASSIFIER_CHECKPOINT on PAGESIGHT_CLASSIFIER_DEVICE,
+        loaded once (torch limited to PAGESIGHT_CLASSIFIER_THREADS threads); the
+        architecture is the one the checkpoint names. CheckpointError (one line) when the
+        checkpoint is missing or broken."""
+        from models.checkpoint import load_classifier  # it builds this class
+
+        config = ClassifierConfig.from_settings(settings)
+        torch.set_num_threads(config.threads)
+        return load_classifier(config.checkpoint, device=config.device)
 
     @property
     def needs_boxes(self) -> bool:
@@ -64,7 +99,7 @@ class PageTypeClassifier:
             for start in range(0, len(images), batch_size):
                 chunk = images[start : start + batch_size]
                 inputs = [torch.stack([self.transform(image) for image in chunk]).to(self.device)]
-                if self.needs_boxes:
+                if self.needs_boxes and boxes is not None and urls is not None:
                     stop = start + batch_size
                     inputs += self._layout_inputs(chunk, boxes[start:stop], urls[start:stop])
                 logits = self.model(*inputs)

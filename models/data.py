@@ -1,4 +1,4 @@
-"""Screenshot datasets: the manifest format and site-disjoint splits.
+"""Screenshot datasets: the manifest format and each page's role in the one split.
 
 A dataset is a folder holding ``manifest.jsonl``, one JSON object per screenshot::
 
@@ -7,28 +7,28 @@ A dataset is a folder holding ``manifest.jsonl``, one JSON object per screenshot
 
 ``image`` is relative to the folder; ``label`` is a dataset label that a
 :class:`~models.labels.LabelMapping` maps to a class; ``site`` is the domain the page
-belongs to (compared case-insensitively, a leading ``www.`` ignored); ``url`` and
+belongs to (compared as ``pipelines.urls.normalize_site`` writes it); ``url`` and
 ``source`` are kept for reports. Optional: ``boxes`` (the visit's element boxes JSON,
 relative to the folder), ``html`` (its rendered HTML) and ``role`` (train, validation or
 heldout, for pages outside WCXB dev's split, such as generated sites split by theme).
 
-Pages are split into train/validation/test by site, never by page, so that no site is
-seen both in training and in evaluation.
+A page's role (train, validation or heldout) is its site's in the one domain-disjoint
+split (``models/splits.py``), or the manifest's ``role``; pages with neither are left out.
 """
 
 from __future__ import annotations
 
 import json
-import random
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from models.splits import ROLES, UnknownDomain, load_split
+from pipelines.urls import normalize_site
+
 MANIFEST_NAME = "manifest.jsonl"
-SPLITS = ("train", "val", "test")
-DEFAULT_FRACTIONS = (0.7, 0.15, 0.15)
 
 
 class ManifestError(ValueError):
@@ -51,11 +51,6 @@ class ManifestRecord:
     #: Split role (train/validation/heldout) for pages outside WCXB dev's split, e.g.
     #: generated sites split by theme; None: the role of the site in the one split.
     role: str | None = None
-
-
-def site_key(site: str) -> str:
-    """The form sites are compared and split by: lower case, no leading ``www.``."""
-    return site.strip().lower().removeprefix("www.")
 
 
 def read_manifest(directory: str | Path) -> list[ManifestRecord]:
@@ -97,7 +92,7 @@ def _parse_line(line: str, root: Path, where: str) -> ManifestRecord:
     return ManifestRecord(
         image=image,
         label=entry["label"],
-        site=site_key(entry["site"]),
+        site=normalize_site(entry["site"]),
         url=str(entry.get("url") or ""),
         source=str(entry.get("source") or ""),
         boxes=boxes,
@@ -116,52 +111,21 @@ def read_manifests(directories: Iterable[str | Path]) -> list[ManifestRecord]:
     return records
 
 
-def split_by_site(
-    sites: Sequence[str],
-    classes: Sequence[int],
-    fractions: Sequence[float] = DEFAULT_FRACTIONS,
-    seed: int = 0,
-) -> dict[str, list[int]]:
-    """Split page indices into train/val/test so that each site lands in one split.
-
-    Sites are grouped by their majority class (ties go to the rarer class) and each group
-    is dealt out on its own, so every split gets every class whenever that class spans
-    at least three sites. Within a group, sites go largest first (ties shuffled by
-    ``seed``) to the split furthest below its share of the group's pages; the last
-    sites go to splits that have none yet. The same inputs and seed give the same split.
-    """
-    if len(sites) != len(classes):
-        raise ValueError(f"{len(sites)} sites but {len(classes)} classes")
-    if len(fractions) != len(SPLITS) or any(f < 0 for f in fractions) or sum(fractions) <= 0:
-        raise ValueError(f"fractions must be {len(SPLITS)} non-negative numbers, got {fractions}")
-    pages_of: dict[str, list[int]] = defaultdict(list)
-    for index, site in enumerate(sites):
-        pages_of[site].append(index)
-    class_totals = Counter(classes)
-    groups: dict[int, list[str]] = defaultdict(list)
-    for site, pages in pages_of.items():
-        counts = Counter(classes[i] for i in pages)
-        groups[max(counts, key=lambda c: (counts[c], -class_totals[c], -c))].append(site)
-
-    rng = random.Random(seed)
-    shares = [f / sum(fractions) for f in fractions]
-    split: dict[str, list[int]] = {name: [] for name in SPLITS}
-    for group in sorted(groups):
-        group_sites = sorted(groups[group])
-        rng.shuffle(group_sites)
-        group_sites.sort(key=lambda s: len(pages_of[s]), reverse=True)
-        total = sum(len(pages_of[s]) for s in group_sites)
-        assigned = [0] * len(SPLITS)
-        empty = [k for k, share in enumerate(shares) if share > 0]
-        for position, site in enumerate(group_sites):
-            remaining = len(group_sites) - position
-            candidates = empty if empty and remaining <= len(empty) else range(len(SPLITS))
-            target = max(candidates, key=lambda k: (shares[k] * total - assigned[k], shares[k]))
-            assigned[target] += len(pages_of[site])
-            if target in empty:
-                empty.remove(target)
-            split[SPLITS[target]].extend(pages_of[site])
-    return {name: sorted(indices) for name, indices in split.items()}
+def record_roles(records: Sequence[ManifestRecord]) -> list[str | None]:
+    """Each record's split role (None: unknown site without a role of its own)."""
+    split = load_split()
+    roles: list[str | None] = []
+    for record in records:
+        if record.role is not None:
+            if record.role not in ROLES:
+                raise ManifestError(f"{record.image}: role must be one of {ROLES}, got {record.role!r}")
+            roles.append(record.role)
+            continue
+        try:
+            roles.append(split.role(record.site))
+        except UnknownDomain:
+            roles.append(None)
+    return roles
 
 
 def summarize(records: Sequence[ManifestRecord], classes: Sequence[str]) -> dict[str, Any]:

@@ -55,6 +55,9 @@ class EfficientNetWeightsError(FileNotFoundError):
 class SameConv2d(nn.Conv2d):
     """Conv2d with TensorFlow's "SAME" padding (asymmetric when the total is odd)."""
 
+    kernel_size: tuple[int, int]
+    stride: tuple[int, int]
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         height, width = x.shape[-2:]
         pad_h = _same_padding(height, self.kernel_size[0], self.stride[0])
@@ -85,8 +88,9 @@ class MBConvBlock(nn.Module):
             self._bn0 = _bn(hidden)
         self._depthwise_conv = SameConv2d(hidden, hidden, kernel, stride=stride, groups=hidden, bias=False)
         self._bn1 = _bn(hidden)
-        self._project_conv = nn.Conv2d(hidden, channels_out, 1, bias=False)
-        self._bn2 = _bn(channels_out)
+        # Modules, not Conv2d/BatchNorm2d: PageNet's ScreenshotTail swaps them for identities.
+        self._project_conv: nn.Module = nn.Conv2d(hidden, channels_out, 1, bias=False)
+        self._bn2: nn.Module = _bn(channels_out)
         self.skip = stride == 1 and channels_in == channels_out
 
     def depthwise(self, x: torch.Tensor) -> torch.Tensor:
@@ -97,7 +101,7 @@ class MBConvBlock(nn.Module):
 
     def project(self, hidden: torch.Tensor, inputs: torch.Tensor | None) -> torch.Tensor:
         """Projection (and the skip connection when ``inputs`` is given and fits)."""
-        x = self._bn2(self._project_conv(hidden))
+        x: torch.Tensor = self._bn2(self._project_conv(hidden))
         return x + inputs if self.skip and inputs is not None else x
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -125,10 +129,10 @@ class EfficientNetLite0(nn.Module):
                     )
                 )
         self._blocks = nn.ModuleList(blocks)
-        self._conv_head = nn.Conv2d(STAGES[-1][4], HEAD_FEATURES, 1, bias=False)
-        self._bn1 = _bn(HEAD_FEATURES)
+        self._conv_head: nn.Module = nn.Conv2d(STAGES[-1][4], HEAD_FEATURES, 1, bias=False)
+        self._bn1: nn.Module = _bn(HEAD_FEATURES)
         self._dropout = nn.Dropout(dropout)
-        self._fc = nn.Linear(HEAD_FEATURES, num_classes)
+        self._fc: nn.Module = nn.Linear(HEAD_FEATURES, num_classes)
 
     def forward_until(self, x: torch.Tensor, blocks: int) -> torch.Tensor:
         """Stem and the first ``blocks`` blocks: a feature map (for reuse as a backbone)."""
@@ -147,7 +151,8 @@ class EfficientNetLite0(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         pooled = self.forward_features(x).mean(dim=(2, 3))
-        return self._fc(self._dropout(pooled))
+        logits: torch.Tensor = self._fc(self._dropout(pooled))
+        return logits
 
 
 def normalize_rgb(images: torch.Tensor) -> torch.Tensor:

@@ -115,7 +115,8 @@ class TreeEnsemble:
             values = x[samples, np.where(inner, self.feature[node], 0)]
             go_left = values <= self.threshold[node]
             node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
-        return self.baseline + self.rate * self.value[node].sum(axis=0)
+        scores: np.ndarray = self.baseline + self.rate * self.value[node].sum(axis=0)
+        return scores
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """P(main element) of each row (rank by :meth:`raw_scores`: these saturate at 1)."""

@@ -124,7 +124,7 @@ def wcxb_pages(captures: Iterable[CapturedPage], wcxb_root: str | Path) -> list[
                 main_path=None,
                 source=AUTO,
                 gold_text=record.gold_text,
-                page_type=record.page_type,
+                page_type=record.known_page_type,
                 domain=record.domain,
                 role=split.role(record.domain),
                 fold=split.fold(record.domain),

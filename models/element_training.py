@@ -97,13 +97,14 @@ def training_rows(pages: list[PageRows], config: TrainConfig) -> tuple[np.ndarra
     chosen_rows, labels = [], []
     for page in pages:
         main = page.paths[page.positive]
-        near, others_list = [], []
+        near: list[int] = []
+        others_list: list[int] = []
         for index, path in enumerate(page.paths):
             if index == page.positive:
                 continue
             on_path = main.startswith(path + "/") or path.startswith(main + "/")
             (near if on_path else others_list).append(index)
-        others = np.array(others_list, dtype=int)
+        others = np.array(others_list, dtype=np.int64)
         if len(others) > config.negatives_per_page:
             others = rng.choice(others, config.negatives_per_page, replace=False)
         picked = [page.positive, *near, *others.tolist()]
@@ -169,7 +170,10 @@ def prediction_record(
 
 
 def out_of_fold(
-    pages: list[PageRows], config: TrainConfig, folds: int, progress: Callable[[Iterable], Iterable] = iter
+    pages: list[PageRows],
+    config: TrainConfig,
+    folds: int,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
 ) -> list[dict[str, Any]]:
     """For each fold f of the training pages: fit on the other folds, predict fold f."""
     records = []
@@ -225,7 +229,7 @@ def train_element_classifier(
     config: TrainConfig,
     folds: int = 0,
     meta: dict[str, Any] | None = None,
-    progress: Callable[[Iterable], Iterable] = iter,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
 ) -> TrainResult:
     """Fit on the training pages; measure on validation and held-out pages (word F1
     against their gold text where they have one); out-of-fold predictions when

@@ -198,9 +198,9 @@ def dom_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
     first_long = min((b["y"] for b in long_paragraphs), default=page_height) / page_height
     link_area = sum(b["w"] * b["h"] for b in links) / (page_width * page_height)
 
-    siblings: Counter = Counter()
-    siblings_with_links: Counter = Counter()
-    same_class: Counter = Counter()
+    siblings: Counter[tuple[str, str, tuple[str, ...]]] = Counter()
+    siblings_with_links: Counter[tuple[str, str, tuple[str, ...]]] = Counter()
+    same_class: Counter[tuple[int, str, tuple[str, ...]]] = Counter()
     holds_link = {ancestor for b in links for ancestor in _ancestors(b["path"])}
     for box in visible:
         if box.get("text_len", 0) < GROUP_MIN_TEXT or box["tag"] == "a":
@@ -214,7 +214,7 @@ def dom_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
         if box.get("classes"):
             same_class[(path.count("/"), box["tag"], tuple(box["classes"]))] += 1
 
-    def largest(counter: Counter) -> int:
+    def largest(counter: Counter[Any]) -> int:
         return max(counter.values(), default=0)
 
     headings = [b for b in visible if b["tag"] in HEADING_TAGS]

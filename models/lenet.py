@@ -51,7 +51,8 @@ class LeNet5(nn.Module):
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.classifier(self.features(x))
+        logits: torch.Tensor = self.classifier(self.features(x))
+        return logits
 
     def split_frozen(self) -> tuple[nn.Module | None, nn.Module]:
         """(frozen encoder, trainable part): LeNet-5 trains end to end."""

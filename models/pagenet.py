@@ -20,12 +20,12 @@ softmax is a calibrated ``page_type_score``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import torch
 from torch import nn
 
-from models.efficientnet import HEAD_FEATURES, EfficientNetLite0, load_imagenet_lite0
+from models.efficientnet import HEAD_FEATURES, EfficientNetLite0, MBConvBlock, load_imagenet_lite0
 from models.layout import RASTER_CHANNELS, STATISTICS
 
 INPUTS = ("screenshot", "layout", "statistics")
@@ -58,7 +58,7 @@ class Trunk(nn.Module):
 
     def forward(self, images: torch.Tensor) -> torch.Tensor:
         hidden = self.network.forward_until(images, TRUNK_BLOCKS)
-        return self.network._blocks[TRUNK_BLOCKS].depthwise(hidden)
+        return cast(MBConvBlock, self.network._blocks[TRUNK_BLOCKS]).depthwise(hidden)
 
 
 class ScreenshotTail(nn.Module):
@@ -68,14 +68,14 @@ class ScreenshotTail(nn.Module):
 
     def __init__(self, network: EfficientNetLite0):
         super().__init__()
-        last = network._blocks[TRUNK_BLOCKS]
+        last = cast(MBConvBlock, network._blocks[TRUNK_BLOCKS])
         self.project_conv, self.project_bn = last._project_conv, last._bn2
         self.head_conv, self.head_bn = network._conv_head, network._bn1
         last._project_conv, last._bn2 = nn.Identity(), nn.Identity()
         network._conv_head, network._bn1, network._fc = nn.Identity(), nn.Identity(), nn.Identity()
 
     def forward(self, hidden: torch.Tensor) -> torch.Tensor:
-        x = self.project_bn(self.project_conv(hidden))
+        x: torch.Tensor = self.project_bn(self.project_conv(hidden))
         x = nn.functional.relu6(self.head_bn(self.head_conv(x)))
         return x.mean(dim=(2, 3))
 
@@ -105,11 +105,15 @@ class LayoutCNN(nn.Module):
         )
 
     def forward(self, raster: torch.Tensor) -> torch.Tensor:
-        return self.net(raster)
+        features: torch.Tensor = self.net(raster)
+        return features
 
 
 class StatisticsMLP(nn.Module):
     """Standardized DOM statistics → STATISTICS_FEATURES."""
+
+    mean: torch.Tensor
+    std: torch.Tensor
 
     def __init__(self) -> None:
         super().__init__()
@@ -118,12 +122,15 @@ class StatisticsMLP(nn.Module):
         self.net = nn.Sequential(nn.Linear(len(STATISTICS), STATISTICS_FEATURES), nn.ReLU())
 
     def forward(self, statistics: torch.Tensor) -> torch.Tensor:
-        return self.net((statistics - self.mean) / self.std)
+        features: torch.Tensor = self.net((statistics - self.mean) / self.std)
+        return features
 
 
 class PageNet(nn.Module):
     """See the module docstring. ``forward(screenshot, layout, statistics)`` takes the
     inputs it was built for (others may be None) and returns calibrated logits."""
+
+    temperature: torch.Tensor
 
     def __init__(self, num_classes: int, inputs: list[str], dropout: float = 0.3, pretrained: bool = True):
         super().__init__()
@@ -167,7 +174,8 @@ class PageNet(nn.Module):
         statistics: torch.Tensor | None,
     ) -> torch.Tensor:
         """Uncalibrated logits from precomputed trunk activations (training)."""
-        return self.fc(self.dropout(self.features(hidden, layout, statistics)))
+        logits: torch.Tensor = self.fc(self.dropout(self.features(hidden, layout, statistics)))
+        return logits
 
     def forward(
         self,

@@ -15,16 +15,16 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import torch
 from PIL import Image
 from tqdm import tqdm
 
-from models.data import ManifestError, ManifestRecord
+from models.data import ManifestError, ManifestRecord, record_roles
 from models.labels import LabelMapping
 from models.layout import layout_raster, page_statistics
 from models.pagenet import Trunk
-from models.splits import ROLES, UnknownDomain, load_split
 from models.transform import ScreenshotTransform, open_screenshot
 from pipelines.artifacts import read_local_artifact
 from pipelines.extraction.metadata import page_address
@@ -53,7 +53,7 @@ class PageTensors:
         return torch.tensor([i for i, r in enumerate(self.roles) if r == role], dtype=torch.long)
 
 
-def read_boxes(path: Path | None) -> list[dict]:
+def read_boxes(path: Path | None) -> list[dict[str, Any]]:
     """A capture's element boxes (a JSON list); ManifestError when absent or malformed."""
     if path is None:
         raise ManifestError("the manifest names no boxes for a page: capture it again with capture-dataset")
@@ -64,23 +64,6 @@ def read_boxes(path: Path | None) -> list[dict]:
     if not isinstance(boxes, list):
         raise ManifestError(f"{path}: boxes must be a JSON list")
     return boxes
-
-
-def record_roles(records: Sequence[ManifestRecord]) -> list[str | None]:
-    """Each record's split role (None: unknown site without a role of its own)."""
-    split = load_split()
-    roles: list[str | None] = []
-    for record in records:
-        if record.role is not None:
-            if record.role not in ROLES:
-                raise ManifestError(f"{record.image}: role must be one of {ROLES}, got {record.role!r}")
-            roles.append(record.role)
-            continue
-        try:
-            roles.append(split.role(record.site))
-        except UnknownDomain:
-            roles.append(None)
-    return roles
 
 
 def prepare_pages(
@@ -156,7 +139,7 @@ def record_address(record: ManifestRecord) -> str:
     return page_address(html, record.url)
 
 
-def _gray_uint8(screenshot) -> torch.Tensor:
+def _gray_uint8(screenshot: Image.Image) -> torch.Tensor:
     """LeNet-5's input, kept small: the normalized grayscale square back in 0..255."""
     normalized = GRAY_TRANSFORM(screenshot)
     return ((normalized * 0.5 + 0.5) * 255).round().clamp(0, 255).to(torch.uint8)

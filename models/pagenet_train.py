@@ -99,13 +99,13 @@ class Evaluation:
         }
 
 
-Logits = Callable[[nn.Module, torch.Tensor], torch.Tensor]
+Logits = Callable[[Any, torch.Tensor], torch.Tensor]  # (the model, page indices) → logits
 
 
 def pagenet_logits(pages: PageTensors, device: torch.device) -> Logits:
     """Uncalibrated PageNet logits of page indices, from the precomputed inputs."""
 
-    def logits(model: nn.Module, index: torch.Tensor) -> torch.Tensor:
+    def logits(model: PageNet, index: torch.Tensor) -> torch.Tensor:
         hidden = pages.hidden[index].to(device).float() if "screenshot" in model.inputs else None
         layout = pages.layout[index].to(device).float() if "layout" in model.inputs else None
         statistics = pages.statistics[index].to(device) if "statistics" in model.inputs else None
@@ -118,7 +118,8 @@ def lenet_logits(pages: PageTensors, device: torch.device) -> Logits:
     """LeNet-5 logits of page indices, from the grayscale top squares."""
 
     def logits(model: nn.Module, index: torch.Tensor) -> torch.Tensor:
-        return model(gray_float(pages.gray[index]).to(device))
+        out: torch.Tensor = model(gray_float(pages.gray[index]).to(device))
+        return out
 
     return logits
 
@@ -167,7 +168,7 @@ def fit(
             group["lr"] = learning_rate
         model.train()
         total = 0.0
-        batches = train[torch.randperm(len(train), generator=order)].split(config.batch_size)
+        batches = torch.split(train[torch.randperm(len(train), generator=order)], config.batch_size)
         for batch in tqdm(
             batches, desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch", disable=not config.progress
         ):
@@ -200,7 +201,7 @@ def predict_logits(model: nn.Module, logits: Logits, index: torch.Tensor, batch_
     """Uncalibrated logits (on the CPU) of page indices, in eval mode."""
     model.eval()
     with torch.no_grad():
-        return torch.cat([logits(model, chunk).float().cpu() for chunk in index.split(batch_size * 4)])
+        return torch.cat([logits(model, chunk).float().cpu() for chunk in torch.split(index, batch_size * 4)])
 
 
 def balanced_accuracy(targets: torch.Tensor, predicted: torch.Tensor, num_classes: int) -> float:

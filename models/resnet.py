@@ -90,7 +90,8 @@ class ResNet101Classifier(nn.Module):
         return self
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.backbone(x))
+        logits: torch.Tensor = self.head(self.backbone(x))
+        return logits
 
     def split_frozen(self) -> tuple[nn.Module | None, nn.Module]:
         """(frozen encoder, trainable part): the backbone's pooled features feed the head."""

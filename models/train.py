@@ -1,6 +1,7 @@
 """Training a page-type classifier from screenshot manifests.
 
-:func:`train_classifier` reads the manifests, maps labels to classes, splits by site,
+:func:`train_classifier` reads the manifests, maps labels to classes, splits by the one
+domain split (``models/splits.py``: train, validation, heldout as the test split),
 trains with Adam and cross-entropy (the paper's setup: lr 2e-4, batch 16, 30 epochs,
 used for both models unless changed), keeps the epoch with the best validation
 accuracy (ties: lower validation loss), and evaluates it on the test split. It writes
@@ -31,25 +32,21 @@ from torch import nn
 from tqdm import tqdm
 
 from models.checkpoint import CheckpointMeta, save_checkpoint, stored_state_dict, write_model_card
-from models.data import (
-    DEFAULT_FRACTIONS,
-    SPLITS,
-    ManifestError,
-    ManifestRecord,
-    read_manifests,
-    split_by_site,
-    summarize,
-)
+from models.data import ManifestError, ManifestRecord, read_manifests, record_roles, summarize
 from models.labels import LabelMapping, load_label_mapping
+from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.registry import MODELS, ModelSpec, model_spec, resolve_device
+from models.registry import MODELS, PageTypeModel, model_spec, resolve_device
 from models.report import format_metrics, save_confusion_png
-from models.resnet import resolve_backbone_weights
+from models.resnet import ResNet101Classifier, resolve_backbone_weights
+from models.splits import HELDOUT, TRAIN, VALIDATION
 from models.transform import ScreenshotTransform, open_screenshot
 
 logger = logging.getLogger(__name__)
 
 CLASS_WEIGHTING = ("none", "balanced")
+#: The trainer's splits and the role in the one split (models/splits.py) each one takes.
+SPLITS = {"train": TRAIN, "val": VALIDATION, "test": HELDOUT}
 
 
 @dataclass
@@ -68,7 +65,6 @@ class TrainConfig:
     seed: int = 0
     #: ResNet-101 backbone: "imagenet" (torchvision's cache folder) or a file.
     weights: str | None = None
-    fractions: tuple[float, float, float] = DEFAULT_FRACTIONS
     #: "balanced" weighs the loss by inverse class frequency in the training split.
     class_weights: str = "none"
     progress: bool = True
@@ -93,7 +89,6 @@ class TrainConfig:
         config = asdict(self)
         config["data"] = [str(path) for path in self.data]
         config["out"] = str(self.out)
-        config["fractions"] = list(self.fractions)
         del config["progress"]
         return config
 
@@ -171,6 +166,8 @@ def train_classifier(config: TrainConfig) -> TrainResult:
     args = spec.args_for(len(mapping.labels), config.input_size)
     model = spec.build(args, weights_file).to(device)
     transform = ScreenshotTransform(config.input_size, spec.grayscale)
+    if not isinstance(model, LeNet5 | ResNet101Classifier):
+        raise ValueError(f"{spec.title} has its own trainer (scrapy train-classifier --model {config.model})")
     encoder, trainable = model.split_frozen()
 
     started = time.perf_counter()
@@ -212,9 +209,7 @@ def train_classifier(config: TrainConfig) -> TrainResult:
             "history": [asdict(stats) for stats in history],
         },
         split={
-            "by": "site",
-            "seed": config.seed,
-            "fractions": list(config.fractions),
+            "by": "models/splits.py",
             "val_sites": sorted({r.site for r in splits["val"].records}),
             "test_sites": sorted({r.site for r in splits["test"].records}),
         },
@@ -258,16 +253,25 @@ def train_classifier(config: TrainConfig) -> TrainResult:
 def _split_dataset(
     config: TrainConfig, mapping: LabelMapping
 ) -> tuple[list[ManifestRecord], list[int], dict[str, list[int]]]:
-    """Records, their class indices, and the site-disjoint split of their indices."""
+    """Records, their class indices, and the indices of each split: train, val and test
+    are the train, validation and heldout roles of the one split (``models/splits.py``);
+    pages without a role are left out."""
     records = read_manifests(config.data)
     mapping.check_covers(record.label for record in records)
     classes = [mapping.index_of(record.label) for record in records]
-    indices = split_by_site([record.site for record in records], classes, config.fractions, config.seed)
-    for name in SPLITS:
+    roles = record_roles(records)
+    if None in roles:
+        logger.warning(
+            "Left out %d of %d pages: their sites are not in the split and the manifest gives no role",
+            roles.count(None),
+            len(records),
+        )
+    indices = {name: [i for i, r in enumerate(roles) if r == role] for name, role in SPLITS.items()}
+    for name, role in SPLITS.items():
         if not indices[name]:
             raise ManifestError(
-                f"the {name} split is empty: {len({r.site for r in records})} sites are too few "
-                f"to split by site with fractions {list(config.fractions)}"
+                f"the {name} split is empty: no page's site has the {role} role in models/splits.py "
+                f"(or give pages outside WCXB dev a role in the manifest)"
             )
     train_classes = {classes[i] for i in indices["train"]}
     absent = [label for k, label in enumerate(mapping.labels) if k not in train_classes]
@@ -276,7 +280,7 @@ def _split_dataset(
     return records, classes, indices
 
 
-def _backbone(spec: ModelSpec, config: TrainConfig) -> tuple[Path | None, str]:
+def _backbone(spec: type[PageTypeModel], config: TrainConfig) -> tuple[Path | None, str]:
     """The pretrained weights file (None: no backbone) and how to call it."""
     if not spec.pretrained_backbone:
         return None, "trained end to end"
@@ -335,7 +339,7 @@ def _fit(
     for epoch in range(1, config.epochs + 1):
         trainable.train()
         permutation = torch.randperm(len(train.targets), generator=order).to(device)
-        batches = permutation.split(config.batch_size)
+        batches = torch.split(permutation, config.batch_size)
         total_loss = 0.0
         with tqdm(
             total=len(batches),
@@ -382,7 +386,7 @@ def _class_weights(targets: torch.Tensor, num_classes: int, config: TrainConfig)
 def _predict(trainable: nn.Module, inputs: torch.Tensor, batch_size: int) -> list[int]:
     trainable.eval()
     with torch.no_grad():
-        return [int(k) for chunk in inputs.split(batch_size) for k in trainable(chunk).argmax(dim=1)]
+        return [int(k) for chunk in torch.split(inputs, batch_size) for k in trainable(chunk).argmax(dim=1)]
 
 
 def _evaluate(
@@ -393,7 +397,7 @@ def _evaluate(
     total_loss, correct = 0.0, 0
     with torch.no_grad():
         for inputs, targets in zip(
-            split.inputs.split(batch_size), split.targets.split(batch_size), strict=False
+            torch.split(split.inputs, batch_size), torch.split(split.targets, batch_size), strict=False
         ):
             logits = trainable(inputs)
             total_loss += loss_fn(logits, targets).item() * len(targets)

@@ -93,6 +93,13 @@ class LabelledPage:
     gold: list[str]
     encoded: EncodedPage | None = field(default=None, repr=False)
 
+    @property
+    def network_input(self) -> EncodedPage:
+        """The encoded leaves (:func:`encode` sets them before a network sees the page)."""
+        if self.encoded is None:
+            raise ValueError(f"page {self.file_id} is not encoded yet")
+        return self.encoded
+
 
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
     """Parse and annotate every page (pages of unknown domains or without markup are skipped)."""
@@ -125,7 +132,8 @@ def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[Lab
     """The labelled pages of the config's data, from ``config.prepared`` when it exists."""
     if config.prepared is not None and config.prepared.is_file():
         with config.prepared.open("rb") as cached:
-            return pickle.load(cached)
+            prepared: list[LabelledPage] = pickle.load(cached)
+        return prepared
     pages = label_pages(read_gold_pages(config.data, config.gold, config.limit), split, config.progress)
     if config.prepared is not None:
         config.prepared.parent.mkdir(parents=True, exist_ok=True)
@@ -148,7 +156,7 @@ def page_word_f1(page: LabelledPage, kept: Sequence[bool]) -> PRF:
 
 def leaf_scores(pages: Sequence[LabelledPage], kept: Sequence[Sequence[bool]]) -> dict[str, dict[str, float]]:
     """Leaf-level precision/recall/F1 of both classes (the seed's table)."""
-    counts = defaultdict(int)
+    counts: defaultdict[tuple[int, int], int] = defaultdict(int)
     for page, keep in zip(pages, kept, strict=True):
         for label, predicted in zip(page.labels, keep, strict=True):
             counts[(label, int(predicted))] += 1
@@ -231,7 +239,7 @@ def fit(
             words=vocabulary.word_size, tags=vocabulary.tag_size, dense=config.dense, hidden=config.hidden
         )
     )
-    pieces = [w for page in train for w in windows(page.encoded, page.labels, config.window)]
+    pieces = [w for page in train for w in windows(page.network_input, page.labels, config.window)]
     positives = sum(sum(page.labels) for page in train)
     total = sum(len(page.labels) for page in train)
     weight_positive, weight_negative = (
@@ -258,7 +266,7 @@ def fit(
             nn.utils.clip_grad_norm_(model.parameters(), 5.0)
             optimizer.step()
             losses.append(loss.item())
-        probabilities = predict(model, [page.encoded for page in validation])
+        probabilities = predict(model, [page.network_input for page in validation])
         kept = [kept_leaves(page, p, 0.5) for page, p in zip(validation, probabilities, strict=True)]
         f1 = leaf_scores(validation, kept)["content"]["f1"]
         history.append(
@@ -319,17 +327,17 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
     started = time.perf_counter()
 
     if config.oof is not None:
-        write_out_of_fold(config, by_role[TRAIN], by_role[VALIDATION], split.k)
+        write_out_of_fold(config, config.oof, by_role[TRAIN], by_role[VALIDATION], split.k)
 
     vocabulary = vocabulary_of(by_role[TRAIN], config)
     encode(pages, vocabulary)
     model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
-    validation_p = predict(model, [p.encoded for p in by_role[VALIDATION]])
+    validation_p = predict(model, [p.network_input for p in by_role[VALIDATION]])
     threshold = calibrate_threshold(by_role[VALIDATION], validation_p)
     metrics: dict[str, Any] = {"history": history, "threshold": threshold}
     for role in (VALIDATION, HELDOUT):
         role_pages = by_role[role]
-        probabilities = predict(model, [p.encoded for p in role_pages])
+        probabilities = predict(model, [p.network_input for p in role_pages])
         kept = [kept_leaves(page, p, threshold) for page, p in zip(role_pages, probabilities, strict=True)]
         metrics[role] = {"leaf": leaf_scores(role_pages, kept), "pages": page_scores(role_pages, kept)}
     metrics["train_seconds"] = round(time.perf_counter() - started)
@@ -346,19 +354,23 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
 
 
 def write_out_of_fold(
-    config: BoilerNetTrainConfig, train: Sequence[LabelledPage], validation: Sequence[LabelledPage], k: int
+    config: BoilerNetTrainConfig,
+    out_path: Path,
+    train: Sequence[LabelledPage],
+    validation: Sequence[LabelledPage],
+    k: int,
 ) -> None:
     """Per fold f: a model trained on the other folds (``fold_epochs``) predicts fold f's
     pages; one JSONL line per page: file_id, domain, fold, P(content) per leaf."""
-    config.oof.parent.mkdir(parents=True, exist_ok=True)
-    with config.oof.open("w", encoding="utf-8") as out:
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    with out_path.open("w", encoding="utf-8") as out:
         for fold in range(k):
             rest = [p for p in train if p.fold != fold]
             held = [p for p in train if p.fold == fold]
             vocabulary = vocabulary_of(rest, config)
             encode([*rest, *held, *validation], vocabulary)
             model, _ = fit(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
-            for page, p in zip(held, predict(model, [q.encoded for q in held]), strict=True):
+            for page, p in zip(held, predict(model, [q.network_input for q in held]), strict=True):
                 line = {"file_id": page.file_id, "domain": page.domain, "fold": fold}
                 line["probabilities"] = [round(x, 4) for x in p.tolist()]
                 out.write(json.dumps(line) + "\n")

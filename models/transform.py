@@ -100,7 +100,8 @@ def screenshot_transform(
     if array.ndim == 2:
         array = array[:, :, None]
     mean, std = normalization(grayscale, rgb)
-    array = (array - np.asarray(mean, dtype=np.float32)) / np.asarray(std, dtype=np.float32)
+    array -= np.asarray(mean, dtype=np.float32)  # in place: a fresh float32 array
+    array /= np.asarray(std, dtype=np.float32)
     return torch.from_numpy(np.ascontiguousarray(array.transpose(2, 0, 1)))
 
 

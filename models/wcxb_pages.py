@@ -8,7 +8,6 @@ A capture is joined with its gold by file id: the capture crawl serves WCXB's
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from pipelines.artifacts import read_artifact
+from pipelines.artifacts import read_artifact, read_local_artifact
 from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb
 from pipelines.extraction.encoding import decode_html
@@ -68,14 +67,14 @@ def read_gold_pages(data: Path, gold: Path | None = None, limit: int = 0) -> Ite
             if not record.has_html:
                 logger.info("%s has no HTML, skipped", record.file_id)
                 continue
-            yield GoldPage(record, decode_html(gzip.decompress(record.html_path.read_bytes())), None, RAW)
+            yield GoldPage(record, decode_html(read_local_artifact(record.html_path)), None, RAW)
             count += 1
             if count == limit:
                 return
         return
     for line in read_feed(feed_path(data)):
-        record = records.get(PurePosixPath(urlsplit(line["url"]).path).stem)
-        if record is None:
+        captured = records.get(PurePosixPath(urlsplit(line["url"]).path).stem)
+        if captured is None:
             continue
         try:
             html = _read_html(line)
@@ -83,7 +82,7 @@ def read_gold_pages(data: Path, gold: Path | None = None, limit: int = 0) -> Ite
         except (OSError, EOFError, ValueError) as error:
             logger.info("%s: no usable capture (%s), skipped", line["url"], error)
             continue
-        yield GoldPage(record, html, boxes, CAPTURE)
+        yield GoldPage(captured, html, boxes, CAPTURE)
         count += 1
         if count == limit:
             return

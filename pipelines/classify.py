@@ -7,14 +7,12 @@ import logging
 import time
 from dataclasses import dataclass
 
-import torch
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
 from crawler.items import PageItem
-from models.checkpoint import load_classifier
 from models.classifier import PageTypeClassifier
 from pipelines.extraction.metadata import page_address
 from pipelines.steps import record_step_failure
@@ -25,22 +23,17 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ClassifyConfig:
-    """The classifier's settings, read once."""
+    """Whether to classify, read once (the classifier reads its own settings:
+    :class:`models.classifier.ClassifierConfig`)."""
 
     enabled: bool
     forced_page_type: str
-    checkpoint: str
-    device: str
-    threads: int
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> ClassifyConfig:
         return cls(
             enabled=settings.getbool("PAGESIGHT_CLASSIFY_ENABLED"),
             forced_page_type=settings.get("PAGESIGHT_PAGE_TYPE"),
-            checkpoint=settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT"),
-            device=settings.get("PAGESIGHT_CLASSIFIER_DEVICE"),
-            threads=settings.getint("PAGESIGHT_CLASSIFIER_THREADS"),
         )
 
 
@@ -62,12 +55,14 @@ class ClassifyPipeline:
             raise NotConfigured("PAGESIGHT_CLASSIFY_ENABLED is off")
         if config.forced_page_type:
             raise NotConfigured("PAGESIGHT_PAGE_TYPE forces the page type")
-        torch.set_num_threads(config.threads)
-        classifier = load_classifier(config.checkpoint, device=config.device)
+        classifier = PageTypeClassifier.from_settings(crawler.settings)
         logger.info(
-            "Page-type classifier: %s %s from %s", classifier.model_name, classifier.labels, config.checkpoint
+            "Page-type classifier: %s %s from %s",
+            classifier.model_name,
+            classifier.labels,
+            classifier.checkpoint,
         )
-        return cls(crawler, classifier, short_hash(config.checkpoint))
+        return cls(crawler, classifier, short_hash(classifier.checkpoint))
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.capture is None:

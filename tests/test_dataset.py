@@ -84,8 +84,10 @@ def test_archive_server_serves_gzipped_html(wcxb_folder):
         with urllib.request.urlopen(f"{base}/0001.html") as response:
             assert response.headers["Content-Type"] == "text/html; charset=utf-8"
             assert response.read().decode() == ARTICLE_HTML
-        with pytest.raises(urllib.error.HTTPError):
-            urllib.request.urlopen(f"{base}/9999.html")
+        for missing in ("9999.html", "x" * 300 + ".html"):  # absent; too long a file name
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                urllib.request.urlopen(f"{base}/{missing}")
+            assert answer.value.code == 404
 
 
 def test_external_requests_are_aborted():

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 from PIL import Image
+from scrapy.settings import Settings
 
 from models.checkpoint import (
     CheckpointError,
@@ -19,8 +20,11 @@ from models.checkpoint import (
     save_checkpoint,
     write_model_card,
 )
+from models.classifier import PageTypeClassifier
 from models.lenet import LeNet5
+from models.registry import MODELS, LeNet5Model, model_spec
 from models.transform import ScreenshotTransform
+from tests.project_settings import pagesight_settings
 
 INPUT_SIZE = 32
 
@@ -61,6 +65,17 @@ def rewrite(path: Path, **changes) -> Path:
             payload[key] = value
     torch.save(payload, path)
     return path
+
+
+def test_classifier_from_settings_loads_the_named_architecture_once(saved):
+    path, _ = saved
+    settings = Settings(pagesight_settings(PAGESIGHT_CLASSIFIER_CHECKPOINT=str(path)))
+    classifier = PageTypeClassifier.from_settings(settings)
+    assert (classifier.checkpoint, classifier.model_name, str(classifier.device)) == (path, "lenet5", "cpu")
+    assert model_spec("lenet5") is LeNet5Model and set(MODELS) == {"lenet5", "resnet101", "pagenet"}
+    settings.set("PAGESIGHT_CLASSIFIER_CHECKPOINT", str(path.with_name("missing.pt")))
+    with pytest.raises(CheckpointError, match=r"missing\.pt"):
+        PageTypeClassifier.from_settings(settings)
 
 
 def test_round_trip_keeps_metadata_and_predictions(saved):

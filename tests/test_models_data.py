@@ -1,10 +1,9 @@
-"""Dataset manifests, label mappings, site-disjoint splits and the screenshot transform."""
+"""Dataset manifests, label mappings, split roles and the screenshot transform."""
 
 from __future__ import annotations
 
 import io
 import json
-import random
 from collections import Counter
 
 import numpy as np
@@ -12,8 +11,9 @@ import pytest
 import torch
 from PIL import Image
 
-from models.data import ManifestError, read_manifest, read_manifests, split_by_site
+from models.data import ManifestError, read_manifest, read_manifests, record_roles
 from models.labels import LabelMappingError, load_label_mapping, shipped_label_mappings
+from models.splits import HELDOUT, TRAIN, VALIDATION, load_split
 from models.transform import (
     IMAGENET_MEAN,
     IMAGENET_STD,
@@ -159,48 +159,22 @@ def test_uncovered_labels_and_bad_mappings_are_refused(tmp_path):
 # --- site-disjoint splits ----------------------------------------------------------------
 
 
-def synthetic_pages(seed: int = 3, site_count: int = 80):
-    rng = random.Random(seed)
-    sites, classes = [], []
-    for s in range(site_count):
-        list_site = rng.random() < 0.2
-        for _ in range(rng.randint(1, 5)):
-            sites.append(f"site{s}.test")
-            classes.append(1 if list_site and rng.random() < 0.8 else 0)
-    return sites, classes
-
-
-def test_split_is_site_disjoint_complete_and_has_every_class():
-    sites, classes = synthetic_pages()
-    split = split_by_site(sites, classes, seed=7)
-    assert sorted(i for indices in split.values() for i in indices) == list(range(len(sites)))
-    site_sets = {name: {sites[i] for i in indices} for name, indices in split.items()}
-    assert not site_sets["train"] & site_sets["val"]
-    assert not site_sets["train"] & site_sets["test"]
-    assert not site_sets["val"] & site_sets["test"]
-    for indices in split.values():
-        assert {classes[i] for i in indices} == {0, 1}
-    assert 0.6 < len(split["train"]) / len(sites) < 0.8
-
-
-def test_split_is_deterministic_by_seed():
-    sites, classes = synthetic_pages()
-    assert split_by_site(sites, classes, seed=1) == split_by_site(sites, classes, seed=1)
-    assert split_by_site(sites, classes, seed=1) != split_by_site(sites, classes, seed=2)
-
-
-def test_three_sites_of_a_class_reach_every_split():
-    sites = ["big.test"] * 6 + ["a.test", "b.test"] + ["l1.test", "l2.test", "l3.test"]
-    classes = [0] * 8 + [1] * 3
-    split = split_by_site(sites, classes, seed=0)
-    for indices in split.values():
-        assert {classes[i] for i in indices} == {0, 1}
-    assert {sites[i] for i in split["train"]} >= {"big.test"}
-
-
-def test_split_rejects_bad_fractions():
-    with pytest.raises(ValueError, match="fractions"):
-        split_by_site(["a"], [0], fractions=(0.5, 0.5))
+def test_record_roles_come_from_the_one_split_or_the_manifest(tmp_path):
+    split = load_split()
+    heldout, train = split.domains(HELDOUT)[0], split.domains(TRAIN)[0]
+    folder = write_dataset(
+        tmp_path,
+        [
+            {"image": "png/a.png", "label": "article", "site": f"www.{heldout}"},
+            {"image": "png/a.png", "label": "article", "site": train},
+            {"image": "png/b.png", "label": "article", "site": train, "role": "validation"},
+            {"image": "png/b.png", "label": "listing", "site": "generated.test"},
+        ],
+    )
+    assert record_roles(read_manifest(folder)) == [HELDOUT, TRAIN, VALIDATION, None]
+    bad = write_dataset(tmp_path / "bad", [{"image": "png/a.png", "label": "x", "site": "s", "role": "test"}])
+    with pytest.raises(ManifestError, match="role must be one of"):
+        record_roles(read_manifest(bad))
 
 
 # --- the screenshot transform ------------------------------------------------------------

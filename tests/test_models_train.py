@@ -26,6 +26,7 @@ from models.transform import open_screenshot
 ROOT = Path(__file__).resolve().parent.parent
 SITES = 12
 PAGES_PER_SITE = 3
+SITE_ROLES = ("train", "train", "validation", "heldout")
 
 
 def article_page(rng: random.Random, width: int = 96, height: int = 200) -> Image.Image:
@@ -53,7 +54,8 @@ def list_page(rng: random.Random, width: int = 96, height: int = 200) -> Image.I
 def make_dataset(
     folder: Path, sites: int = SITES, labels: tuple[str, ...] = ("listing", "article", "forum")
 ) -> Path:
-    """``sites`` sites of three pages each; one page in three is a list page."""
+    """``sites`` sites of three pages each; one page in three is a list page. Their roles
+    (the sites are not WCXB's) follow SITE_ROLES."""
     rng = random.Random(0)
     (folder / "png").mkdir(parents=True)
     lines = []
@@ -70,6 +72,7 @@ def make_dataset(
                     "site": f"site{site}.test",
                     "url": f"http://site{site}.test/{page}",
                     "source": "synthetic",
+                    "role": SITE_ROLES[site % len(SITE_ROLES)],
                 }
             )
     (folder / "manifest.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -196,7 +199,7 @@ def test_bad_training_input_is_refused(dataset, tmp_path):
             )
         )
     small = make_dataset(tmp_path / "small", sites=2)
-    with pytest.raises(ManifestError, match="split is empty: 2 sites are too few"):
+    with pytest.raises(ManifestError, match="the val split is empty: no page's site has the validation role"):
         train_classifier(config(small, tmp_path / "x.pt"))
 
 

@@ -72,7 +72,7 @@ class Command(ScrapyCommand):
             "--input-size", type=int, default=224, help="square input side in pixels (default: 224)"
         )
         group.add_argument("--device", default="auto", help="cpu, cuda or auto (default: auto)")
-        group.add_argument("--seed", type=int, default=0, help="seed of the split and training (default: 0)")
+        group.add_argument("--seed", type=int, default=0, help="training seed (default: 0)")
         group.add_argument(
             "--weights",
             metavar="PATH",

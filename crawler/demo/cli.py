@@ -67,7 +67,7 @@ def demo_web_options(opts: argparse.Namespace, settings: BaseSettings) -> DemoWe
     )
     if articles < 1:
         raise UsageError(f"--articles-per-site must be at least 1, got {articles}", print_help=False)
-    fault_text = opts.faults if opts.faults is not None else settings.get("PAGESIGHT_DEMO_FAULTS", "")
+    fault_text = opts.faults if opts.faults is not None else settings.get("PAGESIGHT_DEMO_FAULTS")
     try:
         faults = Faults.parse(fault_text)
     except ValueError as error:

@@ -15,6 +15,7 @@ has no gold (its size is the point); error pages and fault pages have none eithe
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -262,8 +263,8 @@ def _listings(
         listings += _paginate(
             [a for a in articles if a.category == category],
             spec.category_page_size,
-            lambda page, slug=category.slug: theme.category_path(slug, page),
-            lambda page, category=category: theme.category_heading(category, page),
+            functools.partial(theme.category_path, category.slug),
+            functools.partial(theme.category_heading, category),
             category=category,
         )
     return listings
@@ -338,7 +339,8 @@ def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: 
         )
     if faults.huge and "huge" in spec.hosts:
         pool = [writer.paragraph(4, 8) for _ in range(60)]
-        blocks, size = [], 0
+        blocks: list[Block] = []
+        size = 0
         while size < HUGE_PAGE_BYTES:
             if len(blocks) % 40 == 0:
                 blocks.append(Block("h2", writer.headline()))

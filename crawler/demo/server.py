@@ -152,7 +152,7 @@ class SiteServer:
     def base_url(self) -> str:
         """``http://host:port`` of this site, without a trailing slash."""
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     @property
     def hits(self) -> Counter[str]:

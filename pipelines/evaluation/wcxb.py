@@ -41,6 +41,13 @@ class WcxbRecord:
         return self.ground_truth.get("main_content") or ""
 
     @property
+    def known_page_type(self) -> str:
+        """The page type, for records read with ``require_page_type`` (the default)."""
+        if self.page_type is None:
+            raise WcxbFormatError(f"{self.source}: no page type")
+        return self.page_type
+
+    @property
     def has_html(self) -> bool:
         return self.html_path.is_file()
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import base_url, body_of, parse_html
-from pipelines.extraction.leaves import text_leaves
+from pipelines.extraction.leaves import TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
 from pipelines.extraction.registry import register
@@ -110,7 +110,7 @@ class BoilerNetExtractor:
         return extraction_of(self.name, page_type, root, base, render_blocks(body, base))
 
 
-def leaf_probabilities(network: LoadedBoilerNet, leaves: list) -> list[float]:
+def leaf_probabilities(network: LoadedBoilerNet, leaves: list[TextLeaf]) -> list[float]:
     """P(content) of each leaf, in order."""
     from models.boilernet import predict
     from models.boilernet_data import ancestor_tags

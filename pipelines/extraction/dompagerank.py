@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Self
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
@@ -96,15 +97,17 @@ def dom_graph(body: HtmlElement) -> DomGraph:
 def page_rank(laplacian: sparse.spmatrix, prior: np.ndarray, alpha: float, beta: float) -> np.ndarray:
     """f = max(0, (βL + αI)⁻¹ u) by one sparse solve."""
     system = (beta * laplacian + alpha * sparse.identity(laplacian.shape[0], format="csr")).tocsc()
-    return np.maximum(0.0, spsolve(system, prior))
+    solution: NDArray[np.float64] = spsolve(system, prior)
+    return np.maximum(0.0, solution)
 
 
 def density_sum(graph: DomGraph, weights: np.ndarray) -> np.ndarray:
     """g_i = f_i + Σ f_j over the children j of element i with a DensitySum tag."""
-    return weights[: len(graph.elements)] + graph.density @ weights
+    children: NDArray[np.float64] = graph.density @ weights
+    return weights[: len(graph.elements)] + children
 
 
-def _cosine(first: Counter, second: Counter) -> float:
+def _cosine(first: Counter[str], second: Counter[str]) -> float:
     dot = sum(count * second[token] for token, count in first.items() if token in second)
     norm = math.sqrt(sum(c * c for c in first.values()) * sum(c * c for c in second.values()))
     return dot / norm if norm else 0.0

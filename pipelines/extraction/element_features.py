@@ -40,9 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipelines.extraction.dom import HtmlElement, body_of, is_element
+from pipelines.extraction.dom import NON_TEXT_TAGS, HtmlElement, body_of, is_element
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
-from pipelines.extraction.textformat import NON_TEXT_TAGS
 
 ORIGINAL_FEATURES = (
     "relative_points_count",

@@ -98,7 +98,11 @@ class Extractor(Protocol):
     there, failing with one clear line when it is missing or broken); ``extract``."""
 
     name: ClassVar[str]
-    Options: ClassVar[type]
+
+    @property
+    def Options(self) -> type:  # noqa: N802 (a nested dataclass, read-only to the contract)
+        """The dataclass of the extractor's tuned thresholds."""
+        ...
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
