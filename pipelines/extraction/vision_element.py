@@ -1,0 +1,152 @@
+"""The ``vision-element`` extractor (seed 000): the screenshot decides which element is the
+main content. Candidates are the element classifier's (boxed elements under body with
+text, :func:`pipelines.extraction.element_features.candidates`) that are visible and at
+least ``min_side`` px wide and high; one backbone pass over the screenshot, each
+candidate's box pooled over its feature maps plus the box geometry, a small head scores
+them (:mod:`models.vision_element`), and the best one's shown text is the extraction.
+
+A candidate below the screenshot's cut has no pixels: it is scored from its geometry
+alone (its pooled features are zero, ``below_cut`` is 1).
+
+Needs the capture's screenshot and element boxes: a page without either (a bare HTML
+file, a failed capture) yields None with a logged reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+import torch
+
+from models.vision_element import (
+    Backbone,
+    BoxHead,
+    CheckpointError,
+    head_inputs,
+    load_checkpoint,
+    screenshot_input,
+)
+from pipelines.config import SettingsLike
+from pipelines.extraction.dom import HtmlElement, base_url, parse_html
+from pipelines.extraction.element_classifier import shown_blocks
+from pipelines.extraction.element_features import Candidate, candidates
+from pipelines.extraction.page import ARTICLE, Extraction, Page
+from pipelines.extraction.registry import configured_options, register
+from pipelines.extraction.result import extraction_of
+
+logger = logging.getLogger(__name__)
+
+SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "vision-element.pt"
+#: Shortest side (px) of a candidate box: the largest that keeps the main element of
+#: ≥ 98 % of WCXB dev's annotated pages (measured by `scrapy train-vision-element`).
+MIN_SIDE = 100
+
+
+def element_candidates(root: HtmlElement, boxes: list[dict[str, Any]], min_side: float) -> list[Candidate]:
+    """The element classifier's candidates that are visible and at least ``min_side`` px
+    wide and high (``min_side`` 0: every candidate, visible or not)."""
+    found = candidates(root, boxes)
+    if min_side <= 0:
+        return found
+    return [c for c in found if c.box.get("visible") and c.box["w"] >= min_side and c.box["h"] >= min_side]
+
+
+@dataclass(frozen=True)
+class VisionChoice:
+    """The candidate the model ranks first, with its score (a probability)."""
+
+    element: HtmlElement
+    root: HtmlElement
+    path: str
+    score: float
+    below_cut: bool
+
+
+@register
+class VisionElementExtractor:
+    """Extracts the shown text of the candidate the vision model ranks first."""
+
+    name: ClassVar[str] = "vision-element"
+
+    @dataclass(frozen=True)
+    class Options:
+        """``checkpoint``: the head (``scrapy train-vision-element``); ``min_side``: the
+        candidate size filter (px)."""
+
+        checkpoint: Path = SHIPPED_CHECKPOINT
+        min_side: float = MIN_SIDE
+
+    def __init__(self, options: Options, model: tuple[BoxHead, Backbone] | None = None):
+        self.options = options
+        if model is not None:
+            self.__dict__["model"] = model
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        """Load PAGESIGHT_VISION_ELEMENT_CHECKPOINT (empty: the shipped one) once;
+        CheckpointError (one line) when it is unusable."""
+        configured = settings.get("PAGESIGHT_VISION_ELEMENT_CHECKPOINT") if settings is not None else None
+        options = configured_options(
+            cls.name, cls.Options(checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT), settings
+        )
+        head, backbone, _ = load_checkpoint(options.checkpoint)
+        return cls(options, (head, backbone))
+
+    @cached_property
+    def model(self) -> tuple[BoxHead, Backbone]:
+        head, backbone, _ = load_checkpoint(self.options.checkpoint)
+        return head, backbone
+
+    def choose(self, page: Page) -> VisionChoice | None:
+        """The best-scored candidate of ``page``, or None with a logged reason."""
+        where = page.url or "<page>"
+        if not page.boxes:
+            logger.info("%s: no element boxes for %s (it needs a rendered capture)", self.name, where)
+            return None
+        if page.screenshot is None:
+            logger.info("%s: no screenshot for %s (it needs a rendered capture)", self.name, where)
+            return None
+        root = parse_html(page.html)
+        if root is None or root.find("body") is None:
+            logger.info("%s: %s has no body", self.name, where)
+            return None
+        found = element_candidates(root, page.boxes, self.options.min_side)
+        if not found:
+            logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
+            return None
+        try:
+            image = page.screenshot_image
+        except OSError as error:
+            logger.info("%s: unreadable screenshot for %s (%s)", self.name, where, error)
+            return None
+        try:
+            head, backbone = self.model
+        except CheckpointError as error:
+            logger.warning("%s: %s", self.name, error)
+            return None
+        assert image is not None
+        pixels, scale, cut = screenshot_input(image)
+        boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32)
+        text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in found])
+        with torch.inference_mode():
+            mid, deep = backbone(pixels)
+            rows = head_inputs(mid[0], deep[0], boxes, text_lens, scale, cut, float(image.width), head.text)
+            scores = torch.sigmoid(head(rows))
+        best = int(torch.argmax(scores))
+        chosen = found[best]
+        return VisionChoice(chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut)
+
+    def extract(self, page: Page) -> Extraction | None:
+        choice = self.choose(page)
+        if choice is None:
+            return None
+        base = base_url(choice.root, page.url)
+        blocks = shown_blocks(choice.root, choice.element, page.boxes or [], base)
+        if not blocks:
+            logger.info("%s: the chosen element %s of %s shows no text", self.name, choice.path, page.url)
+            return None
+        return extraction_of(self.name, page.page_type or ARTICLE, choice.root, base, blocks)
