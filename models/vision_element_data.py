@@ -1,5 +1,6 @@
 """Data prep for the vision element model: captured WCXB pages → per page, computed once,
-the backbone's two feature maps (fp16), every candidate box and which one is the main
+the frozen trunk's map of the screenshot's top square (fp16; taken from the page-type
+model's feature cache when it holds the page, ``--trunk-cache``), every candidate box and which one is the main
 element (the page's ``main_path`` when known, e.g. from the element classifier's rows
 cache, else the auto-annotation of the gold text, :func:`models.annotation.annotate`).
 
@@ -22,10 +23,10 @@ import torch
 
 from models.annotation import annotate
 from models.element_data import TrainingPage
-from models.vision_element import Backbone, screenshot_input
+from models.pagenet import Trunk
+from models.vision_element import decode_screenshot, screenshot_input
 from pipelines.artifacts import read_artifact
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.page import Page
 from pipelines.extraction.vision_element import element_candidates
 
 logger = logging.getLogger(__name__)
@@ -46,9 +47,8 @@ class VisionPage:
     boxes: torch.Tensor  # (N, 4) x, y, w, h in page px
     visible: torch.Tensor  # (N,) bool
     text_lens: torch.Tensor  # (N,) float
-    mid: torch.Tensor  # (112, H/16, W/16) fp16
-    deep: torch.Tensor  # (1280, H/32, W/32) fp16
-    scale: float
+    hidden: torch.Tensor  # (1152, 7, 7) fp16 trunk map of the top square
+    cell_px: float
     cut: float
     page_width: float
 
@@ -58,15 +58,17 @@ class VisionPage:
         return self.paths.index(self.main_path) if self.main_path in self.paths else None
 
 
-def encode_page(page: TrainingPage, backbone: Backbone) -> dict[str, Any] | None:
-    """One page's record (see :class:`VisionPage`), or None with a logged reason."""
+def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = None) -> dict[str, Any] | None:
+    """One page's record (see :class:`VisionPage`), or None with a logged reason. The
+    trunk map comes from ``trunk_cache`` (PageNet's cache, files named after the stored
+    screenshot) when it has the page."""
     capture = page.capture
     if not capture.screenshot:
         logger.warning("Left out %s: no screenshot", capture.url)
         return None
     try:
         html, boxes = capture.read()
-        image = Page(html, capture.url, screenshot=read_artifact(capture.screenshot["uri"])).screenshot_image
+        image = decode_screenshot(read_artifact(capture.screenshot["uri"]))
     except (OSError, ValueError) as exc:
         logger.warning("Left out %s: capture unreadable (%s)", capture.url, exc)
         return None
@@ -75,9 +77,13 @@ def encode_page(page: TrainingPage, backbone: Backbone) -> dict[str, Any] | None
         logger.warning("Left out %s: no body", capture.url)
         return None
     found = element_candidates(root, boxes, min_side=0)
-    pixels, scale, cut = screenshot_input(image)
-    with torch.no_grad():
-        mid, deep = backbone(pixels)
+    pixels, cell_px, cut = screenshot_input(image)
+    cached = trunk_cache / f"{Path(capture.screenshot['uri']).stem}.pt" if trunk_cache else None
+    if cached is not None and cached.is_file():
+        hidden = torch.load(cached, weights_only=True)["hidden"]
+    else:
+        with torch.no_grad():
+            hidden = trunk(pixels)[0].half()
     return {
         "file_id": page.file_id,
         "url": capture.url,
@@ -90,9 +96,8 @@ def encode_page(page: TrainingPage, backbone: Backbone) -> dict[str, Any] | None
         "boxes": torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32),
         "visible": torch.tensor([bool(c.box.get("visible")) for c in found]),
         "text_lens": torch.tensor([float(c.box.get("text_len", 0)) for c in found]),
-        "mid": mid[0].half(),
-        "deep": deep[0].half(),
-        "scale": scale,
+        "hidden": hidden,
+        "cell_px": cell_px,
         "cut": cut,
         "page_width": float(image.width),
     }
@@ -100,10 +105,11 @@ def encode_page(page: TrainingPage, backbone: Backbone) -> dict[str, Any] | None
 
 def prepare_pages(
     pages: list[TrainingPage],
-    backbone: Backbone,
+    trunk: Trunk,
     cache: Path,
     progress: Callable[[Iterable[TrainingPage]], Iterable[TrainingPage]] = iter,
     limit: int | None = None,
+    trunk_cache: Path | None = None,
 ) -> int:
     """Encode the pages not yet in ``cache`` (at most ``limit``); the number encoded."""
     folder = cache / "pages"
@@ -111,7 +117,7 @@ def prepare_pages(
     todo = [p for p in pages if not (folder / f"{p.file_id}.pt").is_file()][:limit]
     done = 0
     for page in progress(todo):
-        record = encode_page(page, backbone)
+        record = encode_page(page, trunk, trunk_cache)
         if record is None:
             continue
         target = folder / f"{page.file_id}.pt"

@@ -22,7 +22,7 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return "--captures FEED --wcxb DIR --cache DIR [--config shipped|no-text|seed] [options]"
+        return "--captures FEED --wcxb DIR --cache DIR [--config shipped|no-text|seed|seed-301] [options]"
 
     def short_desc(self) -> str:
         return "Train the vision element model (screenshot + candidate box -> main content?)"
@@ -31,8 +31,8 @@ class Command(ScrapyCommand):
         return (
             "FEED is the feed JSONL of a crawl of WCXB pages whose captures (rendered HTML, "
             "screenshot, element boxes) were stored; their main element is the auto-annotation "
-            "of the gold text. The frozen backbone's features of every page are computed once "
-            "into --cache (resumable: --prepare-only --limit N encodes N more pages). The one "
+            "of the gold text. The frozen trunk's map of every page is computed once (or taken "
+            "from the page-type model's --trunk-cache) into --cache (resumable: --prepare-only --limit N encodes N more pages). The one "
             "split decides train / validation / held-out; --oof writes out-of-fold predictions "
             "of the training domains. --config seed trains the seed's own network instead (one "
             "4-channel pass per candidate, 1 positive + 4 negatives per page) for comparison."
@@ -53,6 +53,9 @@ class Command(ScrapyCommand):
         )
         group.add_argument("--oof", metavar="PATH", help="write out-of-fold predictions here (JSONL)")
         group.add_argument("--report", metavar="PATH", help="write the test report here (JSON)")
+        group.add_argument(
+            "--trunk-cache", metavar="DIR", help="the page-type model's feature cache (reused trunk maps)"
+        )
         group.add_argument("--prepare-only", action="store_true", help="only encode pages into --cache")
         group.add_argument("--limit", type=int, help="encode at most this many new pages")
         group.add_argument(

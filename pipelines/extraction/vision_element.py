@@ -1,11 +1,12 @@
 """The ``vision-element`` extractor (seed 000): the screenshot decides which element is the
 main content. Candidates are the element classifier's (boxed elements under body with
 text, :func:`pipelines.extraction.element_features.candidates`) that are visible and at
-least ``min_side`` px wide and high; one backbone pass over the screenshot, each
-candidate's box pooled over its feature maps plus the box geometry, a small head scores
+least ``min_side`` px wide and high; one pass of the frozen trunk over the screenshot's
+top square, each candidate's box pooled over its feature map plus the box geometry, a
+small head scores
 them (:mod:`models.vision_element`), and the best one's shown text is the extraction.
 
-A candidate below the screenshot's cut has no pixels: it is scored from its geometry
+A candidate below the top square (the cut) has no pixels: it is scored from its geometry
 alone (its pooled features are zero, ``below_cut`` is 1).
 
 Needs the capture's screenshot and element boxes: a page without either (a bare HTML
@@ -22,10 +23,11 @@ from typing import Any, ClassVar, Self
 
 import torch
 
+from models.pagenet import Trunk
 from models.vision_element import (
-    Backbone,
     BoxHead,
     CheckpointError,
+    decode_screenshot,
     head_inputs,
     load_checkpoint,
     screenshot_input,
@@ -80,7 +82,7 @@ class VisionElementExtractor:
         checkpoint: Path = SHIPPED_CHECKPOINT
         min_side: float = MIN_SIDE
 
-    def __init__(self, options: Options, model: tuple[BoxHead, Backbone] | None = None):
+    def __init__(self, options: Options, model: tuple[BoxHead, Trunk] | None = None):
         self.options = options
         if model is not None:
             self.__dict__["model"] = model
@@ -93,13 +95,13 @@ class VisionElementExtractor:
         options = configured_options(
             cls.name, cls.Options(checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT), settings
         )
-        head, backbone, _ = load_checkpoint(options.checkpoint)
-        return cls(options, (head, backbone))
+        head, trunk, _ = load_checkpoint(options.checkpoint)
+        return cls(options, (head, trunk))
 
     @cached_property
-    def model(self) -> tuple[BoxHead, Backbone]:
-        head, backbone, _ = load_checkpoint(self.options.checkpoint)
-        return head, backbone
+    def model(self) -> tuple[BoxHead, Trunk]:
+        head, trunk, _ = load_checkpoint(self.options.checkpoint)
+        return head, trunk
 
     def choose(self, page: Page) -> VisionChoice | None:
         """The best-scored candidate of ``page``, or None with a logged reason."""
@@ -119,22 +121,23 @@ class VisionElementExtractor:
             logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
             return None
         try:
-            image = page.screenshot_image
+            png = page.screenshot_png
+            assert png is not None
+            image = decode_screenshot(png)
         except OSError as error:
             logger.info("%s: unreadable screenshot for %s (%s)", self.name, where, error)
             return None
         try:
-            head, backbone = self.model
+            head, trunk = self.model
         except CheckpointError as error:
             logger.warning("%s: %s", self.name, error)
             return None
-        assert image is not None
-        pixels, scale, cut = screenshot_input(image)
+        pixels, cell_px, cut = screenshot_input(image)
         boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in found])
         with torch.inference_mode():
-            mid, deep = backbone(pixels)
-            rows = head_inputs(mid[0], deep[0], boxes, text_lens, scale, cut, float(image.width), head.text)
+            hidden = trunk(pixels)[0]
+            rows = head_inputs(hidden, boxes, text_lens, cell_px, cut, float(image.width), head.text)
             scores = torch.sigmoid(head(rows))
         best = int(torch.argmax(scores))
         chosen = found[best]
