@@ -54,8 +54,12 @@ GEOMETRY = (
     "shown_share",
     "below_cut",
 )
-#: Box features from the capture beyond geometry (optional, ``BoxHead(text=True)``).
-TEXT_GEOMETRY = ("log_text_len", "text_share")
+#: Box features from the capture beyond geometry (optional, ``BoxHead(text=True)``): the
+#: box's text length, its share of the page's, of its parent's, its largest child's share
+#: of it (near 1: a child would do as well) and its depth (all from the boxes' path and
+#: ``text_len``, see :func:`text_context`).
+TEXT_GEOMETRY = ("log_text_len", "text_share", "parent_share", "largest_child_share", "depth")
+MAX_DEPTH = 30.0
 
 
 class CheckpointError(ValueError):
@@ -101,11 +105,38 @@ def box_pool(feature_map: torch.Tensor, boxes: torch.Tensor, cell_px: float) -> 
     return weights @ feature_map.reshape(channels, height * width).float().T
 
 
+def size_mask(boxes: torch.Tensor, visible: torch.Tensor, min_side: float) -> torch.Tensor:
+    """The size filter: visible boxes at least ``min_side`` px wide and high."""
+    return visible.bool() & (torch.minimum(boxes[:, 2], boxes[:, 3]) >= min_side)
+
+
+def text_context(paths: Sequence[str], text_lens: torch.Tensor) -> torch.Tensor:
+    """(N, 3) per candidate (all of a page's, before the size filter): its share of its
+    parent's text, its largest child's share of its text, its depth (/MAX_DEPTH); parents
+    and children are the candidates one path step up / down."""
+    index = {path: i for i, path in enumerate(paths)}
+    largest = torch.zeros(len(paths))
+    parent_share = torch.ones(len(paths))
+    for i, path in enumerate(paths):
+        parent = index.get(path.rsplit("/", 1)[0])
+        if parent is not None:
+            parent_share[i] = text_lens[i] / text_lens[parent].clamp(min=1)
+            largest[parent] = torch.maximum(largest[parent], text_lens[i])
+    depth = torch.tensor([path.count("/") / MAX_DEPTH for path in paths])
+    return torch.stack([parent_share, largest / text_lens.clamp(min=1), depth], dim=1).reshape(-1, 3)
+
+
 def box_geometry(
-    boxes: torch.Tensor, text_lens: torch.Tensor, page_width: float, cut: float, text: bool
+    boxes: torch.Tensor,
+    text_lens: torch.Tensor,
+    context: torch.Tensor,
+    page_width: float,
+    cut: float,
+    text: bool,
 ) -> torch.Tensor:
     """(N, len(GEOMETRY) [+ len(TEXT_GEOMETRY)]) features of boxes (x, y, w, h in page px)
-    against the page's width, the first screen and the screenshot's cut."""
+    against the page's width, the first screen and the screenshot's cut; ``context`` is
+    :func:`text_context` of the same boxes."""
     x, y, w, h = boxes.unbind(dim=1)
     shown = (torch.minimum(y + h, torch.tensor(cut)) - y).clamp(min=0) / h.clamp(min=1)
     columns = [
@@ -119,7 +150,8 @@ def box_geometry(
         (y >= cut).float(),
     ]
     if text:
-        columns += [torch.log1p(text_lens) / 10, text_lens / text_lens.max().clamp(min=1)]
+        share = text_lens / text_lens.max().clamp(min=1) if len(text_lens) else text_lens
+        columns += [torch.log1p(text_lens) / 10, share, *context.unbind(dim=1)]
     return torch.stack(columns, dim=1)
 
 
@@ -145,6 +177,7 @@ def head_inputs(
     hidden: torch.Tensor,
     boxes: torch.Tensor,
     text_lens: torch.Tensor,
+    context: torch.Tensor,
     cell_px: float,
     cut: float,
     page_width: float,
@@ -152,7 +185,8 @@ def head_inputs(
 ) -> torch.Tensor:
     """The head's input rows for one page's candidates, from its trunk map (C, 7, 7)."""
     return torch.cat(
-        [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, page_width, cut, text)], dim=1
+        [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, context, page_width, cut, text)],
+        dim=1,
     )
 
 

@@ -6,7 +6,7 @@ cache, else the auto-annotation of the gold text, :func:`models.annotation.annot
 
 Each page is one ``torch.save`` file ``CACHE/pages/FILE_ID.pt`` (written atomically, so
 an interrupted run resumes where it stopped). Candidates are stored before the size
-filter (:func:`pipelines.extraction.vision_element.element_candidates` without a minimum),
+filter (the element classifier's :func:`pipelines.extraction.element_features.candidates`),
 so the filter can be measured and changed without encoding again.
 """
 
@@ -27,7 +27,7 @@ from models.pagenet import Trunk
 from models.vision_element import decode_screenshot, screenshot_input
 from pipelines.artifacts import read_artifact
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.vision_element import element_candidates
+from pipelines.extraction.element_features import candidates
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +51,10 @@ class VisionPage:
     cell_px: float
     cut: float
     page_width: float
+
+    def __post_init__(self) -> None:
+        self.boxes = self.boxes.reshape(-1, 4)  # a page without candidates: (0, 4)
+        self.visible = self.visible.bool()
 
     @property
     def positive(self) -> int | None:
@@ -76,7 +80,7 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
     if root is None or root.find("body") is None:
         logger.warning("Left out %s: no body", capture.url)
         return None
-    found = element_candidates(root, boxes, min_side=0)
+    found = candidates(root, boxes)
     pixels, cell_px, cut = screenshot_input(image)
     cached = trunk_cache / f"{Path(capture.screenshot['uri']).stem}.pt" if trunk_cache else None
     if cached is not None and cached.is_file():

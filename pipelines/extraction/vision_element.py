@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 import torch
 
@@ -31,11 +31,13 @@ from models.vision_element import (
     head_inputs,
     load_checkpoint,
     screenshot_input,
+    size_mask,
+    text_context,
 )
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import HtmlElement, base_url, parse_html
 from pipelines.extraction.element_classifier import shown_blocks
-from pipelines.extraction.element_features import Candidate, candidates
+from pipelines.extraction.element_features import candidates
 from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.result import extraction_of
@@ -46,15 +48,6 @@ SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoin
 #: Shortest side (px) of a candidate box: the largest that keeps the main element of
 #: ≥ 98 % of WCXB dev's annotated pages (measured by `scrapy train-vision-element`).
 MIN_SIDE = 100
-
-
-def element_candidates(root: HtmlElement, boxes: list[dict[str, Any]], min_side: float) -> list[Candidate]:
-    """The element classifier's candidates that are visible and at least ``min_side`` px
-    wide and high (``min_side`` 0: every candidate, visible or not)."""
-    found = candidates(root, boxes)
-    if min_side <= 0:
-        return found
-    return [c for c in found if c.box.get("visible") and c.box["w"] >= min_side and c.box["h"] >= min_side]
 
 
 @dataclass(frozen=True)
@@ -116,8 +109,13 @@ class VisionElementExtractor:
         if root is None or root.find("body") is None:
             logger.info("%s: %s has no body", self.name, where)
             return None
-        found = element_candidates(root, page.boxes, self.options.min_side)
-        if not found:
+        every = candidates(root, page.boxes)
+        boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
+        visible = torch.tensor([bool(c.box.get("visible")) for c in every], dtype=torch.bool)
+        keep = (
+            torch.nonzero(size_mask(boxes.reshape(-1, 4), visible, self.options.min_side)).flatten().tolist()
+        )
+        if not keep:
             logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
             return None
         try:
@@ -133,14 +131,16 @@ class VisionElementExtractor:
             logger.warning("%s: %s", self.name, error)
             return None
         pixels, cell_px, cut = screenshot_input(image)
-        boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32)
-        text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in found])
+        text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
+        context = text_context([c.path for c in every], text_lens)[keep]
         with torch.inference_mode():
             hidden = trunk(pixels)[0]
-            rows = head_inputs(hidden, boxes, text_lens, cell_px, cut, float(image.width), head.text)
+            rows = head_inputs(
+                hidden, boxes[keep], text_lens[keep], context, cell_px, cut, float(image.width), head.text
+            )
             scores = torch.sigmoid(head(rows))
         best = int(torch.argmax(scores))
-        chosen = found[best]
+        chosen = every[keep[best]]
         return VisionChoice(chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut)
 
     def extract(self, page: Page) -> Extraction | None:
