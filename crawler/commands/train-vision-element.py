@@ -108,5 +108,5 @@ class Command(ScrapyCommand):
             Path(opts.report).write_text(json.dumps(result.metrics, indent=1), encoding="utf-8")
         print(result.report())
         if result.checkpoint is not None:
-            card = write_card(result.checkpoint, "scrapy train-vision-element " + " ".join(sys.argv[2:]))
+            card = write_card(result.checkpoint, "scrapy train-vision-element " + " ".join(sys.argv[1:]))
             print(f"Checkpoint: {result.checkpoint} (card: {card})")
