@@ -170,7 +170,8 @@ class BoxHead(nn.Module):
         self.out = nn.Linear(hidden, 1)
 
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
-        return self.out(self.dropout(functional.relu(self.hidden(self.norm(inputs))))).squeeze(-1)
+        logits: torch.Tensor = self.out(self.dropout(functional.relu(self.hidden(self.norm(inputs)))))
+        return logits.squeeze(-1)
 
 
 def head_inputs(
@@ -199,7 +200,8 @@ class SeparableConv2d(nn.Module):
         self.pointwise = nn.Conv2d(channels_in, channels_out, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.pointwise(self.depthwise(x))
+        out: torch.Tensor = self.pointwise(self.depthwise(x))
+        return out
 
 
 class SeedElementCNN(nn.Module):
@@ -221,7 +223,8 @@ class SeedElementCNN(nn.Module):
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.classifier(self.features(x)).squeeze(-1)
+        logits: torch.Tensor = self.classifier(self.features(x))
+        return logits.squeeze(-1)
 
 
 def seed_input(image: Image.Image, box: Sequence[float], size: int) -> torch.Tensor:

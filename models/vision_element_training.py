@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from PIL import Image
 from torch.nn import functional
 
 from models.element_data import TrainingPage
@@ -124,7 +125,7 @@ def fit_head(
     config: VisionConfig,
     seed: int,
     epochs: int | None = None,
-    progress: Callable = iter,
+    progress: Callable[..., Any] = iter,
 ) -> tuple[BoxHead, int]:
     """Train the head on ``train`` (pages with a positive); keep the epoch with the best
     validation top-1 accuracy (or train exactly ``epochs``); returns (head, epochs)."""
@@ -141,7 +142,7 @@ def fit_head(
             batch = pages[start : start + config.pages_per_batch]
             optimizer.zero_grad()
             loss = batch_loss(head, batch)
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
         if epochs is None and validation:
             accuracy = fmean(r["correct"] for r in (predict_page(head, p) for p in validation))
@@ -213,7 +214,7 @@ def with_text(record: dict[str, Any], page: TrainingPage | None) -> dict[str, An
 def evaluate(records: list[dict[str, Any]]) -> dict[str, Any]:
     """The seed's measures over prediction records (see the module docstring), overall
     and per page type."""
-    from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
+    from sklearn.metrics import precision_recall_fscore_support, roc_auc_score  # type: ignore[import-untyped]
 
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:
@@ -291,7 +292,7 @@ def train_vision_element(
     config: VisionConfig,
     folds: int,
     seed: int,
-    progress: Callable = lambda items, **_: items,
+    progress: Callable[..., Any] = lambda items, **_: items,
     checkpoint: Path | None = None,
 ) -> TrainResult:
     """Fit, measure on validation and held-out domains, OOF over the training folds, and
@@ -348,7 +349,7 @@ def train_vision_element(
     return result
 
 
-def seed_batch(image, boxes: torch.Tensor, indices: list[int], size: int) -> torch.Tensor:
+def seed_batch(image: Image.Image, boxes: torch.Tensor, indices: list[int], size: int) -> torch.Tensor:
     return torch.stack([seed_input(image, boxes[i].tolist(), size) for i in indices])
 
 
@@ -357,7 +358,7 @@ def train_seed(
     training_pages: list[TrainingPage],
     config: VisionConfig,
     seed: int,
-    progress: Callable,
+    progress: Callable[..., Any],
 ) -> TrainResult:
     """The seed's recipe for comparison: per training page its main candidate and
     ``seed_negatives`` random others (after the size filter), RMSprop, binary
@@ -366,8 +367,9 @@ def train_seed(
     torch.manual_seed(seed)
     by_id = {p.file_id: p for p in training_pages}
 
-    def image_of(page: VisionPage):
+    def image_of(page: VisionPage) -> Image.Image:
         capture = by_id[page.file_id].capture
+        assert capture.screenshot is not None  # encoded pages have one
         return decode_screenshot(read_artifact(capture.screenshot["uri"]))
 
     rows = [page_rows(p, config) for p in pages]
@@ -391,7 +393,8 @@ def train_seed(
             )
             target = torch.tensor([1.0] + [0.0] * (len(picked) - 1))
             optimizer.zero_grad()
-            functional.binary_cross_entropy_with_logits(model(x), target).backward()
+            loss = functional.binary_cross_entropy_with_logits(model(x), target)
+            loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
     model.eval()
     held = [r for r in rows if r.page.role == HELDOUT]

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
@@ -78,8 +80,9 @@ class Command(ScrapyCommand):
         assert self.settings is not None
         tty = sys.stderr.isatty()
 
-        def progress(items, **kwargs):
-            return tqdm(items, disable=not tty, **kwargs)
+        def progress(items: Iterable[Any], **kwargs: Any) -> Iterable[Any]:
+            bar: Iterable[Any] = tqdm(items, disable=not tty, **kwargs)
+            return bar
 
         cache = Path(opts.cache)
         pages = wcxb_pages(read_capture_feed(opts.captures), opts.wcxb)
