@@ -2,12 +2,14 @@
 extractors on the rendered HTML and element boxes of a capture crawl, in one run.
 
     .venv/bin/python benchmarks/extract_captures.py /work/data/wcxb-captures/capture-feed.jsonl \\
-        /work/shared/datasets/wcxb-dev [--extractors iawce,element-classifier] \\
-        [--role heldout|validation|train|all] [--element-model PATH] [--out results.json]
+        /work/shared/datasets/wcxb-dev [--extractors iawce,element-classifier,vision-element] \\
+        [--role heldout|validation|train|all] [--element-model PATH] [--vision-model PATH] \\
+        [--threads 1] [--out results.json]
 
 ``benchmarks/extract.py`` reads WCXB's raw HTML, which has no element boxes; the element
-classifier needs the render's geometry, so this benchmark reads the captures instead
-(every extractor gets the same rendered HTML, boxes and the true page type: WCXB listing
+classifier needs the render's geometry (and the vision element model the screenshot), so
+this benchmark reads the captures instead (every extractor gets the same rendered HTML,
+boxes, screenshot (read only by those that look at it) and the true page type: WCXB listing
 and collection → "list", the rest → "article"). Pages are chosen by the one split
 (``models/splits.py``; default: the held-out domains). Measure as in ``extract.py``:
 bag-of-words F1 against the gold ``main_content`` (``word_prf`` over ``tokens``), mean
@@ -29,11 +31,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models.element_data import read_capture_feed, wcxb_pages
+from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, WCXB_TYPES
 from pipelines.extraction import ARTICLE, LIST, Extractor, Page, build_extractor
 from pipelines.extraction.element_classifier import ElementClassifierExtractor
+from pipelines.extraction.vision_element import VisionElementExtractor
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,8 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractors", default="iawce,element-classifier", help="comma-separated")
     parser.add_argument("--role", choices=("heldout", "validation", "train", "all"), default="heldout")
     parser.add_argument("--element-model", type=Path, help="element classifier checkpoint (default: shipped)")
+    parser.add_argument("--vision-model", type=Path, help="vision element checkpoint (default: shipped)")
+    parser.add_argument("--threads", type=int, help="torch threads (ms/page of the learned models)")
     parser.add_argument("--out", type=Path, help="write summaries and per-page scores as JSON here")
     args = parser.parse_args(argv)
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
 
     pages = [p for p in wcxb_pages(read_capture_feed(args.feed), args.wcxb) if args.role in ("all", p.role)]
     extractors: dict[str, Extractor] = {}
@@ -53,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
             extractors[name] = ElementClassifierExtractor(
                 ElementClassifierExtractor.Options(args.element_model)
             )
+        elif name == VisionElementExtractor.name and args.vision_model:
+            extractors[name] = VisionElementExtractor(VisionElementExtractor.Options(args.vision_model))
         else:
             extractors[name] = build_extractor(name)
     print(f"{len(pages)} captured pages ({args.role})", file=sys.stderr)
@@ -63,7 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         gold = tokens(page.gold_text)
         for name, extractor in extractors.items():
             started = time.perf_counter()
-            found = extractor.extract(Page(html, page.capture.url, page_type, boxes))
+            shot = page.capture.screenshot
+            screenshot = (lambda uri=shot["uri"]: read_artifact(uri)) if shot else None
+            found = extractor.extract(Page(html, page.capture.url, page_type, boxes, screenshot))
             elapsed = (time.perf_counter() - started) * 1000
             prf = word_prf(tokens(found.text if found else ""), gold)
             per_page[name][page.file_id] = {

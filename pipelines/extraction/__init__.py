@@ -1,7 +1,7 @@
 """Main-content extraction: pure algorithms over HTML (no Scrapy imports).
 
 Importing this package registers the built-in extractors: ``iawce``, ``iawce-paper``,
-``boilernet``, ``dom-pagerank`` and ``element-classifier`` (ours) and the peers
+``boilernet``, ``dom-pagerank``, ``element-classifier`` and ``vision-element`` (ours) and the peers
 ``trafilatura``, ``readability`` and ``justext`` (optional packages, imported when one is
 built).
 """
@@ -11,6 +11,7 @@ from pipelines.extraction import dompagerank as _dompagerank  # noqa: F401
 from pipelines.extraction import element_classifier as _element_classifier  # noqa: F401
 from pipelines.extraction import iawce as _iawce  # noqa: F401
 from pipelines.extraction import peers as _peers  # noqa: F401
+from pipelines.extraction import vision_element as _vision_element  # noqa: F401
 from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.page import ARTICLE, LIST, PAGE_TYPES, ExtractedItem, Extraction, Extractor, Page
 from pipelines.extraction.registry import (

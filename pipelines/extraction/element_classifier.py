@@ -140,6 +140,6 @@ def element_text(html: str, boxes: list[dict[str, Any]], path: str, url: str = "
         matches = root.getroottree().xpath(path)
     except Exception:  # lxml's XPath errors: a malformed path names no element
         return None
-    if len(matches) != 1 or not isinstance(matches[0], HtmlElement):
+    if not isinstance(matches, list) or len(matches) != 1 or not isinstance(matches[0], HtmlElement):
         return None
     return to_text(shown_blocks(root, matches[0], boxes, base_url(root, url)))

