@@ -1,0 +1,23 @@
+"""Switches a crawl to the shared Redis frontier when ``PAGESIGHT_REDIS_URL`` is set."""
+
+from __future__ import annotations
+
+from scrapy.settings import BaseSettings
+
+from crawler.distributed.config import RedisConfig
+
+
+class DistributedAddon:
+    """Sets scrapy-redis' scheduler settings (our ``LeaseScheduler`` and ``LeaseQueue``,
+    scrapy-redis' duplicate filter, a frontier that persists when a worker leaves) from
+    ``PAGESIGHT_REDIS_URL``; nothing when it is empty."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        config = RedisConfig.from_settings(settings)
+        if not config.url:
+            return
+        settings.set("SCHEDULER", "crawler.distributed.scheduler.LeaseScheduler", priority="addon")
+        settings.set("SCHEDULER_QUEUE_CLASS", "crawler.distributed.queue.LeaseQueue", priority="addon")
+        settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="addon")
+        settings.set("SCHEDULER_PERSIST", True, priority="addon")
+        settings.set("REDIS_URL", config.url, priority="addon")
