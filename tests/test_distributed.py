@@ -19,11 +19,15 @@ from types import SimpleNamespace
 import pytest
 import redis
 from scrapy import Request
+from scrapy.utils.test import get_crawler
 from scrapy_redis.dupefilter import RFPDupeFilter
 
 from crawler.demo import DemoWeb, Faults
 from crawler.distributed.queue import LEASE_META_KEY, RECRAWLED_META_KEY, LeaseQueue
+from crawler.distributed.stats import SharedStatsCollector
+from crawler.spiders.news import NewsSpider
 from tests.crawling import PROJECT_ROOT, processes_with_marker
+from tests.project_settings import pagesight_settings
 from tests.redis_server import running_redis
 
 
@@ -68,6 +72,18 @@ def test_an_expired_lease_puts_the_request_back_recrawled_and_a_renewed_one_stay
     assert kept.meta[LEASE_META_KEY] in living.held
     dying.ack(lost.meta[LEASE_META_KEY])  # the dead worker's late ack changes nothing
     assert living.outstanding() == 2
+
+
+def test_workers_add_their_counters_to_the_shared_stats(redis_url):
+    one, two = (
+        SharedStatsCollector(get_crawler(NewsSpider, pagesight_settings(PAGESIGHT_REDIS_URL=redis_url)))
+        for _ in range(2)
+    )
+    one.inc_value("pagesight/items/ok", 3)
+    two.inc_value("pagesight/items/ok")
+    two.set_value("start_time", "not a counter")
+    assert one.get_value("pagesight/items/ok") == 3  # each worker's own stats stay its own
+    assert one.shared() == two.shared() == {"pagesight/items/ok": 4}
 
 
 def start_worker(out: Path, seeds: list[str], redis_url: str, marker: str) -> subprocess.Popen:
@@ -135,4 +151,6 @@ def test_two_workers_one_killed_lose_nothing(redis_url, tmp_path):
     recrawled = {line["url"] for line in lines if line["recrawled"]}
     assert recrawled, "the killed worker had pages in flight: they must be crawled again"
     assert twice <= recrawled and max(counts.values()) <= 2
+    shared = int(client.hget("news:stats", "item_scraped_count"))
+    assert len(feed_lines(tmp_path / "b" / "feed.jsonl")) < shared <= len(lines) + 4  # both workers' items
     assert client.zcard("news:requests") == 0 and client.zcard("news:requests:deadlines") == 0

@@ -9,7 +9,8 @@ from crawler.distributed.config import RedisConfig
 
 class DistributedAddon:
     """Sets scrapy-redis' scheduler settings (our ``LeaseScheduler`` and ``LeaseQueue``,
-    scrapy-redis' duplicate filter, a frontier that persists when a worker leaves) from
+    scrapy-redis' duplicate filter, a frontier that persists when a worker leaves, stats
+    shared in Redis) from
     ``PAGESIGHT_REDIS_URL``; nothing when it is empty."""
 
     def update_settings(self, settings: BaseSettings) -> None:
@@ -21,3 +22,4 @@ class DistributedAddon:
         settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="addon")
         settings.set("SCHEDULER_PERSIST", True, priority="addon")
         settings.set("REDIS_URL", config.url, priority="addon")
+        settings.set("STATS_CLASS", "crawler.distributed.stats.SharedStatsCollector", priority="addon")
