@@ -154,3 +154,33 @@ def test_two_workers_one_killed_lose_nothing(redis_url, tmp_path):
     shared = int(client.hget("news:stats", "item_scraped_count"))
     assert len(feed_lines(tmp_path / "b" / "feed.jsonl")) < shared <= len(lines) + 4  # both workers' items
     assert client.zcard("news:requests") == 0 and client.zcard("news:requests:deadlines") == 0
+
+
+def test_a_crawl_without_its_redis_is_refused_with_one_line(tmp_path):
+    from tests.redis_server import free_port
+
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "crawl",
+            "news",
+            "-a",
+            "start_urls=http://127.0.0.1:9/",
+            "-s",
+            f"PAGESIGHT_REDIS_URL={url}",
+            "-s",
+            f"PAGESIGHT_STORE_URI={tmp_path}",
+            "-O",
+            str(tmp_path / "f.jsonl"),
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert f"Error: PAGESIGHT_REDIS_URL {url}: cannot reach Redis" in done.stderr
+    assert "Traceback" not in done.stderr
