@@ -65,7 +65,8 @@ class Progress:
 
 
 class ProgressExtension:
-    """Counts scheduled requests (``request_scheduled``) and finished pages
+    """Counts scheduled requests (``request_scheduled`` less ``request_dropped``:
+    duplicates) and finished pages
     (``item_scraped``); shows them in a tqdm line when stderr is a terminal, else logs
     them every ``PAGESIGHT_PROGRESS_INTERVAL`` seconds."""
 
@@ -83,6 +84,7 @@ class ProgressExtension:
         extension = cls(config)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.request_scheduled, signal=signals.request_scheduled)
+        crawler.signals.connect(extension.request_dropped, signal=signals.request_dropped)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
@@ -99,6 +101,10 @@ class ProgressExtension:
         if self.bar is not None:
             self.bar.total = self.progress.scheduled
             self.bar.refresh()
+
+    def request_dropped(self, request: Request, spider: Spider) -> None:
+        """The scheduler refused it (a duplicate): it was counted as scheduled."""
+        self.progress.scheduled -= 1
 
     def item_scraped(self, item: Any, spider: Spider) -> None:
         if not isinstance(item, PageItem):

@@ -28,8 +28,9 @@ def test_the_extension_logs_done_of_scheduled_when_not_on_a_terminal(caplog):
     crawler = get_crawler(NewsSpider, pagesight_settings())
     extension = ProgressExtension.from_crawler(crawler)
     assert not extension.config.live  # pytest captures stderr: no live bar
-    for url in ("http://a/1", "http://a/2", "http://a/3"):
+    for url in ("http://a/1", "http://a/2", "http://a/3", "http://a/1"):
         extension.request_scheduled(Request(url), spider=None)
+    extension.request_dropped(Request("http://a/1"), spider=None)  # the duplicate
     extension.item_scraped(PageItem(url="http://a/1", site="a", page_type="article"), spider=None)
     with caplog.at_level(logging.INFO, logger="crawler.progress"):
         extension.log_line()
