@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 # PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
 # torch wheel it cannot load with (see README, "CPU-only install").
 
-.PHONY: crawl test lint setup browser clean
+.PHONY: crawl test lint setup browser redis-server redis clean
 
 crawl: setup
 	$(VENV)/bin/scrapy crawl news
@@ -20,7 +20,7 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-setup: $(STAMP) browser
+setup: $(STAMP) browser redis-server
 
 $(STAMP): requirements.txt requirements-bench.txt requirements-test.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -35,6 +35,20 @@ browser: $(STAMP)
 	  || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	       else echo "PageSight needs Chromium and CJK fonts: sudo apt-get install chromium fonts-noto-cjk (or set PAGESIGHT_BROWSER_PATH)"; exit 1; fi; }
+
+# Redis, for the distributed crawl and its tests: installed when missing and root; else
+# a note (those tests then skip, saying why).
+redis-server:
+	@command -v redis-server >/dev/null \
+	  || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	       else echo "The distributed crawl needs Redis: sudo apt-get install redis-server (its tests skip without it)"; fi; }
+
+# A Redis on 127.0.0.1:$(REDIS_PORT), in memory only, for a distributed crawl (Ctrl-C stops it):
+#   scrapy crawl news -s PAGESIGHT_REDIS_URL=redis://127.0.0.1:6379/0 -a start_urls=...
+REDIS_PORT ?= 6379
+redis: redis-server
+	redis-server --bind 127.0.0.1 --port $(REDIS_PORT) --save "" --appendonly no
 
 clean:
 	rm -rf output .pytest_cache

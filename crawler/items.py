@@ -40,6 +40,9 @@ class PageItem:
     http_status: int | None = None
     content_type: str | None = None
     depth: int = 0
+    #: True on a page crawled again because the worker that had it died before its
+    #: line was written (distributed crawls; that line may exist too).
+    recrawled: bool = False
     title: str | None = None
     page_type: str | None = None
     page_type_score: float | None = None

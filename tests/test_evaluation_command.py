@@ -80,3 +80,24 @@ def test_usage_errors(tmp_path):
         and "unknown extractor 'nope'; known extractors: boilernet, dom-pagerank" in unknown.stderr
     )
     assert "Traceback" not in unknown.stderr
+
+
+def test_evaluate_scores_several_feeds_together_each_url_once(tmp_path):
+    """The workers' feeds of a distributed crawl: split the fixture feed in two and give
+    the second a recrawled copy of a line of the first; the report is the one feed's."""
+    lines = (FIXTURES / "feed.jsonl").read_text("utf-8").splitlines()
+    recrawled = {**json.loads(lines[0]), "recrawled": True, "text": "a different text"}
+    (tmp_path / "a.jsonl").write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text("\n".join([*lines[3:], json.dumps(recrawled)]) + "\n", encoding="utf-8")
+    gold = str(FIXTURES / "gold.jsonl")
+    one = _evaluate(str(FIXTURES / "feed.jsonl"), "--gold", gold, "--out", str(tmp_path / "one"))
+    assert one.returncode == 0, one.stderr
+    two = _evaluate(
+        str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--gold", gold, "--out", str(tmp_path / "two")
+    )
+    assert two.returncode == 0, two.stderr
+    assert "pagesight: 6 pages, 2 failed; word F1" in two.stdout
+    summaries = [
+        json.loads((tmp_path / name / "report.json").read_text("utf-8"))["summary"] for name in ("one", "two")
+    ]
+    assert summaries[0] == summaries[1]

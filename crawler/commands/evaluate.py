@@ -1,5 +1,5 @@
-"""``scrapy evaluate FEED.jsonl --gold GOLD``: score a finished feed against gold and
-write the report (the logic lives in ``pipelines.evaluation``)."""
+"""``scrapy evaluate FEED.jsonl [FEED.jsonl …] --gold GOLD``: score a finished feed (or
+the feeds of a distributed crawl's workers, together) against gold and write the report (the logic lives in ``pipelines.evaluation``)."""
 
 from __future__ import annotations
 
@@ -28,14 +28,15 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return "FEED.jsonl --gold GOLD [--out DIR] [--compare NAME,NAME] [--correct 30 --complete 10]"
+        return "FEED.jsonl [FEED.jsonl ...] --gold GOLD [--out DIR] [--compare NAME,NAME] [--correct 30 --complete 10]"
 
     def short_desc(self) -> str:
         return "Score a finished feed against gold and write report.json/.md/.html"
 
     def long_desc(self) -> str:
         return (
-            "Score a finished feed against gold: GOLD is our gold JSONL, a WCXB-style folder "
+            "Score a finished feed against gold; several feeds (the workers' of one distributed "
+            "crawl) are scored together, a URL in more than one by its first line. GOLD is our gold JSONL, a WCXB-style folder "
             "(ground-truth/*.json) or a ScrapingHub-style ground-truth.json. Pages in gold "
             "but missing from the feed count as failures. --compare runs registered extractors "
             "on the same stored captures (rendered HTML, element boxes, screenshot; the page "
@@ -66,11 +67,13 @@ class Command(ScrapyCommand):
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if len(args) != 1:
-            raise UsageError("give exactly one feed file: scrapy evaluate FEED.jsonl --gold GOLD")
+        if not args:
+            raise UsageError(
+                "give one feed file or more: scrapy evaluate FEED.jsonl [FEED.jsonl ...] --gold GOLD"
+            )
         configure_logging(self.settings)
-        feed = Path(args[0])
-        out = Path(opts.out) if opts.out else feed.with_name(f"{feed.stem}-report")
+        feeds = [Path(arg) for arg in args]
+        out = Path(opts.out) if opts.out else feeds[0].with_name(f"{feeds[0].stem}-report")
         compare = [name.strip() for name in opts.compare.split(",") if name.strip()]
         try:
             config = ScoringConfig.from_settings(
@@ -81,7 +84,7 @@ class Command(ScrapyCommand):
         except (ValueError, OSError) as exc:  # LabelMappingError and ExtractorUnavailable too
             raise UsageError(str(exc), print_help=False) from None
         try:
-            report = evaluate_feed(feed, load_gold(opts.gold), config, extractors, ArtifactStore.read)
+            report = evaluate_feed(feeds, load_gold(opts.gold), config, extractors, ArtifactStore.read)
         except (GoldFormatError, FeedFormatError, UnsupportedStoreError) as exc:
             raise UsageError(str(exc), print_help=False) from None
         paths = write_report(report, out)

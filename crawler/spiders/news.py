@@ -17,6 +17,7 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import BaseSettings
 from twisted.python.failure import Failure
 
+from crawler.distributed.queue import RECRAWLED_META_KEY
 from crawler.errors import describe_failure
 from crawler.items import STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, PageItem
 from crawler.middlewares import (
@@ -187,5 +188,6 @@ class NewsSpider(Spider):
             status=STATUS_OK,
             fetched_at=datetime.now(UTC).isoformat(timespec="seconds"),
             depth=meta.get("depth", 0),
+            recrawled=meta.get(RECRAWLED_META_KEY, False),
             provenance={"pagesight": PAGESIGHT_VERSION},
         )

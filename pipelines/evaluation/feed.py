@@ -52,6 +52,17 @@ def read_feed(path: str | Path) -> Iterator[dict[str, Any]]:
             yield record
 
 
+def read_feeds(paths: Sequence[str | Path]) -> Iterator[dict[str, Any]]:
+    """Records of several feeds (the workers' of one distributed crawl), one per URL: a
+    URL crawled again after its worker died (``recrawled``) keeps its first line."""
+    seen: set[str] = set()
+    for path in paths:
+        for record in read_feed(path):
+            if record["url"] not in seen:
+                seen.add(record["url"])
+                yield record
+
+
 def stored_page(record: Mapping[str, Any], read: ReadArtifact, mapping: LabelMapping) -> Page:
     """The record's stored capture as a Page: rendered HTML and boxes read now, the
     screenshot only when an extractor looks at it, the page type from the feed line
@@ -101,14 +112,14 @@ def compared_record(
 
 
 def evaluate_feed(
-    feed_path: str | Path,
+    feed_paths: str | Path | Sequence[str | Path],
     gold: GoldSet,
     config: ScoringConfig,
     compare: Sequence[Extractor] = (),
     read: ReadArtifact = read_artifact,
     system: str = "pagesight",
 ) -> dict[str, Any]:
-    """Score every feed line that has gold, and each ``compare`` extractor on the same
+    """Score every feed line (of one feed or several, see ``read_feeds``) that has gold, and each ``compare`` extractor on the same
     stored captures (read with ``read``: ``ArtifactStore.read`` in ``scrapy evaluate``),
     and return the report."""
     evaluation = Evaluation(gold, config, system)
@@ -116,7 +127,8 @@ def evaluate_feed(
         (extractor, Evaluation(gold, config, extractor.name, text_only=True)) for extractor in compare
     ]
     lines = 0
-    for record in read_feed(feed_path):
+    paths = [feed_paths] if isinstance(feed_paths, (str, Path)) else feed_paths
+    for record in read_feeds(paths):
         lines += 1
         if evaluation.score(record) is not None:
             for extractor, scores in compared:
