@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 # PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
 # torch wheel it cannot load with (see README, "CPU-only install").
 
-.PHONY: crawl test lint setup browser clean
+.PHONY: crawl test lint setup browser clean styled-captures
 
 crawl: setup
 	$(VENV)/bin/scrapy crawl news
@@ -35,6 +35,15 @@ browser: $(STAMP)
 	  || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	       else echo "PageSight needs Chromium and CJK fonts: sudo apt-get install chromium fonts-noto-cjk (or set PAGESIGHT_BROWSER_PATH)"; exit 1; fi; }
+
+# Styled generated sites for the page-type model, built and captured (one command):
+# make styled-captures WCXB=../shared/datasets/wcxb-dev STYLED=/work/data/styled
+WCXB   ?= ../shared/datasets/wcxb-dev
+STYLED ?= output/styled
+styled-captures: setup
+	$(PY) -m pip install --quiet -r requirements-data.txt
+	$(VENV)/bin/scrapy build-styled-sites --wcxb $(WCXB) --out $(STYLED)-sites
+	$(VENV)/bin/scrapy capture-dataset --styled $(STYLED)-sites --out $(STYLED)-captures
 
 clean:
 	rm -rf output .pytest_cache

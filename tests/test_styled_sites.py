@@ -5,6 +5,8 @@ role column."""
 import importlib.util
 import json
 import re
+import subprocess
+import sys
 import urllib.request
 
 import pytest
@@ -14,6 +16,7 @@ from crawler.styled import THEMES, build_sites, read_styled_pages
 from crawler.styled.generator import training_posts
 from models.data import read_manifest
 from models.splits import ROLES, load_split
+from tests.crawling import PROJECT_ROOT
 
 TEXT = "A sentence of real gold text about the subject of this post, long enough. " * 12
 GENERATORS = ("ablog", "material", "pelican")  # each one's Python package has its name
@@ -108,3 +111,28 @@ def test_the_manifest_carries_the_role(tmp_path):
     write_manifest([page], [feed], tmp_path)
     (entry,) = read_manifest(tmp_path)
     assert (entry.label, entry.site, entry.role) == ("listing", "s.styled.test", "heldout")
+
+
+@pytest.mark.e2e
+def test_capture_dataset_captures_styled_sites_with_roles(wcxb_folder, tmp_path):
+    if importlib.util.find_spec("pelican") is None:
+        pytest.skip("pelican is not installed (pip install -r requirements-data.txt)")
+    theme = next(t for t in THEMES if t.generator == "pelican")
+    sites = tmp_path / "styled"
+    pages = build_sites(wcxb_folder, sites, themes=[theme], sites_per_theme=1, posts_per_site=2)
+    out = tmp_path / "ds"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "capture-dataset", "--styled", str(sites), "--out", str(out)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"{len(pages)} screenshots of {len(pages)} pages" in done.stdout
+    records = read_manifest(out)
+    assert sorted(r.label for r in records) == sorted(p.label for p in pages)
+    assert {(r.site, r.role, r.source) for r in records} == {
+        (f"{theme.name}-1.styled.test", theme.role, f"styled-{theme.name}")
+    }
+    assert all(r.boxes is not None for r in records)

@@ -29,7 +29,7 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("--wcxb", required=True, metavar="DIR", help="WCXB dev folder (text source)")
         parser.add_argument("--out", required=True, metavar="DIR", help="folder for sites/ and pages.jsonl")
-        parser.add_argument("--sites-per-theme", type=int, default=3, metavar="N", help="default: 3")
+        parser.add_argument("--sites-per-theme", type=int, default=2, metavar="N", help="default: 2")
         parser.add_argument("--posts-per-site", type=int, default=12, metavar="N", help="default: 12")
         parser.add_argument("--seed", type=int, default=2026, help="text shuffle seed (default: 2026)")
 

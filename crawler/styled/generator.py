@@ -285,7 +285,7 @@ def build_sites(
     out: Path,
     *,
     themes: Iterable[Theme] = THEMES,
-    sites_per_theme: int = 3,
+    sites_per_theme: int = 2,
     posts_per_site: int = 12,
     seed: int = 2026,
 ) -> list[StyledPage]:
