@@ -17,7 +17,7 @@ from crawler.styled import PAGES_NAME, build_sites
 
 class Command(ScrapyCommand):
     requires_project = True
-    default_settings: ClassVar[dict] = {"LOG_LEVEL": "INFO"}
+    default_settings: ClassVar[dict[str, str]] = {"LOG_LEVEL": "INFO"}
 
     def syntax(self) -> str:
         return "--wcxb DIR --out DIR [options]"
