@@ -14,7 +14,7 @@ import json
 import logging
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -34,13 +34,15 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 @dataclass(frozen=True)
 class LabeledPage:
-    """A page to capture, with its label, the site it belongs to (for splits) and the
-    data set it comes from (for per-source metrics)."""
+    """A page to capture, with its label, the site it belongs to (for splits), the data
+    set it comes from (for per-source metrics) and, for pages outside WCXB dev's split,
+    its own split role."""
 
     url: str
     label: str
     site: str
     source: str
+    role: str | None = None
 
 
 def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
@@ -74,6 +76,17 @@ def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
                 site = record.get("site") or urlsplit(url).netloc
                 pages.append(LabeledPage(url, record["page_type"], site, source))
     return pages
+
+
+def styled_pages(root: Path, base_url: str) -> list[LabeledPage]:
+    """The generated styled sites of a ``build-styled-sites`` folder (``pages.jsonl``) as
+    served under ``base_url``, with their themes' split roles."""
+    from crawler.styled import read_styled_pages
+
+    return [
+        LabeledPage(f"{base_url}/{page.path}", page.label, page.site, f"styled-{page.theme}", page.role)
+        for page in read_styled_pages(root)
+    ]
 
 
 def abort_external_requests(request: Request) -> bool:
@@ -126,10 +139,30 @@ def _charset_param(body: bytes) -> str:
     return "; charset=utf-8"
 
 
+class _QuietStaticHandler(SimpleHTTPRequestHandler):
+    """Serves a folder tree as it is (``index.html`` for a directory URL)."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        logger.debug("static server: " + format, *args)
+
+
+@contextmanager
+def serve_static_folder(folder: Path) -> Iterator[str]:
+    """Serve a folder tree (generated static sites) on 127.0.0.1; yields the base URL."""
+    with _serve(lambda *a, **kw: _QuietStaticHandler(*a, directory=str(folder), **kw)) as base_url:
+        yield base_url
+
+
 @contextmanager
 def serve_html_folder(folder: Path) -> Iterator[str]:
     """Serve a folder of (gzipped) HTML files on 127.0.0.1; yields the base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_ArchiveHandler, directory=str(folder)))
+    with _serve(functools.partial(_ArchiveHandler, directory=str(folder))) as base_url:
+        yield base_url
+
+
+@contextmanager
+def _serve(handler: Callable[..., SimpleHTTPRequestHandler]) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -189,6 +222,8 @@ def write_manifest(pages: list[LabeledPage], feed_paths: list[Path], out_dir: Pa
             "url": page.url,
             "source": page.source,
         }
+        if page.role is not None:
+            entry["role"] = page.role
         for artifact in ("html", "boxes"):
             if record.get(artifact):
                 entry[artifact] = _relative(record[artifact]["uri"], out_dir)

@@ -214,7 +214,7 @@ def with_text(record: dict[str, Any], page: TrainingPage | None) -> dict[str, An
 def evaluate(records: list[dict[str, Any]]) -> dict[str, Any]:
     """The seed's measures over prediction records (see the module docstring), overall
     and per page type."""
-    from sklearn.metrics import precision_recall_fscore_support, roc_auc_score  # type: ignore[import-untyped]
+    from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in records:

@@ -21,9 +21,12 @@ from crawler.dataset import (
     failed_pages,
     gold_pages,
     serve_html_folder,
+    serve_static_folder,
+    styled_pages,
     wcxb_pages,
     write_manifest,
 )
+from crawler.styled import PAGES_NAME
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +37,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict] = {"LOG_LEVEL": "INFO"}
 
     def syntax(self) -> str:
-        return "(--wcxb DIR | --gold FILE | --demo) --out DIR [options]"
+        return "(--wcxb DIR | --gold FILE | --styled DIR | --demo) --out DIR [options]"
 
     def short_desc(self) -> str:
         return "Capture labelled pages through the crawler into a screenshot dataset"
@@ -44,6 +47,9 @@ class Command(ScrapyCommand):
         source = parser.add_argument_group("source (one or more)")
         source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, ground-truth/)")
         source.add_argument("--gold", metavar="FILE", help="gold JSONL whose pages have page_type")
+        source.add_argument(
+            "--styled", metavar="DIR", help="generated styled sites (scrapy build-styled-sites --out)"
+        )
         source.add_argument("--demo", action="store_true", help="the bundled demo web")
         parser.add_argument(
             "--demo-seeds",
@@ -63,8 +69,8 @@ class Command(ScrapyCommand):
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
-        if not (opts.wcxb or opts.gold or opts.demo):
-            raise UsageError("give at least one source: --wcxb DIR, --gold FILE or --demo")
+        if not (opts.wcxb or opts.gold or opts.styled or opts.demo):
+            raise UsageError("give at least one source: --wcxb DIR, --gold FILE, --styled DIR or --demo")
         out = Path(opts.out)
         self.settings.setdict(
             {
@@ -92,6 +98,12 @@ class Command(ScrapyCommand):
                 pages += found[: opts.limit] if opts.limit else found
             if opts.gold:
                 pages += gold_pages(Path(opts.gold))
+            if opts.styled:
+                styled = Path(opts.styled)
+                if not (styled / PAGES_NAME).is_file():
+                    raise UsageError(f"{styled}: no {PAGES_NAME} (run scrapy build-styled-sites)")
+                base_url = stack.enter_context(serve_static_folder(styled / "sites"))
+                pages += styled_pages(styled, base_url)
             if opts.demo:
                 from crawler.demo import DemoWeb
 
