@@ -40,6 +40,11 @@ class PageItem:
     http_status: int | None = None
     content_type: str | None = None
     depth: int = 0
+    #: How the page was reached: seed, sitemap, feed, list-item, pagination or link.
+    via: str | None = None
+    #: The date the sitemap or feed gave for this URL (news publication date, lastmod,
+    #: pubDate or updated), as it gave it.
+    seed_date: str | None = None
     title: str | None = None
     page_type: str | None = None
     page_type_score: float | None = None
@@ -59,6 +64,10 @@ class PageItem:
     raw_html: dict[str, Any] | None = None
     boxes: dict[str, Any] | None = None
     scores: dict[str, Any] | None = None
+    #: 64-bit simhash of ``text`` (16 hex digits) and the URL of an earlier page of the
+    #: crawl within PAGESIGHT_NEARDUP_DISTANCE bits of it.
+    simhash: str | None = None
+    near_duplicate_of: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     #: What is partial or went wrong on a line that still carries its results: the
     #: capture's notes ("partial: load timeout", "overlay hidden: …") and the pipeline

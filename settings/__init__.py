@@ -112,8 +112,30 @@ ITEM_PIPELINES = {
     "pipelines.store.StorePipeline": 100,
     "pipelines.classify.ClassifyPipeline": 200,
     "pipelines.extract.ExtractPipeline": 300,
+    "pipelines.dedupe.NearDuplicatePipeline": 350,
     "pipelines.score.ScorePipeline": 400,
+    "crawler.frontier.FrontierPipeline": 900,
 }
+
+# --- Frontier (crawler.frontier.FrontierPipeline, the last pipeline) ---------------------
+# Which links of a finished page are scheduled: "page-type" (a list page's items first,
+# then its pagination, then its other links; an article's links per
+# PAGESIGHT_FRONTIER_ARTICLE_LINKS) or "flat" (every link at one priority: the crawl
+# before issue 16).
+PAGESIGHT_FRONTIER_POLICY = "page-type"
+# An article page's links that are followed: "body" (those whose anchor text is part of
+# its extracted text), "all" or "none".
+PAGESIGHT_FRONTIER_ARTICLE_LINKS = "body"
+
+# --- Near-duplicates (pipelines.dedupe.NearDuplicatePipeline) ---------------------------
+# Each ok line with text gets its 64-bit simhash (`simhash`, hex) and, when an earlier
+# page of the crawl is within PAGESIGHT_NEARDUP_DISTANCE bits, that page's URL
+# (`near_duplicate_of`). 3 bits: on WCXB dev's gold texts only two pairs are that close,
+# both the same content (PostgreSQL's SELECT page as /docs/18/ and /docs/current/, and
+# two colour variants of one product page); the next pair is at 5 bits, different pages.
+# The demo web's syndicated copies are within it (benchmarks/neardup.py: lookup time).
+PAGESIGHT_NEARDUP_ENABLED = True
+PAGESIGHT_NEARDUP_DISTANCE = 3
 
 # --- Page-type classifier (pipelines.classify.ClassifyPipeline) -------------------------
 PAGESIGHT_CLASSIFY_ENABLED = True
