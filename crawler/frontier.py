@@ -42,7 +42,8 @@ ARTICLE_LINKS = ("body", "all", "none")
 #: Request priorities by how a link was found (higher is fetched first).
 PRIORITY = {VIA_SITEMAP: 30, VIA_FEED: 30, VIA_LIST_ITEM: 30, VIA_PAGINATION: 20, VIA_SEED: 0, VIA_LINK: 0}
 
-_PAGER_WORDS = re.compile(r"pag|pager|next|prev", re.IGNORECASE)
+#: Class or id words of a pager (not "page" alone: "page-list" may wrap a whole page).
+_PAGER_WORDS = re.compile(r"paginat|pager|paging|page-?num|page-?nav|\bnext\b|\bprev", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")
 _SPACE = re.compile(r"\s+")
 

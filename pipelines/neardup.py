@@ -11,7 +11,6 @@ through the same two methods).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Protocol
 
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance
@@ -28,16 +27,23 @@ class FingerprintStore(Protocol):
 
 
 class MemoryFingerprintStore:
-    """The tables as dicts of lists: one process's crawl."""
+    """The tables in memory: per bucket, a list of fingerprints and one of URLs (plain
+    ints and strings, so a million entries add few objects for the garbage collector)."""
 
     def __init__(self) -> None:
-        self._tables: defaultdict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
+        self._fingerprints: dict[tuple[int, int], list[int]] = {}
+        self._urls: dict[tuple[int, int], list[str]] = {}
 
     def add(self, table: int, key: int, fingerprint: int, url: str) -> None:
-        self._tables[table, key].append((fingerprint, url))
+        bucket = (table, key)
+        if bucket not in self._fingerprints:
+            self._fingerprints[bucket], self._urls[bucket] = [], []
+        self._fingerprints[bucket].append(fingerprint)
+        self._urls[bucket].append(url)
 
     def bucket(self, table: int, key: int) -> list[tuple[int, str]]:
-        return self._tables.get((table, key), [])
+        bucket = (table, key)
+        return list(zip(self._fingerprints.get(bucket, []), self._urls.get(bucket, []), strict=True))
 
 
 def block_bounds(max_distance: int) -> list[tuple[int, int]]:

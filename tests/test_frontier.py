@@ -119,3 +119,8 @@ def test_pipeline_stops_at_the_depth_limit_and_without_follow():
     pipeline, engine = frontier(follow="false")
     pipeline.process_item(list_item())
     assert engine.requests == []
+
+
+def test_a_page_wrapper_named_page_is_no_pager():
+    html = '<body class="page-list"><div id="page"><a href="/a/1.html">Story</a></div></body>'
+    assert [link.pagination for link in page_links(html, "http://a.example/")] == [False]

@@ -168,12 +168,12 @@ class NewsSpider(Spider):
             self.crawler.stats.inc_value("pagesight/seeds/sitemap_unreadable")
             return
         for entry in sitemap.entries:
+            url = urljoin(response.url, entry.url)  # the protocol wants absolute URLs; some lists are not
             if sitemap.is_index:
-                yield self.list_request(entry.url, self.parse_sitemap)
-            elif site_of(entry.url) in self.allowed_sites | {site_of(response.url)}:
-                self.allowed_sites.add(site_of(entry.url))
+                yield self.list_request(url, self.parse_sitemap)
+            elif site_of(url) in self.allowed_sites:
                 self.crawler.stats.inc_value("pagesight/seeds/sitemap")
-                yield self.page_request(entry.url, VIA_SITEMAP, PRIORITY[VIA_SITEMAP], seed_date=entry.date)
+                yield self.page_request(url, VIA_SITEMAP, PRIORITY[VIA_SITEMAP], seed_date=entry.date)
 
     def parse_feed(self, response: Response) -> Iterator[Request]:
         """An RSS or Atom feed's pages (via ``feed``, with their dates)."""
