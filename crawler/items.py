@@ -23,6 +23,8 @@ class PageCapture:
     screenshot_height: int
     final_url: str | None = None  # where the page ended (redirects followed)
     raw_html: bytes | None = None  # the main document's bytes as the server sent them
+    raw_status: int | None = None  # ... its HTTP status
+    raw_headers: dict[str, str] | None = None  # ... and its headers
     encoding: str | None = None
     encoding_source: str | None = None
     warnings: list[str] = field(default_factory=list)

@@ -107,9 +107,16 @@ PAGESIGHT_DENY_EXTENSIONS = IGNORED_EXTENSIONS
 # them) and element boxes go: a folder, file://, s3:// or gs://
 PAGESIGHT_STORE_URI = "output/store"
 
-# --- Pipelines: store → classify → extract → score ------------------------------------
+# --- WARC (pipelines.warc.WarcPipeline) --------------------------------------------------
+# A folder: each captured page is also written to a WARC file there (pagesight-TIME.warc.gz):
+# the main document as the server sent it (response record: status, headers, bytes) and the
+# rendered DOM (resource record). `scrapy extract` reads such a file back. Empty: no WARC.
+PAGESIGHT_WARC_OUT = ""
+
+# --- Pipelines: store → classify → extract → dedupe → score → frontier -----------------
 ITEM_PIPELINES = {
     "pipelines.store.StorePipeline": 100,
+    "pipelines.warc.WarcPipeline": 150,
     "pipelines.classify.ClassifyPipeline": 200,
     "pipelines.extract.ExtractPipeline": 300,
     "pipelines.dedupe.NearDuplicatePipeline": 350,
