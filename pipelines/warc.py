@@ -21,15 +21,13 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from crawler.items import PageItem
+from pipelines.extraction.sources import RECORD_KIND_HEADER, RENDERED_DOM
 from pipelines.version import PAGESIGHT_VERSION
 
 logger = logging.getLogger(__name__)
 
 #: Content-Type of the rendered-DOM records (the DOM is serialized as UTF-8).
 RENDERED_DOM_TYPE = "text/html; charset=utf-8"
-#: The header naming what a resource record holds.
-RECORD_KIND_HEADER = "PageSight-Record"
-RENDERED_DOM = "rendered-dom"
 
 
 @dataclass(frozen=True)
