@@ -57,7 +57,7 @@ def _child_text(element: etree._Element, *names: str) -> str | None:
     for name in names:
         for child in element.iter():
             if _local(child) == name and child.text and child.text.strip():
-                return child.text.strip()
+                return str(child.text).strip()
     return None
 
 

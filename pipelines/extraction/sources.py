@@ -87,11 +87,14 @@ def warc_pages(path: Path) -> Iterator[SourcePage]:
 
 
 def _id(record: ArcWarcRecord) -> str | None:
-    return record.rec_headers.get_header("WARC-Record-ID")
+    found = record.rec_headers.get_header("WARC-Record-ID")
+    return None if found is None else str(found)
 
 
 def _is_dom(record: ArcWarcRecord) -> bool:
-    return record.rec_type == "resource" and record.rec_headers.get_header(RECORD_KIND_HEADER) == RENDERED_DOM
+    return bool(
+        record.rec_type == "resource" and record.rec_headers.get_header(RECORD_KIND_HEADER) == RENDERED_DOM
+    )
 
 
 def _is_html(record: ArcWarcRecord) -> bool:
