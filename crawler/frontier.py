@@ -22,6 +22,7 @@ from scrapy.crawler import Crawler
 from scrapy.settings import BaseSettings
 from scrapy.utils.url import url_has_any_extension
 
+from crawler import signals as pagesight_signals
 from crawler.items import STATUS_OK, PageItem
 from models.labels import LabelMapping
 from pipelines.evaluation.scoring import page_type_label, page_type_mapping
@@ -173,10 +174,10 @@ class FrontierConfig:
 
 
 class FrontierPipeline:
-    """The last pipeline: schedules the links of each finished ok page (typed, extracted)
-    through the engine. The spider decides what may be crawled at all
-    (``spider.follow_request``: its sites, the follow switch); depth is counted here,
-    since requests scheduled by the engine do not pass the depth middleware."""
+    """The last pipeline: plans the links of each finished ok page (typed, extracted) and
+    sends them with ``links_planned``; the spider, which knows its sites and whether it
+    follows links at all, schedules them. Depth is counted here, since requests
+    scheduled through the engine do not pass the depth middleware."""
 
     def __init__(self, crawler: Crawler, config: FrontierConfig):
         self.crawler = crawler
@@ -187,8 +188,7 @@ class FrontierPipeline:
         return cls(crawler, FrontierConfig.from_settings(crawler.settings))
 
     def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
-        spider = spider or self.crawler.spider
-        if item.status != STATUS_OK or item.capture is None or not getattr(spider, "follow", False):
+        if item.status != STATUS_OK or item.capture is None:
             return item
         depth = item.depth + 1
         if self.config.depth_limit and depth > self.config.depth_limit:
@@ -200,11 +200,7 @@ class FrontierPipeline:
         plan = plan_links(
             links, page_type, item.items, item.text, self.config.policy, self.config.article_links
         )
-        engine = self.crawler.engine
-        assert engine is not None
-        for follow in plan:
-            request = spider.follow_request(follow.url, follow.via, follow.priority, depth)  # type: ignore[union-attr]
-            if request is not None:
-                engine.crawl(request)
-                self.crawler.stats.inc_value(f"pagesight/frontier/{follow.via}")
+        self.crawler.signals.send_catch_log(
+            pagesight_signals.links_planned, item=item, links=plan, depth=depth
+        )
         return item

@@ -87,6 +87,7 @@ class RecordingEngine:
 
 
 def frontier(depth_limit=4, **spider_args):
+    """The pipeline and the spider listening to it, on one crawler whose engine records."""
     settings = Settings(pagesight_settings(DEPTH_LIMIT=depth_limit))
     crawler = Crawler(NewsSpider, settings, init_reactor=True)
     crawler.spider = NewsSpider.from_crawler(crawler, start_urls="http://a.example/", **spider_args)

@@ -15,7 +15,7 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from crawler.errors import describe_failure
-from crawler.frontier import PRIORITY, VIA_FEED, VIA_SEED, VIA_SITEMAP
+from crawler.frontier import PRIORITY, VIA_FEED, VIA_SEED, VIA_SITEMAP, FollowLink
 from crawler.items import STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, PageItem
 from crawler.middlewares import (
     CAPTURE_META_KEY,
@@ -24,7 +24,7 @@ from crawler.middlewares import (
     CAPTURE_TIMINGS_KEY,
 )
 from crawler.seeds import SeedListError, parse_feed, parse_sitemap, robots_sitemaps
-from crawler.signals import demo_web_started
+from crawler.signals import demo_web_started, links_planned
 from pipelines.urls import site_of
 from pipelines.version import PAGESIGHT_VERSION
 
@@ -118,6 +118,7 @@ class NewsSpider(Spider):
         spider: NewsSpider = super().from_crawler(crawler, *args, **kwargs)
         if spider.gold_path:
             crawler.settings.set("PAGESIGHT_GOLD", spider.gold_path, priority="spider")
+        crawler.signals.connect(spider.schedule_links, signal=links_planned)
         if not (spider.seed_urls or spider.sitemap_urls or spider.feed_urls):
             crawler.settings.set("PAGESIGHT_DEMO_WEB", True, priority="spider")
             crawler.signals.connect(spider.add_seed_urls, signal=demo_web_started)
@@ -153,6 +154,18 @@ class NewsSpider(Spider):
         if site_of(url) not in self.allowed_sites:
             return None
         return self.page_request(url, via, priority, depth)
+
+    def schedule_links(self, item: PageItem, links: list[FollowLink], depth: int) -> None:
+        """Schedule the frontier's links (``links_planned``) that stay within the crawl's sites."""
+        if not self.follow:
+            return
+        engine = self.crawler.engine
+        assert engine is not None
+        for link in links:
+            request = self.follow_request(link.url, link.via, link.priority, depth)
+            if request is not None:
+                engine.crawl(request)
+                self.crawler.stats.inc_value(f"pagesight/frontier/{link.via}")
 
     @staticmethod
     def list_request(url: str, callback: Any) -> Request:
