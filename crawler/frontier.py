@@ -111,18 +111,21 @@ def plan_links(
     text: str | None,
     policy: str,
     article_links: str,
+    seed: bool = False,
 ) -> list[FollowLink]:
     """The links to follow from one page, each once, most urgent first.
 
     ``page-type``: on a list page, its items (``via`` list-item), its pager (pagination),
     then its other links; on an article page, per ``article_links``: the links whose
     anchor text is part of its extracted text (body), every link (all), or none; a page
-    of no known type keeps every link. ``flat``: every link, one priority.
+    of no known type keeps every link. A ``seed`` page (the crawl's entry point) keeps
+    every link whatever its type: a home page mistaken for an article must not end the
+    crawl of its site. ``flat``: every link, one priority.
     """
     if policy == "flat":
         return [FollowLink(link.url, VIA_LINK, PRIORITY[VIA_LINK]) for link in links]
     planned: dict[str, FollowLink] = {}
-    if page_type == "list":
+    if page_type == "list" or seed:
         for entry in items or []:
             url = entry.get("url")
             if url:

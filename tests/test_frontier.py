@@ -125,3 +125,11 @@ def test_pipeline_stops_at_the_depth_limit_and_without_follow():
 def test_a_page_wrapper_named_page_is_no_pager():
     html = '<body class="page-list"><div id="page"><a href="/a/1.html">Story</a></div></body>'
     assert [link.pagination for link in page_links(html, "http://a.example/")] == [False]
+
+
+def test_a_seed_page_keeps_its_links_even_when_typed_article():
+    """The demo crawl under a consent banner once typed the portal's home page an article."""
+    links = page_links(LIST_PAGE, "http://a.example/")
+    plan = plan_links(links, "article", None, "", "page-type", "body", seed=True)
+    assert [f.url.removeprefix("http://a.example") for f in plan][:1] == ["/?page=2"]
+    assert {f.url.removeprefix("http://a.example") for f in plan} >= {"/world/", "/a/1.html", "/a/2.html"}
