@@ -27,13 +27,23 @@ def test_every_line_says_how_its_page_was_reached(demo_crawl):
 
 
 def test_syndicated_copies_are_flagged_with_their_original(demo_crawl):
-    by_url = demo_crawl.run.by_url()
     copies = [page for page in demo_crawl.gold if "near_duplicate_of" in page]
     assert len(copies) == 4
-    for copy in copies:
-        assert by_url[copy["url"]]["near_duplicate_of"] == copy["near_duplicate_of"]
-    flagged = [r["url"] for r in demo_crawl.run.records if r.get("near_duplicate_of")]
-    assert sorted(flagged) == sorted(copy["url"] for copy in copies)
+    # Whichever of the pair the crawl reached second names the other; an original that
+    # answers 5xx (error_rate) has no text to match.
+    ok = {r["url"] for r in demo_crawl.run.records if r["status"] == "ok"}
+    pairs = {
+        frozenset((c["url"], c["near_duplicate_of"]))
+        for c in copies
+        if {c["url"], c["near_duplicate_of"]} <= ok
+    }
+    assert len(pairs) >= 3
+    flagged = {
+        frozenset((r["url"], r["near_duplicate_of"]))
+        for r in demo_crawl.run.records
+        if r.get("near_duplicate_of")
+    }
+    assert flagged == pairs
     ok_with_text = [r for r in demo_crawl.run.records if r["status"] == "ok" and r["text"]]
     assert all(len(r["simhash"]) == 16 for r in ok_with_text)
 

@@ -14,6 +14,7 @@ from crawler.seeds import SeedEntry, SeedListError, parse_feed, parse_sitemap, r
 from crawler.spiders.news import SEED_DATE_META_KEY, VIA_META_KEY
 from pipelines.evaluation.fingerprint import hamming_distance
 from pipelines.evaluation.scoring import text_fingerprint
+from tests.test_frontier import RecordingEngine
 from tests.test_spider import make_spider
 
 ATOM = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -85,17 +86,23 @@ def test_the_spider_seeds_from_a_sitemap_index_feed_and_robots():
     model = build_web(2026, 12)[0]
     base = "http://127.0.0.1:8801"
     spider = make_spider(sitemap=base + SITEMAP_INDEX_PATH, feed=base + RSS_PATH)
+    spider.crawler.engine = RecordingEngine()
+
+    def scheduled(callback, response):
+        spider.crawler.engine.requests = []
+        callback(response)
+        return spider.crawler.engine.requests
 
     def respond(path, cls=XmlResponse):
         return cls(base + path, body=model.pages[path].body, request=Request(base + path))
 
-    children = list(spider.parse_sitemap(respond(SITEMAP_INDEX_PATH)))
+    children = scheduled(spider.parse_sitemap, respond(SITEMAP_INDEX_PATH))
     assert [r.url for r in children] == [
         urljoin(base, e.url) for e in parse_sitemap(model.pages[SITEMAP_INDEX_PATH].body).entries
     ]
-    pages = list(spider.parse_sitemap(respond(NEWS_SITEMAP_PATH)))
+    pages = scheduled(spider.parse_sitemap, respond(NEWS_SITEMAP_PATH))
     assert pages and all(r.meta[VIA_META_KEY] == "sitemap" and r.meta[SEED_DATE_META_KEY] for r in pages)
-    feed = list(spider.parse_feed(respond(RSS_PATH)))
+    feed = scheduled(spider.parse_feed, respond(RSS_PATH))
     assert len(feed) == min(RSS_ITEMS, 12) and {r.meta[VIA_META_KEY] for r in feed} == {"feed"}
-    robots = list(spider.parse_robots(respond("/robots.txt", TextResponse)))
+    robots = scheduled(spider.parse_robots, respond("/robots.txt", TextResponse))
     assert [r.url for r in robots] == [base + SITEMAP_INDEX_PATH]

@@ -172,7 +172,13 @@ class NewsSpider(Spider):
         """A plain (not rendered) request for a sitemap, feed or robots.txt."""
         return Request(url, callback=callback, errback=NewsSpider.on_list_error, dont_filter=True)
 
-    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+    def seed_from_list(self, request: Request) -> None:
+        """Schedule a request a seed list names through the engine: listed pages are seeds
+        (depth 0), not links of the list, so they skip the depth middleware."""
+        assert self.crawler.engine is not None
+        self.crawler.engine.crawl(request)
+
+    def parse_sitemap(self, response: Response) -> None:
         """A sitemap index's sitemaps, or a sitemap's pages (via ``sitemap``, with their dates)."""
         try:
             sitemap = parse_sitemap(response.body)
@@ -183,12 +189,14 @@ class NewsSpider(Spider):
         for entry in sitemap.entries:
             url = urljoin(response.url, entry.url)  # the protocol wants absolute URLs; some lists are not
             if sitemap.is_index:
-                yield self.list_request(url, self.parse_sitemap)
+                self.seed_from_list(self.list_request(url, self.parse_sitemap))
             elif site_of(url) in self.allowed_sites:
                 self.crawler.stats.inc_value("pagesight/seeds/sitemap")
-                yield self.page_request(url, VIA_SITEMAP, PRIORITY[VIA_SITEMAP], seed_date=entry.date)
+                self.seed_from_list(
+                    self.page_request(url, VIA_SITEMAP, PRIORITY[VIA_SITEMAP], seed_date=entry.date)
+                )
 
-    def parse_feed(self, response: Response) -> Iterator[Request]:
+    def parse_feed(self, response: Response) -> None:
         """An RSS or Atom feed's pages (via ``feed``, with their dates)."""
         try:
             entries = parse_feed(response.body)
@@ -200,12 +208,14 @@ class NewsSpider(Spider):
             url = urljoin(response.url, entry.url)
             if site_of(url) in self.allowed_sites:
                 self.crawler.stats.inc_value("pagesight/seeds/feed")
-                yield self.page_request(url, VIA_FEED, PRIORITY[VIA_FEED], seed_date=entry.date)
+                self.seed_from_list(
+                    self.page_request(url, VIA_FEED, PRIORITY[VIA_FEED], seed_date=entry.date)
+                )
 
-    def parse_robots(self, response: Response) -> Iterator[Request]:
+    def parse_robots(self, response: Response) -> None:
         """The sitemaps a robots.txt names."""
         for url in robots_sitemaps(response.body):
-            yield self.list_request(urljoin(response.url, url), self.parse_sitemap)
+            self.seed_from_list(self.list_request(urljoin(response.url, url), self.parse_sitemap))
 
     @staticmethod
     def on_list_error(failure: Failure) -> None:
