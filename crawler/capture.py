@@ -262,6 +262,8 @@ class MainDocument:
 
     url: str | None = None
     body: bytes | None = None
+    status: int | None = None
+    headers: dict[str, str] | None = None  # as the server sent them
     encoding: str | None = None
     encoding_source: str | None = None
     redirected: bool = False
@@ -333,6 +335,7 @@ async def _fetch_and_decode(
     declared = http_content_type_encoding(content_type)
     decision = await asyncio.to_thread(decide_encoding, body, declared)
     document.url, document.body = navigation.url, body
+    document.status, document.headers = response.status, dict(response.headers)
     document.encoding, document.encoding_source = decision.encoding, decision.source
     label = browser_charset(decision.encoding)
     if label is not None:
@@ -424,6 +427,8 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         "screenshot_height": shot_height,
         "final_url": page.url,
         "raw_html": document.body if document.url == page.url else None,
+        "raw_status": document.status if document.url == page.url else None,
+        "raw_headers": document.headers if document.url == page.url else None,
         "encoding": document.encoding if document.url == page.url else None,
         "encoding_source": document.encoding_source if document.url == page.url else None,
         "warnings": document.notes + warnings,

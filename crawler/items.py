@@ -23,6 +23,8 @@ class PageCapture:
     screenshot_height: int
     final_url: str | None = None  # where the page ended (redirects followed)
     raw_html: bytes | None = None  # the main document's bytes as the server sent them
+    raw_status: int | None = None  # ... its HTTP status
+    raw_headers: dict[str, str] | None = None  # ... and its headers
     encoding: str | None = None
     encoding_source: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -43,6 +45,11 @@ class PageItem:
     #: True on a page crawled again because the worker that had it died before its
     #: line was written (distributed crawls; that line may exist too).
     recrawled: bool = False
+    #: How the page was reached: seed, sitemap, feed, list-item, pagination or link.
+    via: str | None = None
+    #: The date the sitemap or feed gave for this URL (news publication date, lastmod,
+    #: pubDate or updated), as it gave it.
+    seed_date: str | None = None
     title: str | None = None
     page_type: str | None = None
     page_type_score: float | None = None
@@ -62,6 +69,10 @@ class PageItem:
     raw_html: dict[str, Any] | None = None
     boxes: dict[str, Any] | None = None
     scores: dict[str, Any] | None = None
+    #: 64-bit simhash of ``text`` (16 hex digits) and the URL of an earlier page of the
+    #: crawl within PAGESIGHT_NEARDUP_DISTANCE bits of it.
+    simhash: str | None = None
+    near_duplicate_of: str | None = None
     timings_ms: dict[str, float] = field(default_factory=dict)
     #: What is partial or went wrong on a line that still carries its results: the
     #: capture's notes ("partial: load timeout", "overlay hidden: …") and the pipeline

@@ -147,6 +147,8 @@ class CaptureMiddleware:
             screenshot_height=result["screenshot_height"],
             final_url=result["final_url"],
             raw_html=result["raw_html"],
+            raw_status=result.get("raw_status"),
+            raw_headers=result.get("raw_headers"),
             encoding=result["encoding"],
             encoding_source=result["encoding_source"],
             warnings=list(result["warnings"]),

@@ -115,13 +115,42 @@ PAGESIGHT_DENY_EXTENSIONS = IGNORED_EXTENSIONS
 # them) and element boxes go: a folder, file://, s3:// or gs://
 PAGESIGHT_STORE_URI = "output/store"
 
-# --- Pipelines: store → classify → extract → score ------------------------------------
+# --- WARC (pipelines.warc.WarcPipeline) --------------------------------------------------
+# A folder: each captured page is also written to a WARC file there (pagesight-TIME.warc.gz):
+# the main document as the server sent it (response record: status, headers, bytes) and the
+# rendered DOM (resource record). `scrapy extract` reads such a file back. Empty: no WARC.
+PAGESIGHT_WARC_OUT = ""
+
+# --- Pipelines: store → classify → extract → dedupe → score → frontier -----------------
 ITEM_PIPELINES = {
     "pipelines.store.StorePipeline": 100,
+    "pipelines.warc.WarcPipeline": 150,
     "pipelines.classify.ClassifyPipeline": 200,
     "pipelines.extract.ExtractPipeline": 300,
+    "pipelines.dedupe.NearDuplicatePipeline": 350,
     "pipelines.score.ScorePipeline": 400,
+    "crawler.frontier.FrontierPipeline": 900,
 }
+
+# --- Frontier (crawler.frontier.FrontierPipeline, the last pipeline) ---------------------
+# Which links of a finished page are scheduled: "page-type" (a list page's items first,
+# then its pagination, then its other links; an article's links per
+# PAGESIGHT_FRONTIER_ARTICLE_LINKS) or "flat" (every link at one priority: the crawl
+# before issue 16).
+PAGESIGHT_FRONTIER_POLICY = "page-type"
+# An article page's links that are followed: "body" (those whose anchor text is part of
+# its extracted text), "all" or "none".
+PAGESIGHT_FRONTIER_ARTICLE_LINKS = "body"
+
+# --- Near-duplicates (pipelines.dedupe.NearDuplicatePipeline) ---------------------------
+# Each ok line with text gets its 64-bit simhash (`simhash`, hex) and, when an earlier
+# page of the crawl is within PAGESIGHT_NEARDUP_DISTANCE bits, that page's URL
+# (`near_duplicate_of`). 3 bits: on WCXB dev's gold texts only two pairs are that close,
+# both the same content (PostgreSQL's SELECT page as /docs/18/ and /docs/current/, and
+# two colour variants of one product page); the next pair is at 5 bits, different pages.
+# The demo web's syndicated copies are within it (benchmarks/neardup.py: lookup time).
+PAGESIGHT_NEARDUP_ENABLED = True
+PAGESIGHT_NEARDUP_DISTANCE = 3
 
 # --- Page-type classifier (pipelines.classify.ClassifyPipeline) -------------------------
 PAGESIGHT_CLASSIFY_ENABLED = True

@@ -12,7 +12,7 @@ from twisted.python.failure import Failure
 from crawler.items import PageCapture
 from crawler.middlewares import CAPTURE_META_KEY, CAPTURE_RESULT_KEY, CAPTURE_SKIP_KEY
 from crawler.signals import demo_web_started
-from crawler.spiders.news import NewsSpider, parse_bool, read_urls_file
+from crawler.spiders.news import VIA_META_KEY, NewsSpider, parse_bool, read_urls_file
 from pipelines.urls import site_of
 from pipelines.version import PAGESIGHT_VERSION
 from tests.project_settings import pagesight_settings
@@ -110,26 +110,21 @@ def captured_response(url, body, capture=True):
     return response
 
 
-def test_parse_yields_item_then_same_site_links_only():
+def test_parse_yields_only_the_item_links_wait_for_the_frontier():
     spider = make_spider(start_urls="http://a.example/")
-    body = (
-        b"<html><body><a href='/one'>1</a><a href='http://other.example/'>x</a>"
-        b"<a href='/file.pdf'>pdf</a><a href='/one#top'>again</a></body></html>"
-    )
-    out = list(spider.parse(captured_response("http://a.example/", body)))
-    item, *requests = out
+    (item,) = spider.parse(captured_response("http://a.example/", b"<a href='/one'>1</a>"))
     assert item.status == "ok" and item.capture is not None and item.depth == 1
     assert item.provenance == {"pagesight": PAGESIGHT_VERSION}
-    assert [r.url for r in requests] == ["http://a.example/one"]
-    assert all(r.meta[CAPTURE_META_KEY] for r in requests)
+
+
+def test_follow_request_stays_on_the_crawl_sites_and_pickles():
+    spider = make_spider(start_urls="http://a.example/")
+    assert spider.follow_request("http://other.example/", "link", 0, 1) is None
+    request = spider.follow_request("http://a.example/one", "list-item", 30, 2)
+    assert request.priority == 30 and request.meta[CAPTURE_META_KEY]
+    assert request.meta["depth"] == 2 and request.meta[VIA_META_KEY] == "list-item"
     # Scheduled requests must survive pickling (a Redis scheduler stores them).
-    pickle.dumps(requests[0].meta)
-
-
-def test_parse_without_follow_yields_only_the_item():
-    spider = make_spider(start_urls="http://a.example/", follow="false")
-    out = list(spider.parse(captured_response("http://a.example/", b"<a href='/one'>1</a>")))
-    assert len(out) == 1
+    pickle.dumps(request.meta)
 
 
 def test_non_html_response_is_a_skipped_line():

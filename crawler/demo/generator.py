@@ -20,7 +20,9 @@ import math
 import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from email.utils import format_datetime
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 from crawler.demo.content import (
     CHINESE,
@@ -59,6 +61,15 @@ PRIVATE_PATH = "/private/drafts.html"
 REDIRECT_PATH = "/moved/old-story.html"
 STALLED_PATH = "/live/newsroom-feed.html"
 STALLED_IMAGE_PATH = "/live/newsroom-feed.png"
+#: The seed lists every site publishes (site-relative URLs: pages never embed host or port).
+SITEMAP_INDEX_PATH = "/sitemap.xml"
+SITEMAP_PAGES_PATH = "/sitemap-pages.xml"
+NEWS_SITEMAP_PATH = "/sitemap-news.xml"
+RSS_PATH = "/feed.xml"
+#: Newest articles the RSS feed carries.
+RSS_ITEMS = 20
+#: Where a site's syndicated copy of its newest article lives (linked from its home page).
+SYNDICATED_DIR = "/syndicated/"
 
 # The script_redirect page's script: the same host and port over TLS, which a plain-HTTP
 # server cannot answer, so the browser ends on its own error page.
@@ -75,7 +86,7 @@ HUGE_PAGE_BYTES = 4_000_000
 #: Newest article date; older ones step back from here (fixed so output never depends on today).
 NEWEST = datetime(2025, 11, 28, 9, 30)
 
-ROBOTS_TXT = b"User-agent: *\nDisallow: /private/\n"
+ROBOTS_TXT = b"User-agent: *\nDisallow: /private/\n\nSitemap: /sitemap.xml\n"
 
 SITES: tuple[SiteSpec, ...] = (
     SiteSpec(
@@ -165,7 +176,9 @@ def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults
     categories = [Category(slug, name, theme_class.category_path(slug, 1)) for slug, name in spec.categories]
     articles = _write_articles(spec, theme_class, categories, seed, articles_per_site)
     popular = random.Random(f"{seed}/{spec.name}/popular").sample(articles, min(5, len(articles)))
+    syndicated = _syndicated_copy(spec, articles[0], seed)
     home_links = [Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)]
+    home_links.append(Link(theme_class.link_labels["syndicated"], syndicated.path))
     footer_links = [Link(theme_class.link_labels["private"], PRIVATE_PATH)] if "private" in spec.hosts else []
     theme = theme_class(SiteView(spec, categories, popular, home_links, footer_links))
     fault_articles = _fault_articles(spec, articles, seed, faults)
@@ -188,8 +201,89 @@ def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults
                 gold=_article_gold(spec, article),
             )
         )
+    copy_gold = dict(_article_gold(spec, syndicated), near_duplicate_of=articles[0].path)
+    model.add(
+        Page(
+            syndicated.path,
+            _encode(theme.article_page(syndicated, []), spec),
+            _html_type(spec),
+            gold=copy_gold,
+        )
+    )
+    _add_seed_lists(model, articles)  # before the faults: they list a page that answers 5xx too
     _add_faults(model, theme, fault_articles, faults, seed)
     return model
+
+
+def _syndicated_copy(spec: SiteSpec, original: Article, seed: int) -> Article:
+    """The article as a partner republishes it: the same body under another byline, in a frame
+    without related stories or comments (the pages differ, their main text does not)."""
+    writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}/syndicated")
+    return Article(
+        key=f"{original.key}-syndicated",
+        path=f"{SYNDICATED_DIR}{original.key}.html",
+        title=original.title,
+        author=writer.person(),
+        published=original.published,
+        category=original.category,
+        summary=original.summary,
+        blocks=original.blocks,
+    )
+
+
+def _add_seed_lists(model: SiteModel, articles: list[Article]) -> None:
+    """A sitemap index naming a sitemap of every gold page and a Google News sitemap of
+    the articles, an RSS 2.0 feed of the newest articles (robots.txt names the index)."""
+    xml = "application/xml; charset=utf-8"
+    model.add(Page(SITEMAP_INDEX_PATH, _sitemap_index([SITEMAP_PAGES_PATH, NEWS_SITEMAP_PATH]), xml))
+    model.add(Page(SITEMAP_PAGES_PATH, _pages_sitemap(model), xml))
+    model.add(Page(NEWS_SITEMAP_PATH, _news_sitemap(model.spec, articles), xml))
+    model.add(Page(RSS_PATH, _rss(model.spec, articles[:RSS_ITEMS]), "application/rss+xml; charset=utf-8"))
+
+
+_XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+_SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+_NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
+
+
+def _sitemap_index(paths: list[str]) -> bytes:
+    entries = "".join(f"<sitemap><loc>{xml_escape(path)}</loc></sitemap>\n" for path in paths)
+    return (f'{_XML_DECLARATION}<sitemapindex xmlns="{_SITEMAP_NS}">\n{entries}</sitemapindex>\n').encode()
+
+
+def _pages_sitemap(model: SiteModel) -> bytes:
+    entries = []
+    for record in model.gold_records():
+        lastmod = f"<lastmod>{record['published']}</lastmod>" if record.get("published") else ""
+        entries.append(f"<url><loc>{xml_escape(record['url'])}</loc>{lastmod}</url>\n")
+    return f'{_XML_DECLARATION}<urlset xmlns="{_SITEMAP_NS}">\n{"".join(entries)}</urlset>\n'.encode()
+
+
+def _news_sitemap(spec: SiteSpec, articles: list[Article]) -> bytes:
+    entries = "".join(
+        f"<url><loc>{xml_escape(a.path)}</loc><news:news><news:publication>"
+        f"<news:name>{xml_escape(spec.title)}</news:name><news:language>{spec.language.code}</news:language>"
+        f"</news:publication><news:publication_date>{a.published_iso}</news:publication_date>"
+        f"<news:title>{xml_escape(a.title)}</news:title></news:news></url>\n"
+        for a in articles
+    )
+    return (
+        f'{_XML_DECLARATION}<urlset xmlns="{_SITEMAP_NS}" xmlns:news="{_NEWS_NS}">\n{entries}</urlset>\n'
+    ).encode()
+
+
+def _rss(spec: SiteSpec, articles: list[Article]) -> bytes:
+    items = "".join(
+        f"<item><title>{xml_escape(a.title)}</title><link>{xml_escape(a.path)}</link>"
+        f"<guid>{xml_escape(a.path)}</guid><pubDate>{format_datetime(a.published)}</pubDate>"
+        f"<description>{xml_escape(a.summary)}</description></item>\n"
+        for a in articles
+    )
+    return (
+        f'{_XML_DECLARATION}<rss version="2.0"><channel><title>{xml_escape(spec.title)}</title>'
+        f"<link>/</link><description>{xml_escape(spec.title)}</description>"
+        f"<language>{spec.language.code}</language>\n{items}</channel></rss>\n"
+    ).encode()
 
 
 def _write_articles(

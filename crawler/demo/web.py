@@ -32,6 +32,8 @@ class DemoSite:
 def absolute_gold(record: dict[str, Any], base_url: str) -> dict[str, Any]:
     """A gold record with its page and item URLs resolved against ``base_url``."""
     resolved = dict(record, url=urljoin(base_url, record["url"]))
+    if "near_duplicate_of" in record:
+        resolved["near_duplicate_of"] = urljoin(base_url, record["near_duplicate_of"])
     if "items" in record:
         resolved["items"] = [dict(item, url=urljoin(base_url, item["url"])) for item in record["items"]]
     return resolved

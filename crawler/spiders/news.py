@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
-from scrapy.http import Response, TextResponse
-from scrapy.linkextractors import LinkExtractor
-from scrapy.settings import BaseSettings
+from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from crawler.distributed.queue import RECRAWLED_META_KEY
 from crawler.errors import describe_failure
+from crawler.frontier import PRIORITY, VIA_FEED, VIA_SEED, VIA_SITEMAP, FollowLink
 from crawler.items import STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, PageItem
 from crawler.middlewares import (
     CAPTURE_META_KEY,
@@ -26,11 +24,16 @@ from crawler.middlewares import (
     CAPTURE_SKIP_KEY,
     CAPTURE_TIMINGS_KEY,
 )
-from crawler.signals import demo_web_started
+from crawler.seeds import SeedListError, parse_feed, parse_sitemap, robots_sitemaps
+from crawler.signals import demo_web_started, links_planned
 from pipelines.urls import site_of
 from pipelines.version import PAGESIGHT_VERSION
 
 logger = logging.getLogger(__name__)
+
+#: Request meta keys: how a page was reached, and the date its sitemap or feed gave.
+VIA_META_KEY = "pagesight_via"
+SEED_DATE_META_KEY = "pagesight_seed_date"
 
 
 def parse_bool(value: str | bool) -> bool:
@@ -45,6 +48,13 @@ def parse_bool(value: str | bool) -> bool:
     raise ValueError(f"not a boolean: {value!r}")
 
 
+def split_urls(urls: str | list[str] | None) -> list[str]:
+    """A comma-separated argument (or a list) as a list of URLs."""
+    if isinstance(urls, str):
+        return [url.strip() for url in urls.split(",") if url.strip()]
+    return list(urls or [])
+
+
 def read_urls_file(path: str | Path) -> list[str]:
     """URLs from a file, one a line; blank lines and ``#`` comments are ignored.
     ValueError (naming the file) when it cannot be read."""
@@ -56,25 +66,18 @@ def read_urls_file(path: str | Path) -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
-@dataclass(frozen=True)
-class SpiderConfig:
-    """The spider's settings, read once."""
-
-    deny_extensions: list[str]
-
-    @classmethod
-    def from_settings(cls, settings: BaseSettings) -> SpiderConfig:
-        return cls(deny_extensions=settings.getlist("PAGESIGHT_DENY_EXTENSIONS"))
-
-
 class NewsSpider(Spider):
     """Renders and captures pages, following links within the seeds' sites.
 
     Arguments (``-a name=value``): ``start_urls`` (comma-separated), ``urls_file`` (one
-    URL a line), ``follow`` (default true; false crawls only the given pages), ``gold``
-    (a gold file: sets ``PAGESIGHT_GOLD``). With no URLs at all, the crawl turns
-    ``PAGESIGHT_DEMO_WEB`` on: the demo web extension serves the bundled demo web on
-    127.0.0.1 and hands its home pages (and gold) over when the engine starts.
+    URL a line), ``sitemap`` (sitemap index, sitemap or Google News sitemap URLs,
+    comma-separated), ``feed`` (RSS or Atom feed URLs), ``sitemaps=robots`` (the sitemaps
+    named by each seed site's robots.txt), ``follow`` (default true; false crawls only the
+    pages given or listed), ``gold`` (a gold file: sets ``PAGESIGHT_GOLD``). With no URLs at
+    all, the crawl turns ``PAGESIGHT_DEMO_WEB`` on: the demo web extension serves the
+    bundled demo web on 127.0.0.1 and hands its home pages (and gold) over when the engine
+    starts. Which links of a page are followed is decided after it is typed and extracted
+    (:mod:`crawler.frontier`); the spider only says which may be (its sites).
     """
 
     name = "news"
@@ -85,15 +88,21 @@ class NewsSpider(Spider):
         urls_file: str | None = None,
         follow: str | bool = True,
         gold: str | None = None,
+        sitemap: str | None = None,
+        feed: str | None = None,
+        sitemaps: str | None = None,
         **kwargs: Any,
     ):
         super().__init__(**kwargs)
-        if isinstance(start_urls, str):
-            start_urls = [u.strip() for u in start_urls.split(",") if u.strip()]
-        seeds = list(start_urls or [])
+        seeds = split_urls(start_urls)
         if urls_file:
             seeds += read_urls_file(urls_file)
-        for url in seeds:
+        if sitemaps not in (None, "robots"):
+            raise ValueError(f"sitemaps must be 'robots', got {sitemaps!r}")
+        self.sitemap_urls: list[str] = split_urls(sitemap)
+        self.feed_urls: list[str] = split_urls(feed)
+        self.robots_sitemaps: bool = sitemaps == "robots"
+        for url in seeds + self.sitemap_urls + self.feed_urls:
             parts = urlsplit(url)
             if parts.scheme not in ("http", "https", "file") or (parts.scheme != "file" and not parts.netloc):
                 raise ValueError(
@@ -103,17 +112,15 @@ class NewsSpider(Spider):
         self.seed_urls: list[str] = seeds
         self.follow: bool = parse_bool(follow)
         self.gold_path: str | None = gold
-        self.allowed_sites: set[str] = {site_of(url) for url in seeds}
-        self.link_extractor: LinkExtractor  # built in from_crawler, from the settings
+        self.allowed_sites: set[str] = {site_of(url) for url in seeds + self.sitemap_urls + self.feed_urls}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider: NewsSpider = super().from_crawler(crawler, *args, **kwargs)
-        config = SpiderConfig.from_settings(crawler.settings)
-        spider.link_extractor = LinkExtractor(deny_extensions=config.deny_extensions, unique=True)
         if spider.gold_path:
             crawler.settings.set("PAGESIGHT_GOLD", spider.gold_path, priority="spider")
-        if not spider.seed_urls:
+        crawler.signals.connect(spider.schedule_links, signal=links_planned)
+        if not (spider.seed_urls or spider.sitemap_urls or spider.feed_urls):
             crawler.settings.set("PAGESIGHT_DEMO_WEB", True, priority="spider")
             crawler.signals.connect(spider.add_seed_urls, signal=demo_web_started)
         return spider
@@ -124,17 +131,97 @@ class NewsSpider(Spider):
         self.allowed_sites |= {site_of(url) for url in seed_urls}
 
     async def start(self) -> AsyncIterator[Request]:
+        for url in self.sitemap_urls:
+            yield self.list_request(url, self.parse_sitemap)
+        for url in self.feed_urls:
+            yield self.list_request(url, self.parse_feed)
+        if self.robots_sitemaps:
+            for url in dict.fromkeys(urljoin(seed, "/robots.txt") for seed in self.seed_urls):
+                yield self.list_request(url, self.parse_robots)
         for url in self.seed_urls:
-            yield self.page_request(url)
+            yield self.page_request(url, VIA_SEED)
 
-    def page_request(self, url: str) -> Request:
+    def page_request(
+        self, url: str, via: str, priority: int = 0, depth: int = 0, seed_date: str | None = None
+    ) -> Request:
         """A request for one page, to be rendered and captured."""
-        return Request(
-            url,
-            callback=self.parse,
-            errback=self.on_error,
-            meta={CAPTURE_META_KEY: True},
-        )
+        meta: dict[str, Any] = {CAPTURE_META_KEY: True, VIA_META_KEY: via, "depth": depth}
+        if seed_date:
+            meta[SEED_DATE_META_KEY] = seed_date
+        return Request(url, callback=self.parse, errback=self.on_error, priority=priority, meta=meta)
+
+    def follow_request(self, url: str, via: str, priority: int, depth: int) -> Request | None:
+        """A request for a link the frontier chose, or None when it leaves the crawl's sites."""
+        if site_of(url) not in self.allowed_sites:
+            return None
+        return self.page_request(url, via, priority, depth)
+
+    def schedule_links(self, item: PageItem, links: list[FollowLink], depth: int) -> None:
+        """Schedule the frontier's links (``links_planned``) that stay within the crawl's sites."""
+        if not self.follow:
+            return
+        engine = self.crawler.engine
+        assert engine is not None
+        for link in links:
+            request = self.follow_request(link.url, link.via, link.priority, depth)
+            if request is not None:
+                engine.crawl(request)
+                self.crawler.stats.inc_value(f"pagesight/frontier/{link.via}")
+
+    @staticmethod
+    def list_request(url: str, callback: Any) -> Request:
+        """A plain (not rendered) request for a sitemap, feed or robots.txt."""
+        return Request(url, callback=callback, errback=NewsSpider.on_list_error, dont_filter=True)
+
+    def seed_from_list(self, request: Request) -> None:
+        """Schedule a request a seed list names through the engine: listed pages are seeds
+        (depth 0), not links of the list, so they skip the depth middleware."""
+        assert self.crawler.engine is not None
+        self.crawler.engine.crawl(request)
+
+    def parse_sitemap(self, response: Response) -> None:
+        """A sitemap index's sitemaps, or a sitemap's pages (via ``sitemap``, with their dates)."""
+        try:
+            sitemap = parse_sitemap(response.body)
+        except SeedListError as error:
+            logger.warning("sitemap %s: %s", response.url, error)
+            self.crawler.stats.inc_value("pagesight/seeds/sitemap_unreadable")
+            return
+        for entry in sitemap.entries:
+            url = urljoin(response.url, entry.url)  # the protocol wants absolute URLs; some lists are not
+            if sitemap.is_index:
+                self.seed_from_list(self.list_request(url, self.parse_sitemap))
+            elif site_of(url) in self.allowed_sites:
+                self.crawler.stats.inc_value("pagesight/seeds/sitemap")
+                self.seed_from_list(
+                    self.page_request(url, VIA_SITEMAP, PRIORITY[VIA_SITEMAP], seed_date=entry.date)
+                )
+
+    def parse_feed(self, response: Response) -> None:
+        """An RSS or Atom feed's pages (via ``feed``, with their dates)."""
+        try:
+            entries = parse_feed(response.body)
+        except SeedListError as error:
+            logger.warning("feed %s: %s", response.url, error)
+            self.crawler.stats.inc_value("pagesight/seeds/feed_unreadable")
+            return
+        for entry in entries:
+            url = urljoin(response.url, entry.url)
+            if site_of(url) in self.allowed_sites:
+                self.crawler.stats.inc_value("pagesight/seeds/feed")
+                self.seed_from_list(
+                    self.page_request(url, VIA_FEED, PRIORITY[VIA_FEED], seed_date=entry.date)
+                )
+
+    def parse_robots(self, response: Response) -> None:
+        """The sitemaps a robots.txt names."""
+        for url in robots_sitemaps(response.body):
+            self.seed_from_list(self.list_request(urljoin(response.url, url), self.parse_sitemap))
+
+    @staticmethod
+    def on_list_error(failure: Failure) -> None:
+        request = failure.request  # type: ignore[attr-defined]
+        logger.warning("seed list %s: %s", request.url, describe_failure(failure).reason)
 
     def parse(self, response: Response) -> Iterator[PageItem | Request]:
         item = self.new_item(
@@ -156,17 +243,6 @@ class NewsSpider(Spider):
         item.warnings.extend(capture.warnings)
         self.crawler.stats.inc_value("pagesight/items/ok")
         yield item
-        if self.follow and isinstance(response, TextResponse):
-            yield from self.follow_links(response)
-
-    def follow_links(self, response: TextResponse) -> Iterator[Request]:
-        """Requests for links that stay within the seeds' sites."""
-        seen: set[str] = set()
-        for link in self.link_extractor.extract_links(response):
-            url = urldefrag(link.url).url
-            if url not in seen and site_of(url) in self.allowed_sites:
-                seen.add(url)
-                yield self.page_request(url)
 
     def on_error(self, failure: Failure) -> PageItem:
         request = failure.request  # type: ignore[attr-defined]
@@ -189,5 +265,7 @@ class NewsSpider(Spider):
             fetched_at=datetime.now(UTC).isoformat(timespec="seconds"),
             depth=meta.get("depth", 0),
             recrawled=meta.get(RECRAWLED_META_KEY, False),
+            via=meta.get(VIA_META_KEY),
+            seed_date=meta.get(SEED_DATE_META_KEY),
             provenance={"pagesight": PAGESIGHT_VERSION},
         )

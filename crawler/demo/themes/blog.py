@@ -101,6 +101,7 @@ class BlogTheme(Theme):
         "pdf": "配布資料（PDF）",
         "png": "旅の写真（PNG）",
         "private": "管理画面",
+        "syndicated": "転載記事",
     }
 
     @staticmethod

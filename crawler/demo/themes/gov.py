@@ -106,6 +106,7 @@ class GovTheme(Theme):
         "pdf": "附件：2025年政府工作报告（PDF）",
         "png": "图解：政策要点",
         "private": "内部办公",
+        "syndicated": "转载：最新通知",
     }
     list_summaries = False
 

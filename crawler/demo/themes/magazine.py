@@ -156,6 +156,7 @@ class MagazineTheme(Theme):
         "pdf": "Печатная версия номера (PDF)",
         "png": "Инфографика номера",
         "private": "Редакция",
+        "syndicated": "Перепечатка",
     }
 
     @staticmethod

@@ -165,6 +165,7 @@ class PortalTheme(Theme):
         "private": "Staff login",
         "redirect": "Moved: our old story",
         "stalled": "Live: the newsroom feed",
+        "syndicated": "From the wire: syndicated",
     }
 
     @staticmethod
