@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean
+from statistics import fmean, median
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -60,6 +60,8 @@ from pipelines.extraction import (
 )
 
 DEFAULT_EXTRACTORS = ("iawce-paper", "iawce", "trafilatura", "readability", "justext")
+#: The run every other run's median time is compared with, when it is in the same run.
+SPEED_REFERENCE = "trafilatura"
 
 
 @dataclass
@@ -160,7 +162,8 @@ def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict
 def summarize(
     pages: list[BenchmarkPage], per_page: dict[str, dict[str, float]]
 ) -> dict[str, dict[str, float]]:
-    """Mean P/R/F1 and ms per WCXB type, on the held-out domains, and overall."""
+    """Mean P/R/F1 and ms, and median ms, per WCXB type, on the held-out domains, and
+    overall."""
     groups: dict[str, list[BenchmarkPage]] = {"overall": pages}
     for wcxb_type in WCXB_TYPES:
         groups[wcxb_type] = [p for p in pages if p.record.page_type == wcxb_type]
@@ -173,19 +176,36 @@ def summarize(
         summary[group] = {
             "pages": len(rows),
             **{key: fmean(row[key] for row in rows) for key in ("precision", "recall", "f1", "ms")},
+            "median_ms": median(row["ms"] for row in rows),
         }
     return summary
 
 
 def markdown_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
-    """One row per run: overall P/R/F1, F1 per WCXB type, held-out F1, ms per page."""
-    header = ["extractor", "F1", "P", "R", *WCXB_TYPES, "held-out F1", "ms/page"]
+    """One row per run: overall P/R/F1, F1 per WCXB type, held-out F1, mean and median
+    ms per page, and the median's ratio to trafilatura's (same pages, same process)."""
+    reference = summaries.get(SPEED_REFERENCE, {}).get("overall", {}).get("median_ms")
+    header = [
+        "extractor",
+        "F1",
+        "P",
+        "R",
+        *WCXB_TYPES,
+        "held-out F1",
+        "ms/page",
+        "median ms",
+        "× trafilatura",
+    ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for label, summary in summaries.items():
         overall = summary["overall"]
         cells = [label, f"{overall['f1']:.3f}", f"{overall['precision']:.3f}", f"{overall['recall']:.3f}"]
         cells += [f"{summary[t]['f1']:.3f}" if t in summary else "–" for t in WCXB_TYPES]
         cells += [f"{summary[HELDOUT]['f1']:.3f}" if HELDOUT in summary else "–", f"{overall['ms']:.1f}"]
+        cells += [
+            f"{overall['median_ms']:.1f}",
+            f"{overall['median_ms'] / reference:.2f}" if reference else "–",
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -85,6 +85,9 @@ def test_tiny_dataset(tmp_path, capsys):
     assert article["recall"] == 1.0 and 0 < article["precision"] < 1
     assert results["summaries"]["iawce"]["listing"]["pages"] == 1
     assert results["summaries"]["iawce"]["heldout"]["pages"] == 1  # forum.example
+    assert table.splitlines()[0].endswith("| ms/page | median ms | × trafilatura |")
+    times = sorted(page["ms"] for page in results["per_page"]["iawce"].values())
+    assert results["summaries"]["iawce"]["overall"]["median_ms"] == times[1]
 
 
 def test_a_domain_outside_the_split_is_a_clear_error(tmp_path):
