@@ -14,10 +14,13 @@ from pipelines.evaluation.gold import GoldPage
 from pipelines.evaluation.metrics import (
     PRF,
     ShingleCounts,
+    SnippetCounts,
     item_prf,
     paper_precision_recall,
     pooled_shingle_prf,
+    pooled_snippet_prf,
     shingle_counts,
+    snippet_counts,
     snippet_scores,
     word_prf,
 )
@@ -148,6 +151,21 @@ def test_snippets_match_token_sequences():
     assert snippet_scores([], ["simmer"], ["Sign in"]) == (0.0, 0.0)
     # a snippet must match whole tokens: "lent" is not in "lentils"
     assert snippet_scores(text, ["lent"], []) == (0.0, None)
+
+
+def test_pooled_snippets_are_trafilaturas_definition():
+    """Pooled over pages: P = body found / (body found + boilerplate found), R = body
+    found / body snippets; a page with many snippets weighs more than in our means."""
+    text = tokens("Rinse the lentils, then simmer them with onion. Sign in")
+    first = snippet_counts(text, ["simmer them with onion", "serve with bread"], ["Sign in", "Popular"])
+    assert first == SnippetCounts(with_found=1, with_total=2, without_found=1, without_total=2)
+    second = snippet_counts(tokens("a b c d"), ["a b", "c d", "e", "f"], ["g"])
+    assert second == SnippetCounts(2, 4, 0, 1)
+    pooled = pooled_snippet_prf([first, second])
+    assert pooled.precision == pytest.approx(3 / 4)
+    assert pooled.recall == pytest.approx(3 / 6)
+    assert pooled.f1 == pytest.approx(2 * 0.75 * 0.5 / 1.25)
+    assert snippet_counts([], ["a"], ["b"]) == SnippetCounts(0, 1, 0, 1)
 
 
 def test_items_match_by_url_then_by_title():

@@ -76,7 +76,7 @@ def test_tiny_dataset(tmp_path, capsys):
     assert code == 0
     table = capsys.readouterr().out
     assert table.splitlines()[0].startswith("| extractor | F1 | P | R | article | forum")
-    labels = ["iawce", "iawce [predicted type]", "iawce [auto type]", "iawce-paper"]
+    labels = ["iawce", "iawce [predicted type]", "iawce [auto type]", "iawce-paper", "oracle"]
     for label in labels:
         assert f"| {label} |" in table
     results = json.loads(out.read_text())
@@ -85,6 +85,14 @@ def test_tiny_dataset(tmp_path, capsys):
     assert article["recall"] == 1.0 and 0 < article["precision"] < 1
     assert results["summaries"]["iawce"]["listing"]["pages"] == 1
     assert results["summaries"]["iawce"]["heldout"]["pages"] == 1  # forum.example
+    assert table.splitlines()[0].endswith("| ms/page | median ms | × trafilatura |")
+    oracle = results["per_page"]["oracle"]
+    for file_id, best in oracle.items():
+        runs = [scores[file_id] for label, scores in results["per_page"].items() if label != "oracle"]
+        assert best["f1"] == max(run["f1"] for run in runs)
+        assert best["ms"] == pytest.approx(sum(run["ms"] for run in runs))
+    times = sorted(page["ms"] for page in results["per_page"]["iawce"].values())
+    assert results["summaries"]["iawce"]["overall"]["median_ms"] == times[1]
 
 
 def test_a_domain_outside_the_split_is_a_clear_error(tmp_path):

@@ -84,23 +84,59 @@ def pooled_shingle_prf(pages: Iterable[ShingleCounts]) -> PRF:
     return PRF.from_counts(tp, tp + fp, tp + fn)
 
 
+@dataclass(frozen=True)
+class SnippetCounts:
+    """One page's gold snippets: how many ``with`` (body) snippets there are and how many
+    the extraction holds, and the same for ``without`` (boilerplate) snippets."""
+
+    with_found: int
+    with_total: int
+    without_found: int
+    without_total: int
+
+
+def snippet_counts(
+    text_tokens: Sequence[str], with_snippets: Sequence[str], without_snippets: Sequence[str]
+) -> SnippetCounts:
+    """Which gold snippets one page's extraction holds. Matching compares token
+    sequences (whole tokens), so punctuation and spacing do not matter."""
+    text = f" {' '.join(text_tokens)} " if text_tokens else ""
+    wanted = [f" {' '.join(words)} " for s in with_snippets if (words := tokens(s))]
+    unwanted = [f" {' '.join(words)} " for s in without_snippets if (words := tokens(s))]
+    return SnippetCounts(
+        sum(snippet in text for snippet in wanted),
+        len(wanted),
+        sum(snippet in text for snippet in unwanted),
+        len(unwanted),
+    )
+
+
 def snippet_scores(
     text_tokens: Sequence[str], with_snippets: Sequence[str], without_snippets: Sequence[str]
 ) -> tuple[float | None, float | None]:
-    """``(recall, precision)``: the share of ``with`` snippets found in the extraction,
-    and the share of ``without`` (boilerplate) snippets kept out of it (0 for an empty
-    extraction); ``None`` where the gold has no such snippets. Matching compares token
-    sequences (whole tokens), so punctuation and spacing do not matter."""
-    text = f" {' '.join(text_tokens)} "
+    """Ours, per page: ``(recall, precision)``, the share of ``with`` snippets found in
+    the extraction and the share of ``without`` (boilerplate) snippets kept out of it (0
+    for an empty extraction); ``None`` where the gold has no such snippets."""
+    counts = snippet_counts(text_tokens, with_snippets, without_snippets)
     recall = precision = None
-    wanted = [f" {' '.join(words)} " for s in with_snippets if (words := tokens(s))]
-    unwanted = [f" {' '.join(words)} " for s in without_snippets if (words := tokens(s))]
-    if wanted:
-        recall = sum(snippet in text for snippet in wanted) / len(wanted)
-    if unwanted:
-        kept_out = sum(snippet not in text for snippet in unwanted) if text_tokens else 0
-        precision = kept_out / len(unwanted)
+    if counts.with_total:
+        recall = counts.with_found / counts.with_total
+    if counts.without_total:
+        kept_out = counts.without_total - counts.without_found if text_tokens else 0
+        precision = kept_out / counts.without_total
     return recall, precision
+
+
+def pooled_snippet_prf(pages: Iterable[SnippetCounts]) -> PRF:
+    """trafilatura's evaluation definition, pooled over pages: true positives are body
+    snippets found, false negatives body snippets missed, false positives boilerplate
+    snippets found; precision = TP / (TP + FP), recall = TP / (TP + FN)."""
+    found = missed = boilerplate = 0
+    for counts in pages:
+        found += counts.with_found
+        missed += counts.with_total - counts.with_found
+        boilerplate += counts.without_found
+    return PRF.from_counts(found, found + boilerplate, found + missed)
 
 
 def match_items(

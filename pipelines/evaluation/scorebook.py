@@ -17,7 +17,13 @@ from typing import Any
 from pipelines.evaluation.calibration import UnrelatedPairs
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS
 from pipelines.evaluation.gold import GoldPage, GoldSet
-from pipelines.evaluation.metrics import ShingleCounts, paper_precision_recall, pooled_shingle_prf
+from pipelines.evaluation.metrics import (
+    ShingleCounts,
+    SnippetCounts,
+    paper_precision_recall,
+    pooled_shingle_prf,
+    pooled_snippet_prf,
+)
 from pipelines.evaluation.scoring import (
     FAILURE_NO_TEXT,
     ScoringConfig,
@@ -47,6 +53,7 @@ PAGE_ROW_FIELDS = (
     "shingle_f1",
     "snippet_recall",
     "snippet_precision",
+    "snippet_counts",
     "item_precision",
     "item_recall",
     "extract_ms",
@@ -236,8 +243,9 @@ def summarize(
 ) -> dict[str, Any]:
     """Aggregate metrics of a group of pages; ``None`` where a metric has no pages.
 
-    Word and snippet metrics are means over pages; shingle metrics pool the pages'
-    normalized counts; Hamming P and R are the paper's over pages with gold text.
+    Word and our snippet metrics are means over pages; shingle metrics and trafilatura's
+    snippet metrics (``snippet_pooled_*``) pool the pages' counts; Hamming P and R are
+    the paper's over pages with gold text.
     """
     text_rows = [row for row in rows if row["gold_has_text"]]
     distances = [row["hamming_distance"] for row in text_rows]
@@ -247,6 +255,9 @@ def summarize(
     any_site_pairs = [d for distances_of_page in unrelated.any_site for d in distances_of_page]
     typed = [row["type_correct"] for row in rows if row["type_correct"] is not None]
     timings = [row["extract_ms"] for row in rows if row["extract_ms"] is not None]
+    snippet_rows = [SnippetCounts(*row["snippet_counts"]) for row in rows]
+    pooled = pooled_snippet_prf(snippet_rows)
+    has_snippets = any(c.with_total or c.without_total for c in snippet_rows)
     return {
         "pages": len(rows),
         "failures": sum(1 for row in rows if row["failure"]),
@@ -272,6 +283,9 @@ def summarize(
         "typed_pages": len(typed),
         "snippet_recall": _mean(row["snippet_recall"] for row in rows),
         "snippet_precision": _mean(row["snippet_precision"] for row in rows),
+        "snippet_pooled_precision": pooled.precision if has_snippets else None,
+        "snippet_pooled_recall": pooled.recall if has_snippets else None,
+        "snippet_pooled_f1": pooled.f1 if has_snippets else None,
         "item_precision": _mean(row["item_precision"] for row in rows),
         "item_recall": _mean(row["item_recall"] for row in rows),
         "item_f1": _mean(row["item_f1"] for row in rows),

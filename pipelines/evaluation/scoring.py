@@ -16,6 +16,7 @@ from pipelines.evaluation.metrics import (
     ShingleCounts,
     item_prf,
     shingle_counts,
+    snippet_counts,
     snippet_scores,
     word_prf,
 )
@@ -143,6 +144,7 @@ def score_page(
     snippet_recall, snippet_precision = snippet_scores(
         extracted_tokens, gold.with_snippets, gold.without_snippets
     )
+    snippets = snippet_counts(extracted_tokens, gold.with_snippets, gold.without_snippets)
     item = None
     if gold.items and not text_only:
         predicted_items = (delivered.get("items") or []) if delivered is not None else []
@@ -159,6 +161,12 @@ def score_page(
         **_text_scores(text, extracted_tokens, gold, config),
         "snippet_recall": snippet_recall,
         "snippet_precision": snippet_precision,
+        "snippet_counts": [
+            snippets.with_found,
+            snippets.with_total,
+            snippets.without_found,
+            snippets.without_total,
+        ],
         "item_precision": item.precision if item else None,
         "item_recall": item.recall if item else None,
         "item_f1": item.f1 if item else None,

@@ -15,7 +15,11 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
 5. elements whose ``class``/``id`` or ``role`` marks them as noise (cookie banners, ads,
    share bars, ...). ``html``, ``body``, ``main``, ``article`` and anything that holds the
    page's ``<h1>`` are never removed this way;
-6. elements left without any text (empty wrappers, spacers, icon holders), except the
+6. on articles, reader discussion (comment threads, marked by ``class``/``id``) when the
+   page keeps at least ``NoiseTable.min_text_besides_discussion`` words outside it: a
+   news story's comments go, a forum thread (whose posts are its content and are often
+   marked "comment") keeps them;
+7. elements left without any text (empty wrappers, spacers, icon holders), except the
    ones that shape text (``br``, ``hr``, table cells). Without this an empty sibling
    would win the article algorithm's "earlier of the two longest children" rule.
 
@@ -105,7 +109,44 @@ COMMON_NOISE_WORDS = (
     "modal",
     "newsletter",
     "subscribe",
+    "signup",
+    "sign-up",
+    "outbrain",
+    "taboola",
 )
+#: Class/id words of an article's surroundings: related and teaser lists, author boxes.
+ARTICLE_NOISE_WORDS = (
+    "breadcrumb",
+    "breadcrumbs",
+    "related",
+    "related-posts",
+    "reviews",
+    "recommended",
+    "recommendations",
+    "read-next",
+    "more-stories",
+    "most-popular",
+    "trending",
+    "author-box",
+    "authorbox",
+    "author-bio",
+    "about-author",
+    "author-info",
+    "author-card",
+)
+#: Class/id words of reader discussion (see step 6).
+DISCUSSION_WORDS = (
+    "comment",
+    "comments",
+    "commentlist",
+    "comment-list",
+    "comments-area",
+    "comment-area",
+    "comment-section",
+    "disqus",
+)
+#: Words an article must keep outside its discussion for the discussion to go.
+MIN_TEXT_BESIDES_DISCUSSION = 150
 #: A <form> with at most this much text (words; CJK characters) is a search, login,
 #: contact or newsletter form and goes; a longer one wraps content (forum software wraps
 #: whole threads in a form).
@@ -126,13 +167,16 @@ class NoiseTable:
     roles: tuple[str, ...]
     chrome_outside_content: bool = True  # header/footer outside <article>/<main>
     form_max_length: int = FORM_MAX_LENGTH
+    discussion_words: tuple[str, ...] = ()
+    min_text_besides_discussion: int = MIN_TEXT_BESIDES_DISCUSSION
 
 
 NOISE_TABLES: dict[str, NoiseTable] = {
     ARTICLE: NoiseTable(
         tags=COMMON_TAGS,
-        noise_words=(*COMMON_NOISE_WORDS, "breadcrumb", "breadcrumbs", "related", "related-posts", "reviews"),
+        noise_words=(*COMMON_NOISE_WORDS, *ARTICLE_NOISE_WORDS),
         roles=COMMON_NOISE_ROLES,
+        discussion_words=DISCUSSION_WORDS,
     ),
     # List pages keep link blocks such as "related" lists (links are their content) but
     # lose navigation marked by class only: their items are short, so menus and footers
@@ -160,6 +204,8 @@ NOISE_TABLES: dict[str, NoiseTable] = {
 _PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
 _CHROME_ROLES = frozenset({"banner", "contentinfo"})
 _SHAPING_TAGS = frozenset({"br", "hr", "td", "th"})
+_NUMBERED_POST = re.compile(r"(?:^|[\s_-])(?:comment|post)[_-]?\d", re.IGNORECASE)
+_INLINE_TAGS = frozenset({"a", "span", "code", "b", "i", "em", "strong", "small", "label", "time"})
 
 
 def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | None = None) -> Counter[str]:
@@ -184,6 +230,8 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     if table.chrome_outside_content:
         removed["chrome"] = _remove_all(root, small(_chrome_outside_content(body)))
     removed["class"] = _remove_all(root, small(_noise_by_class(body, table)))
+    if table.discussion_words:
+        removed["discussion"] = _remove_all(root, _discussion(body, table))
     removed["empty"] = _remove_all(root, _empty_elements(body_of(root)))
     return +removed
 
@@ -263,14 +311,19 @@ def _chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:
     return found
 
 
-def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
-    words = re.compile(
+def _marker_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Matches any of ``words`` as a whole word of a class/id (``_``/``-`` separate words)."""
+    return re.compile(
         r"(?:^|[\s_-])(?:"
-        + "|".join(re.escape(w) for w in sorted(table.noise_words, key=len, reverse=True))
+        + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
         + r")(?:$|[\s_-])",
         re.IGNORECASE,
     )
-    roles = frozenset(table.roles)
+
+
+def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) -> list[HtmlElement]:
+    """Elements marked by ``words`` (class/id) or ``roles``, except the protected ones,
+    those holding the ``<h1>`` and those holding a ``<main>`` or ``<article>``."""
     found = []
     for element in body.iter():
         if not is_element(element) or element.tag in _PROTECTED_TAGS:
@@ -281,6 +334,36 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
         if noisy and element.find(".//h1") is None and not any(True for _ in element.iter("main", "article")):
             found.append(element)
     return found
+
+
+def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
+    return _marked(body, _marker_pattern(table.noise_words), frozenset(table.roles))
+
+
+def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
+    """The outermost discussion blocks, when the body keeps enough text besides them.
+
+    A discussion may hold ``<article>`` elements (one per comment in HTML5 themes).
+    Inline elements and code (a highlighter's ``hljs-comment``) are no discussion. When
+    several outermost blocks are numbered posts (``id="comment-4398546_wrap"``), the page
+    is a forum thread whose posts are its content, and nothing goes."""
+    words = _marker_pattern(table.discussion_words)
+    marked = []
+    for element in body.iter("*"):
+        if element.tag in _PROTECTED_TAGS or element.tag in _INLINE_TAGS:
+            continue
+        marker = f"{element.get('class', '')} {element.get('id', '')}"
+        if words.search(marker) and element.find(".//h1") is None:
+            marked.append(element)
+    found = set(marked)
+    outermost = [
+        el for el in marked if not any(a in found or a.tag in ("pre", "code") for a in el.iterancestors())
+    ]
+    numbered = [el for el in outermost if _NUMBERED_POST.search(f"{el.get('class', '')} {el.get('id', '')}")]
+    if not outermost or len(numbered) > 1:
+        return []
+    besides = _shown_length(body) - sum(_shown_length(el) for el in outermost)
+    return outermost if besides >= table.min_text_besides_discussion else []
 
 
 def _empty_elements(body: HtmlElement) -> list[HtmlElement]:
