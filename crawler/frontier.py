@@ -201,7 +201,13 @@ class FrontierPipeline:
         links = page_links(item.capture.html, base, self.config.deny_extensions)
         page_type = page_type_label(self.config.label_mapping, item.page_type)
         plan = plan_links(
-            links, page_type, item.items, item.text, self.config.policy, self.config.article_links
+            links,
+            page_type,
+            item.items,
+            item.text,
+            self.config.policy,
+            self.config.article_links,
+            seed=item.via == VIA_SEED,
         )
         self.crawler.signals.send_catch_log(
             pagesight_signals.links_planned, item=item, links=plan, depth=depth
