@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any, ClassVar, Self
 
 import lxml.html
+from lxml import etree
 
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import BLOCK_TAGS, xml_compatible
@@ -186,7 +187,10 @@ def html_fragment_text(fragment: str) -> str:
     one blank line, ``<br>`` a line break, spaces collapsed."""
     if not fragment.strip():
         return ""
-    root = lxml.html.fragment_fromstring(fragment, create_parent="div")
+    try:
+        root = lxml.html.fragment_fromstring(fragment, create_parent="div")
+    except (AssertionError, etree.ParserError):  # lxml asserts on a document without a body
+        return ""
     for br in root.iter("br"):
         br.tail = "\n" + (br.tail or "")
     for block in root.iter(*BLOCK_TAGS):
