@@ -29,10 +29,8 @@ import json
 import re
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -41,6 +39,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from crawler.dataset import serve_html_folder
 from models.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
 from models.splits import HELDOUT, load_split
 from pipelines.artifacts import read_artifact, read_local_artifact
@@ -61,33 +60,6 @@ def looks_mojibake(text: str | None) -> bool:
     return len(MOJIBAKE.findall(text or "")) >= MOJIBAKE_MIN_MATCHES
 
 
-class RawServer(ThreadingHTTPServer):
-    """Serves ``/<file_id>.html`` from WCXB's gzipped files, ``text/html`` without charset."""
-
-    daemon_threads = True
-
-    def __init__(self, pages: dict[str, Path]):
-        self.pages = pages
-        super().__init__(("127.0.0.1", 0), _RawHandler)
-
-
-class _RawHandler(BaseHTTPRequestHandler):
-    server: RawServer
-    protocol_version = "HTTP/1.0"
-
-    def do_GET(self) -> None:
-        path = self.server.pages.get(self.path)
-        body = read_local_artifact(path) if path else b"not found"
-        self.send_response(200 if path else 404)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 def heldout_records(root: Path, limit: int) -> list[WcxbRecord]:
     split = load_split()
     records = [
@@ -96,11 +68,14 @@ def heldout_records(root: Path, limit: int) -> list[WcxbRecord]:
     return records[:limit] if limit else records
 
 
-def crawl(records: list[WcxbRecord], work: Path) -> Path:
-    """Serve the pages, crawl them once each; returns the feed path (store beside it)."""
-    server = RawServer({f"/{r.file_id}.html": r.html_path for r in records})
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+def crawl(records: list[WcxbRecord], html_folder: Path, work: Path) -> Path:
+    """Serve the pages without a charset, crawl them once each; returns the feed path
+    (store beside it)."""
+    with serve_html_folder(html_folder, declare_charset=False) as base:
+        return _crawl_served(records, base, work)
+
+
+def _crawl_served(records: list[WcxbRecord], base: str, work: Path) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     urls_file = work / "urls.txt"
     urls_file.write_text("".join(f"{base}/{r.file_id}.html\n" for r in records), encoding="utf-8")
@@ -113,7 +88,6 @@ def crawl(records: list[WcxbRecord], work: Path) -> Path:
     started = time.perf_counter()
     with (work / "crawl.log").open("w") as log:
         done = subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    server.shutdown()
     if done.returncode:
         raise SystemExit(f"crawl failed, see {work / 'crawl.log'}")
     print(f"crawled {len(records)} pages in {time.perf_counter() - started:.0f} s", file=sys.stderr)
@@ -203,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the summary JSON here")
     args = parser.parse_args(argv)
     records = heldout_records(args.dataset, args.limit)
-    feed = args.feed or crawl(records, args.work)
+    feed = args.feed or crawl(records, args.dataset / "html", args.work)
     summary = compare(records, feed, args.only_crawled)
     text = json.dumps(summary, indent=2, ensure_ascii=False)
     print(text)

@@ -247,6 +247,7 @@ class CaptureOptions:
     fallback_screens: int
     hide_overlays: bool
     overlay_min_share: float
+    viewport: ViewportSize  # the browser context's; the fallback when a page reports none
 
 
 @dataclass
@@ -415,7 +416,7 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
     timings["boxes"] = _ms_since(step_started)
 
     step_started = time.perf_counter()
-    viewport = page.viewport_size or ViewportSize(width=facts["width"], height=768)
+    viewport = page.viewport_size or options.viewport
     shot_height = max(1, min(page_height, options.max_screenshot_height))
     png, shot_height = await screenshot_with_fallback(page, viewport, shot_height, options, warnings)
     timings["screenshot"] = _ms_since(step_started)
@@ -577,7 +578,7 @@ async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> N
 
     Pages no taller than the viewport are not scrolled.
     """
-    viewport_height = page.viewport_size["height"] if page.viewport_size else 768
+    viewport_height = (page.viewport_size or options.viewport)["height"]
     bottom = min(height, options.max_screenshot_height)
     if options.scroll_steps <= 0 or bottom <= viewport_height:
         return

@@ -101,7 +101,13 @@ def abort_external_requests(request: Request) -> bool:
 
 
 class _ArchiveHandler(SimpleHTTPRequestHandler):
-    """Serves ``NNNN.html`` from ``NNNN.html.gz`` (or plain files) of a folder, as HTML."""
+    """Serves ``NNNN.html`` from ``NNNN.html.gz`` (or plain files) of a folder, as HTML.
+
+    With ``declare_charset`` off it sends ``text/html`` without a charset, as many small
+    sites do, so the browser (or the crawl's own decoding) has to find it.
+    """
+
+    declare_charset = True
 
     def do_GET(self) -> None:
         name = Path(urlsplit(self.path).path).name
@@ -110,7 +116,8 @@ class _ArchiveHandler(SimpleHTTPRequestHandler):
             self.send_error(404)
             return
         self.send_response(200)
-        self.send_header("Content-Type", f"text/html{_charset_param(body)}")
+        charset = _charset_param(body) if self.declare_charset else ""
+        self.send_header("Content-Type", f"text/html{charset}")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -154,9 +161,13 @@ def serve_static_folder(folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def serve_html_folder(folder: Path) -> Iterator[str]:
-    """Serve a folder of (gzipped) HTML files on 127.0.0.1; yields the base URL."""
-    with _serve(functools.partial(_ArchiveHandler, directory=str(folder))) as base_url:
+def serve_html_folder(folder: Path, declare_charset: bool = True) -> Iterator[str]:
+    """Serve a folder of (gzipped) HTML files on 127.0.0.1; yields the base URL.
+
+    ``declare_charset=False`` serves every page as bare ``text/html``.
+    """
+    handler = type("ArchiveHandler", (_ArchiveHandler,), {"declare_charset": declare_charset})
+    with _serve(functools.partial(handler, directory=str(folder))) as base_url:
         yield base_url
 
 

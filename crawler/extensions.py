@@ -13,7 +13,8 @@ from scrapy.settings import BaseSettings
 
 from crawler import signals as pagesight_signals
 from crawler.demo import DemoWeb, Faults
-from pipelines.evaluation import Evaluation, write_report
+from pipelines.evaluation.report import write_report
+from pipelines.evaluation.scorebook import Evaluation
 
 logger = logging.getLogger(__name__)
 

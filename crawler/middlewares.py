@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from playwright.async_api import ViewportSize
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import Response
@@ -35,8 +36,6 @@ class CaptureConfig:
     """The capture middleware's settings, read once (defaults live in settings/)."""
 
     options: CaptureOptions
-    viewport_width: int
-    viewport_height: int
     max_html_bytes: int
 
     @classmethod
@@ -62,9 +61,11 @@ class CaptureConfig:
                 fallback_screens=settings.getint("PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS"),
                 hide_overlays=settings.getbool("PAGESIGHT_HIDE_OVERLAYS"),
                 overlay_min_share=settings.getfloat("PAGESIGHT_OVERLAY_MIN_SHARE"),
+                viewport=ViewportSize(
+                    width=settings.getint("PAGESIGHT_VIEWPORT_WIDTH"),
+                    height=settings.getint("PAGESIGHT_VIEWPORT_HEIGHT"),
+                ),
             ),
-            viewport_width=settings.getint("PAGESIGHT_VIEWPORT_WIDTH"),
-            viewport_height=settings.getint("PAGESIGHT_VIEWPORT_HEIGHT"),
             max_html_bytes=settings.getint("PAGESIGHT_MAX_HTML_BYTES"),
         )
 
@@ -81,7 +82,7 @@ class CaptureMiddleware:
         self.crawler = crawler
         self.config = config
         self.context_kwargs = {
-            "viewport": {"width": config.viewport_width, "height": config.viewport_height},
+            "viewport": dict(config.options.viewport),
             "device_scale_factor": 1,
             "ignore_https_errors": True,
             "accept_downloads": True,

@@ -4,7 +4,7 @@
 #: (the home pages, list[str]) and ``gold_path`` (str).
 demo_web_started = object()
 #: The scoring pipeline has its gold and scores pages into an evaluation. Argument:
-#: ``evaluation`` (``pipelines.evaluation.Evaluation``), read when the spider closes.
+#: ``evaluation`` (``pipelines.evaluation.scorebook.Evaluation``), read when the spider closes.
 evaluation_started = object()
 #: The frontier pipeline has planned a finished page's links. Arguments: ``item`` (the
 #: PageItem), ``links`` (list of ``crawler.frontier.FollowLink``, most urgent first) and

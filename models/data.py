@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from models.splits import ROLES, UnknownDomain, load_split
 from pipelines.urls import normalize_site
 
 MANIFEST_NAME = "manifest.jsonl"
@@ -112,11 +113,6 @@ def read_manifests(directories: Iterable[str | Path]) -> list[ManifestRecord]:
 
 def record_roles(records: Sequence[ManifestRecord]) -> list[str | None]:
     """Each record's split role (None: unknown site without a role of its own)."""
-    # Imported here: models.splits reads WCXB through pipelines.evaluation, whose package
-    # loads the extractors, one of which (vision-element) reads manifests' tensors from
-    # this module.
-    from models.splits import ROLES, UnknownDomain, load_split
-
     split = load_split()
     roles: list[str | None] = []
     for record in records:

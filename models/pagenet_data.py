@@ -27,6 +27,7 @@ from models.layout import layout_raster, page_statistics
 from models.pagenet import Trunk
 from models.transform import ScreenshotTransform, open_screenshot
 from pipelines.artifacts import read_local_artifact
+from pipelines.extraction.metadata import page_address
 
 logger = logging.getLogger(__name__)
 
@@ -129,10 +130,6 @@ def encode_page(record: ManifestRecord, trunk: Trunk, cache: Path | None) -> dic
 def record_address(record: ManifestRecord) -> str:
     """The page's own address (canonical link or ``og:url`` in its captured HTML), else
     the URL it was captured from."""
-    # Imported here: the extraction package loads the vision-element extractor, which
-    # reads this module.
-    from pipelines.extraction.metadata import page_address
-
     if record.html is None:
         return record.url
     try:

@@ -90,6 +90,16 @@ def test_archive_server_serves_gzipped_html(wcxb_folder):
             assert answer.value.code == 404
 
 
+def test_archive_server_can_withhold_the_charset(wcxb_folder):
+    """Render fidelity serves pages as many small sites do: bare text/html."""
+    with (
+        serve_html_folder(wcxb_folder / "html", declare_charset=False) as base,
+        urllib.request.urlopen(f"{base}/0001.html") as response,
+    ):
+        assert response.headers["Content-Type"] == "text/html"
+        assert response.read().decode() == ARTICLE_HTML
+
+
 def test_external_requests_are_aborted():
     assert abort_external_requests(SimpleNamespace(url="https://cdn.example/x.css"))
     assert not abort_external_requests(SimpleNamespace(url="http://127.0.0.1:8000/a.css"))

@@ -9,15 +9,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pipelines.evaluation import (
-    Evaluation,
-    UnsupportedStoreError,
-    evaluate_feed,
-    load_gold,
-    write_report,
-)
-from pipelines.evaluation.feed import read_feed
-from pipelines.evaluation.gold import GoldPage, GoldSet
+from pipelines.artifacts import UnsupportedStoreError
+from pipelines.evaluation.feed import evaluate_feed, read_feed
+from pipelines.evaluation.gold import GoldPage, GoldSet, load_gold
+from pipelines.evaluation.report import write_report
+from pipelines.evaluation.scorebook import Evaluation
 from pipelines.extraction import ExtractorUnavailable, build_extractor
 from tests.crawling import open_in_chromium
 from tests.project_settings import scoring_config

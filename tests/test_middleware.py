@@ -39,7 +39,7 @@ def default_options():
 def test_config_reads_every_capture_setting():
     config = CaptureConfig.from_settings(Settings(PAGESIGHT_DEFAULTS))
     assert config.options == default_options()
-    assert (config.viewport_width, config.max_html_bytes) == (1366, 20_000_000)
+    assert (config.options.viewport, config.max_html_bytes) == ({"width": 1366, "height": 768}, 20_000_000)
     assert config.options.load_timeout == project_settings.PAGESIGHT_PAGE_TIMEOUT
     assert config.options.hide_overlays is True
 

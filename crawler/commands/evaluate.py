@@ -10,15 +10,11 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
-from pipelines.evaluation import (
-    FeedFormatError,
-    GoldFormatError,
-    ScoringConfig,
-    UnsupportedStoreError,
-    evaluate_feed,
-    load_gold,
-    write_report,
-)
+from pipelines.artifacts import UnsupportedStoreError
+from pipelines.evaluation.feed import FeedFormatError, evaluate_feed
+from pipelines.evaluation.gold import GoldFormatError, load_gold
+from pipelines.evaluation.report import write_report
+from pipelines.evaluation.scoring import ScoringConfig
 from pipelines.extraction import available_extractors, build_extractor
 from pipelines.store import ArtifactStore
 

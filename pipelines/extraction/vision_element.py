@@ -19,21 +19,8 @@ import logging
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
-import torch
-
-from models.pagenet import Trunk
-from models.vision_element import (
-    BoxHead,
-    CheckpointError,
-    decode_screenshot,
-    head_inputs,
-    load_checkpoint,
-    screenshot_input,
-    size_mask,
-    text_context,
-)
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import HtmlElement, base_url, parse_html
 from pipelines.extraction.element_classifier import shown_blocks
@@ -41,6 +28,13 @@ from pipelines.extraction.element_features import candidates
 from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.result import extraction_of
+
+if TYPE_CHECKING:
+    from models.pagenet import Trunk
+    from models.vision_element import BoxHead
+
+# torch and the model code are imported where the model is loaded or run: registering
+# this extractor (every import of pipelines.extraction) must not cost torch's 3 s import.
 
 logger = logging.getLogger(__name__)
 
@@ -88,16 +82,31 @@ class VisionElementExtractor:
         options = configured_options(
             cls.name, cls.Options(checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT), settings
         )
+        from models.vision_element import load_checkpoint
+
         head, trunk, _ = load_checkpoint(options.checkpoint)
         return cls(options, (head, trunk))
 
     @cached_property
     def model(self) -> tuple[BoxHead, Trunk]:
+        from models.vision_element import load_checkpoint
+
         head, trunk, _ = load_checkpoint(self.options.checkpoint)
         return head, trunk
 
     def choose(self, page: Page) -> VisionChoice | None:
         """The best-scored candidate of ``page``, or None with a logged reason."""
+        import torch
+
+        from models.vision_element import (
+            CheckpointError,
+            decode_screenshot,
+            head_inputs,
+            screenshot_input,
+            size_mask,
+            text_context,
+        )
+
         where = page.url or "<page>"
         if not page.boxes:
             logger.info("%s: no element boxes for %s (it needs a rendered capture)", self.name, where)
