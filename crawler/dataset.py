@@ -171,9 +171,16 @@ def serve_html_folder(folder: Path, declare_charset: bool = True) -> Iterator[st
         yield base_url
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A browser that drops a connection mid-answer (a page closed early) is no error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        logger.debug("local server: connection from %s ended early", client_address, exc_info=True)
+
+
 @contextmanager
 def _serve(handler: Callable[..., SimpleHTTPRequestHandler]) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

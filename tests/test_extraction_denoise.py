@@ -134,6 +134,30 @@ def test_boxes_that_do_not_match_the_tree_are_ignored():
     assert invisible_elements(root, boxes) == []
 
 
+def test_a_page_the_render_did_not_reveal_keeps_its_hidden_content():
+    # A fade-in or app shell whose script never ran: the browser reports the story
+    # invisible; a reader would see it once revealed, so visibility is ignored.
+    root = page(f'<main><div class="reveal"><p>{STORY}</p></div><div id="menu">Home News</div></main>')
+    boxes = [
+        {"tag": "div", "path": "/html/body/main/div[1]", "visible": False},
+        {"tag": "p", "path": "/html/body/main/div[1]/p", "visible": False},
+        {"tag": "div", "path": "/html/body/main/div[2]", "visible": False},
+    ]
+    assert len(invisible_elements(root, boxes)) == 3
+    removed = denoise(root, ARTICLE, boxes)
+    assert "invisible" not in removed
+    assert STORY in text_of(root)
+
+
+def test_a_noscript_fallback_is_not_removed_as_invisible():
+    # Where scripts run a <noscript> is never shown; whether it is the page is step 2's call.
+    root = page(f"<div id='app'>Loading</div><noscript><div class='post'><p>{STORY}</p></div></noscript>")
+    boxes = [{"tag": "noscript", "path": "/html/body/noscript", "visible": False}]
+    assert invisible_elements(root, boxes) == []
+    denoise(root, ARTICLE, boxes)
+    assert STORY in text_of(root)
+
+
 def test_markup_hints_of_hiddenness_are_not_trusted():
     root = page(f'<main><div style="display:none"><p>{STORY}</p></div><div hidden>Also shown</div></main>')
     denoise(root, ARTICLE)
