@@ -83,12 +83,14 @@ class EpochStats:
 
 @dataclass
 class Evaluation:
-    """Held-out scores of a calibrated network."""
+    """Held-out scores of a calibrated network: all held-out pages, and each source
+    family apart (:func:`source_family`: unstyled WCXB pages, styled generated sites)."""
 
     metrics: ClassificationMetrics
     ece: float
     ece_uncalibrated: float
     temperature: float
+    by_source: dict[str, ClassificationMetrics] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,7 +98,17 @@ class Evaluation:
             "ece": self.ece,
             "ece_uncalibrated": self.ece_uncalibrated,
             "temperature": self.temperature,
+            "by_source": {family: m.to_dict() for family, m in self.by_source.items()},
         }
+
+
+def source_family(source: str) -> str:
+    """A manifest source's family for reports: ``styled-<theme>`` → ``styled``,
+    ``demo-<seed>`` → ``demo``, others as they are (``wcxb``)."""
+    for family in ("styled", "demo"):
+        if source.startswith(f"{family}-"):
+            return family
+    return source
 
 
 Logits = Callable[[Any, torch.Tensor], torch.Tensor]  # (the model, page indices) → logits
@@ -244,12 +256,18 @@ def calibrate_and_evaluate(
         model.temperature.fill_(temperature)
     raw = predict_logits(model, logits, heldout, batch_size)
     targets = pages.targets[heldout]
-    metrics = classification_metrics(targets.tolist(), raw.argmax(dim=1).tolist(), labels)
+    predicted = raw.argmax(dim=1)
+    families = [source_family(pages.records[i].source) for i in heldout.tolist()]
+    by_source = {}
+    for family in sorted(set(families)):
+        rows = torch.tensor([f == family for f in families])
+        by_source[family] = classification_metrics(targets[rows].tolist(), predicted[rows].tolist(), labels)
     return Evaluation(
-        metrics=metrics,
+        metrics=classification_metrics(targets.tolist(), predicted.tolist(), labels),
         ece=expected_calibration_error(torch.softmax(raw / temperature, dim=1), targets),
         ece_uncalibrated=expected_calibration_error(torch.softmax(raw, dim=1), targets),
         temperature=temperature,
+        by_source=by_source,
     )
 
 

@@ -33,6 +33,7 @@ from models.pagenet_train import (
     expected_calibration_error,
     fit_temperature,
     paper_learning_rate,
+    source_family,
     train_pagenet,
 )
 
@@ -170,7 +171,14 @@ def dataset(tmp_path_factory) -> Path:
         boxes = list_boxes(10 + n % 5) if n % 2 else article_boxes(4 + n % 5)
         (root / f"{n}.json").write_text(json.dumps(boxes))
         lines.append(
-            {"image": f"{n}.png", "boxes": f"{n}.json", "label": label, "site": f"s{n}.example", "role": role}
+            {
+                "image": f"{n}.png",
+                "boxes": f"{n}.json",
+                "label": label,
+                "site": f"s{n}.example",
+                "role": role,
+                "source": "styled-theme" if n >= 18 else "wcxb",
+            }
         )
     (root / "manifest.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     return root
@@ -191,6 +199,9 @@ def trained(dataset, tmp_path_factory):
 def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained):
     checkpoint, card, evaluation = trained
     assert evaluation.metrics.pages == 6 and evaluation.temperature > 0
+    # held-out pages 8, 11, 14, 17 (wcxb) and 20, 23 (styled), also scored apart
+    assert {family: m.pages for family, m in evaluation.by_source.items()} == {"styled": 2, "wcxb": 4}
+    assert source_family("demo-11") == "demo" and source_family("wcxb") == "wcxb"
     meta, state = read_checkpoint(checkpoint)
     assert meta.args["trunk"]["sha256"] == efficientnet.WEIGHTS_SHA256
     assert not any(key.startswith("trunk.") for key in state)

