@@ -43,6 +43,7 @@ from models.pagenet_train import (
     pagenet_logits,
     prepare_statistics,
     seed_everything,
+    selection_key,
 )
 from models.splits import HELDOUT, TRAIN, VALIDATION
 
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         history = fit(model, pages, logits, len(labels), config)
         evaluation = calibrate_and_evaluate(model, pages, logits, labels, config.batch_size)
         seconds = time.perf_counter() - started
-        best = max(history, key=lambda h: (h.val_balanced_accuracy, -h.val_loss))
+        best = max(history, key=lambda h: selection_key(config, h))
         rows.append(
             {
                 "variant": variant.name,

@@ -1,9 +1,10 @@
 """Training loop for PageNet (and the LeNet-5 baseline on the same pages and split).
 
-Train on the one split's training pages, pick the epoch by validation balanced accuracy
-(ties: lower validation loss), fit the softmax temperature on validation pages, and
-score held-out pages (accuracy, list recall, expected calibration error). Adam, batch 16,
-the I-AWCE paper's learning-rate schedule (:func:`paper_learning_rate`).
+Train on the one split's training pages, pick the epoch on validation pages (balanced
+accuracy, ties: lower loss; or the lowest loss), fit the softmax temperature on
+validation pages, and score held-out pages (accuracy, list recall, expected calibration
+error). Adam, batch 16, the I-AWCE paper's learning-rate schedule
+(:func:`paper_learning_rate`) or a constant rate.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from models.efficientnet import load_imagenet_lite0
 from models.labels import load_label_mapping
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet import PageNet, Trunk, pagenet_args
+from models.pagenet import STATISTICS_FEATURES, PageNet, Trunk, pagenet_args
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
 from models.registry import resolve_device
 from models.splits import HELDOUT, TRAIN, VALIDATION
@@ -62,6 +63,12 @@ class FitConfig:
     #: "balanced" weighs the loss by inverse class frequency of the training pages.
     class_weights: str = "balanced"
     weight_decay: float = 1e-4
+    #: "paper" (:func:`paper_learning_rate`) or "constant" (``learning_rate`` throughout).
+    schedule: str = "paper"
+    learning_rate: float = LR_PEAK
+    #: The epoch kept: "balanced-accuracy" (validation balanced accuracy, ties: lower
+    #: validation loss) or "loss" (lowest validation loss).
+    select: str = "balanced-accuracy"
     seed: int = 0
     device: str = "cpu"
     progress: bool = True
@@ -136,6 +143,28 @@ def lenet_logits(pages: PageTensors, device: torch.device) -> Logits:
     return logits
 
 
+SCHEDULES = ("paper", "constant")
+SELECTIONS = ("balanced-accuracy", "loss")
+
+
+def epoch_learning_rate(config: FitConfig, epoch: int) -> float:
+    """The learning rate of an epoch (from 0) under the config's schedule."""
+    if config.schedule == "paper":
+        return paper_learning_rate(epoch)
+    if config.schedule == "constant":
+        return config.learning_rate
+    raise ValueError(f"schedule must be one of {SCHEDULES}, got {config.schedule!r}")
+
+
+def selection_key(config: FitConfig, stats: EpochStats) -> tuple[float, ...]:
+    """How an epoch ranks for keeping (higher is better)."""
+    if config.select == "balanced-accuracy":
+        return (stats.val_balanced_accuracy, -stats.val_loss)
+    if config.select == "loss":
+        return (-stats.val_loss,)
+    raise ValueError(f"select must be one of {SELECTIONS}, got {config.select!r}")
+
+
 def seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -172,10 +201,10 @@ def fit(
     optimizer = torch.optim.Adam(parameters, lr=LR_START, weight_decay=config.weight_decay)
     order = torch.Generator().manual_seed(config.seed)
     history: list[EpochStats] = []
-    best: tuple[float, float] | None = None
+    best: tuple[float, ...] | None = None
     best_state: dict[str, torch.Tensor] = {}
     for epoch in range(config.epochs):
-        learning_rate = paper_learning_rate(epoch)
+        learning_rate = epoch_learning_rate(config, epoch)
         for group in optimizer.param_groups:
             group["lr"] = learning_rate
         model.train()
@@ -202,8 +231,8 @@ def fit(
             val_loss,
             balanced,
         )
-        if best is None or (balanced, -val_loss) > best:
-            best = (balanced, -val_loss)
+        if best is None or selection_key(config, history[-1]) > best:
+            best = selection_key(config, history[-1])
             best_state = {name: t.detach().clone() for name, t in model.state_dict().items()}
     model.load_state_dict(best_state)
     return history
@@ -280,6 +309,7 @@ class PageNetConfig:
     inputs: list[str]
     labels: str | None = None
     dropout: float = 0.3
+    statistics_width: int = STATISTICS_FEATURES
     #: Folder keeping each page's encoded inputs between runs (None: encode every time).
     cache: Path | None = None
     fit: FitConfig = field(default_factory=FitConfig)
@@ -291,6 +321,7 @@ class PageNetConfig:
             "inputs": self.inputs,
             "labels": self.labels,
             "dropout": self.dropout,
+            "statistics_width": self.statistics_width,
             "cache": str(self.cache) if self.cache else None,
             **self.fit.to_dict(),
         }
@@ -302,8 +333,13 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     labels = list(mapping.labels)
     device = resolve_device(config.fit.device)
     seed_everything(config.fit.seed)
-    args = {**pagenet_args(len(labels), config.inputs, config.dropout), "trunk": wheel_trunk_record()}
-    model = PageNet(args["num_classes"], args["inputs"], args["dropout"])
+    args = {
+        **pagenet_args(len(labels), config.inputs, config.dropout, config.statistics_width),
+        "trunk": wheel_trunk_record(),
+    }
+    model = PageNet(
+        args["num_classes"], args["inputs"], args["dropout"], statistics_width=args["statistics_width"]
+    )
     started = time.perf_counter()
     # The trunk also encodes the screenshot for models that do not read it (the cache
     # then serves every variant).
@@ -328,7 +364,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     evaluation = calibrate_and_evaluate(
         model, pages, pagenet_logits(pages, device), labels, fit_config.batch_size
     )
-    best = max(history, key=lambda h: (h.val_balanced_accuracy, -h.val_loss))
+    best = max(history, key=lambda h: selection_key(fit_config, h))
     meta = CheckpointMeta(
         model="pagenet",
         args=args,

@@ -26,13 +26,16 @@ from models.layout import (
     page_statistics,
     url_statistics,
 )
-from models.pagenet import PageNet, trunk_keys
+from models.pagenet import PageNet, pagenet_args, trunk_keys
 from models.pagenet_train import (
+    EpochStats,
     FitConfig,
     PageNetConfig,
+    epoch_learning_rate,
     expected_calibration_error,
     fit_temperature,
     paper_learning_rate,
+    selection_key,
     source_family,
     train_pagenet,
 )
@@ -139,6 +142,28 @@ def test_paper_learning_rate_warms_up_then_decays():
     assert paper_learning_rate(15) == pytest.approx(4e-4)
     assert paper_learning_rate(7) == pytest.approx(1e-5 + (4e-4 - 1e-5) * 7 / 15)
     assert paper_learning_rate(17) == pytest.approx((4e-4 - 1e-5) * 0.8**2 + 1e-5)
+
+
+def test_schedules_and_epoch_selection():
+    paper, constant = FitConfig(), FitConfig(schedule="constant", learning_rate=1e-3, select="loss")
+    assert epoch_learning_rate(paper, 15) == paper_learning_rate(15)
+    assert epoch_learning_rate(constant, 0) == epoch_learning_rate(constant, 40) == 1e-3
+    sharp = EpochStats(1, 1e-3, 0.1, val_loss=0.40, val_balanced_accuracy=0.90)
+    calm = EpochStats(2, 1e-3, 0.1, val_loss=0.20, val_balanced_accuracy=0.85)
+    assert max([sharp, calm], key=lambda h: selection_key(paper, h)) is sharp
+    assert max([sharp, calm], key=lambda h: selection_key(constant, h)) is calm
+    with pytest.raises(ValueError, match="schedule must be one of"):
+        epoch_learning_rate(FitConfig(schedule="cosine"), 0)
+    with pytest.raises(ValueError, match="select must be one of"):
+        selection_key(FitConfig(select="accuracy"), calm)
+
+
+def test_statistics_branch_width_is_an_argument():
+    args = pagenet_args(2, ["statistics"], statistics_width=64)
+    model = PageNet(2, args["inputs"], statistics_width=args["statistics_width"], pretrained=False)
+    assert model.fc.in_features == 64
+    with pytest.raises(ValueError, match="statistics_width must be positive"):
+        pagenet_args(2, ["statistics"], statistics_width=0)
 
 
 def test_temperature_scaling_cools_overconfident_logits():
