@@ -29,6 +29,7 @@ from models.checkpoint import CheckpointMeta, save_checkpoint, wheel_trunk_recor
 from models.data import read_manifests, summarize
 from models.efficientnet import load_imagenet_lite0
 from models.labels import load_label_mapping
+from models.layout import DOM_STATISTICS, STATISTICS, URL_STATISTICS
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
 from models.pagenet import STATISTICS_FEATURES, PageNet, Trunk, pagenet_args
@@ -396,7 +397,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         checkpoint,
         meta,
         {
-            "sees": MODEL_SEES,
+            "sees": {name: MODEL_SEES[name] for name in model.inputs},
             "data": data,
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "training_device": str(device),
@@ -415,6 +416,9 @@ MODEL_SEES = {
     "EfficientNet-Lite0 (ImageNet, frozen up to the last block's projection)",
     "layout": "every element box of the whole page, squashed to a 128 x 48 raster of text, "
     "link, heading, image, list-container and list-item masks",
-    "statistics": "19 DOM statistics from the boxes (links, link-text share, long paragraphs, "
-    "headings, repeated sibling groups, page height)",
+    "statistics": f"{len(STATISTICS)} page statistics, no pixels: {len(DOM_STATISTICS)} from the element "
+    "boxes of the rendered page (links and their share of the text and area, long paragraphs, "
+    "headings and linked headings, repeated sibling groups, page height, class-name hints such as "
+    f"pagination, excerpt, card) and {len(URL_STATISTICS)} from the page's address (canonical "
+    "link, og:url or the URL: depth, taxonomy, pagination and section paths, dated slug)",
 }

@@ -154,8 +154,9 @@ PAGESIGHT_NEARDUP_DISTANCE = 3
 
 # --- Page-type classifier (pipelines.classify.ClassifyPipeline) -------------------------
 PAGESIGHT_CLASSIFY_ENABLED = True
-# Self-describing checkpoint (model, labels, transform); the shipped LeNet-5 by default.
-PAGESIGHT_CLASSIFIER_CHECKPOINT = "models/checkpoints/lenet5-article-list.pt"
+# Self-describing checkpoint (model, labels, transform, inputs); by default the shipped
+# PageNet (README "Page-type classifier": what it reads, held-out scores, model card).
+PAGESIGHT_CLASSIFIER_CHECKPOINT = "models/checkpoints/pagenet-article-list.pt"
 # cpu, cuda or auto.
 PAGESIGHT_CLASSIFIER_DEVICE = "cpu"
 # torch threads for inference: Chromium keeps the cores busy, and one thread is faster

@@ -233,7 +233,7 @@ def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained)
     assert meta.args["trunk"]["sha256"] == efficientnet.WEIGHTS_SHA256
     assert not any(key.startswith("trunk.") for key in state)
     assert all(t.dtype == torch.float16 for t in state.values() if t.is_floating_point())
-    assert json.loads(card.read_text())["sees"]
+    assert set(json.loads(card.read_text())["sees"]) == {"screenshot", "layout", "statistics"}
     classifier = load_classifier(checkpoint)
     assert float(classifier.model.temperature) == pytest.approx(evaluation.temperature, rel=1e-3)  # fp16
     label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes(), "https://s1.example/news/")
