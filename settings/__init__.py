@@ -162,6 +162,12 @@ PAGESIGHT_CLASSIFIER_DEVICE = "cpu"
 # torch threads for inference: Chromium keeps the cores busy, and one thread is faster
 # than two under that contention (see benchmarks/classify.py).
 PAGESIGHT_CLASSIFIER_THREADS = 1
+# A page whose page-type probability is below this keeps no page type from the
+# classifier (page_type_score stays empty; stat pagesight/classify/unsure): the
+# extractor's HTML fallback decides it, as with `--page-type auto`.
+# 0.75: on WCXB dev's validation domains, iawce's word F1 with the shipped PageNet's types
+# rises from 0.843 (every type kept; 0.843 with none) to 0.847 at 0.75 to 0.90; 0 keeps all.
+PAGESIGHT_CLASSIFIER_MIN_SCORE = 0.75
 
 # Which page types are lists: a label mapping in models/label_maps/ (by name) or a JSON
 # file. The extraction pipeline maps the classifier's label through it (article/list),
