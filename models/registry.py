@@ -90,7 +90,7 @@ class ResNet101Model(PageTypeModel):
 @register_model
 class PageNetModel(PageTypeModel):
     name = "pagenet"
-    title = "PageNet (EfficientNet-Lite0 transfer + layout)"
+    title = "PageNet"  # benchmark rows add the inputs a checkpoint reads
     grayscale = False
     storage_dtype = torch.float16
     frozen_trunk_from_wheel = True
