@@ -11,9 +11,11 @@ of the one WCXB dev split (``--split heldout``, what PageNet is scored on), or e
 with ``--split all`` (a dataset it never saw). Dataset labels are mapped with the checkpoint's
 own label mapping.
 
-Speed, on the CPU: decode the PNG (from bytes in memory) + the shared transform (+ for
-PageNet the layout raster and DOM statistics from the boxes, in memory as in a crawl) +
-the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
+Speed, on the CPU: open the PNG from bytes in memory as the crawl does
+(``PageTypeClassifier.open_page``: the top square decoded, or only the header for a model
+that reads no pixels) + the shared transform (+ for PageNet the layout raster and page
+statistics from the boxes and the address from the HTML's head, in memory as in a
+crawl) + the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
 the median of ``--repeats`` runs after one warm-up run. Prints a Markdown table.
 """
 
@@ -43,7 +45,6 @@ from models.metrics import ClassificationMetrics, classification_metrics
 from models.pagenet_data import read_boxes, record_address
 from models.registry import MODELS
 from models.splits import HELDOUT
-from models.transform import open_screenshot
 from pipelines.artifacts import read_local_artifact
 from pipelines.extraction.metadata import page_address
 
@@ -97,25 +98,23 @@ def evaluation_records(
 
 def score(
     classifier: PageTypeClassifier, records: Sequence[ManifestRecord]
-) -> tuple[ClassificationMetrics, list[str]]:
+) -> tuple[ClassificationMetrics, list[tuple[str, float]]]:
     """Classify the pages (batches of 16) and score them against their mapped labels;
-    also returns the predicted labels."""
+    also returns each page's predicted label and probability."""
     mapping = label_mapping_from_dict(classifier.metadata["config"]["label_mapping"])
     mapping.check_covers(record.label for record in records)
     true = [classifier.labels.index(mapping.label_of(record.label)) for record in records]
-    predicted = []
+    predicted: list[tuple[str, float]] = []
     for start in range(0, len(records), CHUNK):
         chunk = records[start : start + CHUNK]
-        images = [open_screenshot(record.image) for record in chunk]
+        images = [classifier.open_page(record.image.read_bytes()) for record in chunk]
         boxes, urls = None, None
         if classifier.needs_boxes:
             boxes = [read_boxes(record.boxes) for record in chunk]
             urls = [record_address(record) for record in chunk]
-        predicted += [
-            classifier.labels.index(label) for label, _ in classifier.predict(images, CHUNK, boxes, urls)
-        ]
-    labels = [classifier.labels[k] for k in predicted]
-    return classification_metrics(true, predicted, classifier.labels), labels
+        predicted += classifier.predict(images, CHUNK, boxes, urls)
+    indices = [classifier.labels.index(label) for label, _ in predicted]
+    return classification_metrics(true, indices, classifier.labels), predicted
 
 
 def ms_per_page(
@@ -131,7 +130,7 @@ def ms_per_page(
         started = time.perf_counter()
         for start in range(0, len(pages), batch_size):
             chunk = pages[start : start + batch_size]
-            images = [open_screenshot(page.png) for page in chunk]
+            images = [classifier.open_page(page.png) for page in chunk]
             if classifier.needs_boxes:
                 urls = [page_address(page.html, page.url) for page in chunk]
                 classifier.predict(images, batch_size, [page.boxes for page in chunk], urls)
@@ -150,16 +149,21 @@ def benchmark(
     timing_pages: int,
     repeats: int,
     predictions: Path | None = None,
+    min_score: float = 0.0,
 ) -> BenchmarkRow:
     """Score one checkpoint and time it on the CPU; optionally write its predictions as
     ``{file_id: label}`` (the file name of each page's URL without extension, WCXB's id),
-    the form ``benchmarks/extract.py --page-types`` reads."""
+    the form ``benchmarks/extract.py --page-types`` reads, leaving out pages predicted
+    with a probability below ``min_score`` (a crawl leaves those to the HTML fallback:
+    PAGESIGHT_CLASSIFIER_MIN_SCORE)."""
     classifier = load_classifier(checkpoint, device="cpu")
     pages = evaluation_records(classifier, records, split)
     metrics, predicted = score(classifier, pages)
     if predictions is not None:
         by_id = {
-            PurePosixPath(urlsplit(r.url).path).stem: label for r, label in zip(pages, predicted, strict=True)
+            PurePosixPath(urlsplit(r.url).path).stem: label
+            for r, (label, probability) in zip(pages, predicted, strict=True)
+            if probability >= min_score
         }
         predictions.write_text(json.dumps(by_id, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     timed = [
@@ -173,7 +177,7 @@ def benchmark(
     ]
     return BenchmarkRow(
         checkpoint=checkpoint,
-        title=MODELS[classifier.model_name].title,
+        title=f"{MODELS[classifier.model_name].title} [{', '.join(classifier.inputs)}]",
         backbone=classifier.metadata["config"].get("backbone", ""),
         input_size=classifier.transform.input_size,
         sites=len({record.site for record in pages}),
@@ -241,6 +245,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="score the checkpoint's held-out test sites (default), the held-out domains "
         "of the one WCXB dev split (models/splits.py), or every page",
     )
+    parser.add_argument(
+        "--min-score",
+        type=float,
+        default=0.0,
+        help="--predictions leaves out pages predicted with a lower probability (their type "
+        "is left to the extractor, as PAGESIGHT_CLASSIFIER_MIN_SCORE does in a crawl; default: 0)",
+    )
     parser.add_argument("--timing-pages", type=int, default=32, help="pages timed per run (default: 32)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs, median reported (default: 3)")
     parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
@@ -263,6 +274,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 args.timing_pages,
                 args.repeats,
                 args.predictions if n == 0 else None,
+                args.min_score,
             )
             for n, path in enumerate(args.checkpoint)
         ]

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Request
 
+from models.splits import ROLES
 from pipelines.artifacts import ArtifactError, read_local_artifact
 from pipelines.evaluation.wcxb import read_wcxb
 
@@ -60,8 +61,9 @@ def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
     ]
 
 
-def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
-    """Pages of a gold JSONL that carry a page type (``site`` defaults to the URL's host)."""
+def gold_pages(gold_path: Path, source: str = "gold", role: str | None = None) -> list[LabeledPage]:
+    """Pages of a gold JSONL that carry a page type (``site`` defaults to the URL's host),
+    all in split role ``role`` (None: their sites' role in the WCXB dev split)."""
     pages = []
     with gold_path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
@@ -74,8 +76,20 @@ def gold_pages(gold_path: Path, source: str = "gold") -> list[LabeledPage]:
                 raise ValueError(f"{gold_path}:{number}: not a gold line ({exc})") from exc
             if record.get("page_type"):
                 site = record.get("site") or urlsplit(url).netloc
-                pages.append(LabeledPage(url, record["page_type"], site, source))
+                pages.append(LabeledPage(url, record["page_type"], site, source, role))
     return pages
+
+
+def demo_seed_roles(spec: str) -> list[tuple[int, str | None]]:
+    """``"11:train,12:train,13:validation"`` → demo web seeds and their split roles (a
+    seed without ``:ROLE`` has none); ValueError naming the bad part."""
+    seeds: list[tuple[int, str | None]] = []
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        seed, _, role = part.partition(":")
+        if not seed.isdigit() or (role and role not in ROLES):
+            raise ValueError(f"{part!r}: a demo seed is SEED or SEED:ROLE, ROLE one of {', '.join(ROLES)}")
+        seeds.append((int(seed), role or None))
+    return seeds
 
 
 def styled_pages(root: Path, base_url: str) -> list[LabeledPage]:

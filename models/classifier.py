@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +40,9 @@ class PageTypeClassifier:
     """Classifies page screenshots; build one with :meth:`from_settings` or
     :func:`models.checkpoint.load_classifier`.
 
-    Open PNG data with :func:`models.transform.open_screenshot`, which decodes only the
-    part of a tall screenshot the transform looks at. Safe to call from worker threads.
+    Open PNG data with :meth:`open_page`, which decodes only the part of a tall
+    screenshot the transform looks at (nothing but the header for a model that reads no
+    pixels). Safe to call from worker threads.
     """
 
     def __init__(
@@ -74,9 +76,25 @@ class PageTypeClassifier:
         return load_classifier(config.checkpoint, device=config.device)
 
     @property
+    def inputs(self) -> tuple[str, ...]:
+        """What the model reads: PageNet's inputs; the screenshot for the others."""
+        return tuple(getattr(self.model, "inputs", ("screenshot",)))
+
+    @property
     def needs_boxes(self) -> bool:
         """True when the model also reads the page's element boxes (PageNet's layout)."""
-        return bool({"layout", "statistics"} & set(getattr(self.model, "inputs", ())))
+        return bool({"layout", "statistics"} & set(self.inputs))
+
+    @property
+    def needs_pixels(self) -> bool:
+        """True when the model reads the screenshot's pixels (else only its width)."""
+        return "screenshot" in self.inputs
+
+    def open_page(self, png: bytes) -> Image.Image:
+        """A captured screenshot as the model needs it: its top square decoded
+        (:func:`models.transform.open_screenshot`), or only its header when the model
+        reads no pixels."""
+        return open_screenshot(png) if self.needs_pixels else Image.open(io.BytesIO(png))
 
     def predict_proba(
         self,
@@ -98,7 +116,10 @@ class PageTypeClassifier:
         with torch.inference_mode():
             for start in range(0, len(images), batch_size):
                 chunk = images[start : start + batch_size]
-                inputs = [torch.stack([self.transform(image) for image in chunk]).to(self.device)]
+                pixels = (
+                    torch.stack([self.transform(image) for image in chunk]) if self.needs_pixels else None
+                )
+                inputs = [pixels.to(self.device) if pixels is not None else None]
                 if self.needs_boxes and boxes is not None and urls is not None:
                     stop = start + batch_size
                     inputs += self._layout_inputs(chunk, boxes[start:stop], urls[start:stop])
@@ -113,12 +134,18 @@ class PageTypeClassifier:
         images: Sequence[Image.Image],
         boxes: Sequence[Sequence[dict[str, Any]]],
         urls: Sequence[str],
-    ) -> list[torch.Tensor]:
-        """The layout raster and page statistics of each page (width: the screenshot's)."""
+    ) -> list[torch.Tensor | None]:
+        """The layout raster and page statistics of each page (width: the screenshot's),
+        each None when the model does not read it."""
         pages = list(zip(images, boxes, urls, strict=True))
-        rasters = [torch.from_numpy(layout_raster(b, image.width)) for image, b, _ in pages]
-        statistics = [torch.from_numpy(page_statistics(b, image.width, url)) for image, b, url in pages]
-        return [torch.stack(rasters).to(self.device), torch.stack(statistics).to(self.device)]
+        rasters, statistics = None, None
+        if "layout" in self.inputs:
+            rasters = torch.stack([torch.from_numpy(layout_raster(b, image.width)) for image, b, _ in pages])
+        if "statistics" in self.inputs:
+            statistics = torch.stack(
+                [torch.from_numpy(page_statistics(b, image.width, url)) for image, b, url in pages]
+            )
+        return [t.to(self.device) if t is not None else None for t in (rasters, statistics)]
 
     def predict(
         self,
@@ -135,5 +162,5 @@ class PageTypeClassifier:
     def predict_page(self, png: bytes, boxes: Sequence[dict[str, Any]], url: str) -> tuple[str, float]:
         """The page type of one captured page (screenshot PNG + element boxes + the
         page's address) and its probability (calibrated for PageNet)."""
-        (prediction,) = self.predict([open_screenshot(png)], boxes=[boxes], urls=[url])
+        (prediction,) = self.predict([self.open_page(png)], boxes=[boxes], urls=[url])
         return prediction

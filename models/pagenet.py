@@ -10,8 +10,9 @@ Inputs (any non-empty subset, ``args["inputs"]``):
   pinned wheel, never stored in a checkpoint.
 * ``layout``: the element-box raster (:func:`models.layout.layout_raster`) through a small
   CNN.
-* ``statistics``: the DOM statistics (:func:`models.layout.dom_statistics`),
-  standardized with the training set's mean and std (buffers), through a small MLP.
+* ``statistics``: the page statistics (:func:`models.layout.page_statistics`: DOM and
+  address), standardized with the training set's mean and std (buffers), dropped out,
+  through one hidden layer (``statistics_width`` units).
 
 The features are concatenated, dropped out, and a linear layer gives the logits, divided
 by a temperature fitted on validation pages (a buffer, 1 until calibrated), so the
@@ -36,12 +37,21 @@ LAYOUT_FEATURES = 128
 STATISTICS_FEATURES = 32
 
 
-def pagenet_args(num_classes: int, inputs: list[str], dropout: float = 0.3) -> dict[str, Any]:
+def pagenet_args(
+    num_classes: int, inputs: list[str], dropout: float = 0.3, statistics_width: int = STATISTICS_FEATURES
+) -> dict[str, Any]:
     """The constructor arguments a checkpoint records."""
     unknown = [name for name in inputs if name not in INPUTS]
     if not inputs or unknown:
         raise ValueError(f"inputs must be a non-empty subset of {INPUTS}, got {inputs}")
-    return {"num_classes": num_classes, "inputs": [n for n in INPUTS if n in inputs], "dropout": dropout}
+    if statistics_width < 1:
+        raise ValueError(f"statistics_width must be positive, got {statistics_width}")
+    return {
+        "num_classes": num_classes,
+        "inputs": [n for n in INPUTS if n in inputs],
+        "dropout": dropout,
+        "statistics_width": statistics_width,
+    }
 
 
 class Trunk(nn.Module):
@@ -110,16 +120,16 @@ class LayoutCNN(nn.Module):
 
 
 class StatisticsMLP(nn.Module):
-    """Standardized DOM statistics → STATISTICS_FEATURES."""
+    """Standardized page statistics, dropped out → ``width`` features."""
 
     mean: torch.Tensor
     std: torch.Tensor
 
-    def __init__(self) -> None:
+    def __init__(self, width: int = STATISTICS_FEATURES, dropout: float = 0.0) -> None:
         super().__init__()
         self.register_buffer("mean", torch.zeros(len(STATISTICS)))
         self.register_buffer("std", torch.ones(len(STATISTICS)))
-        self.net = nn.Sequential(nn.Linear(len(STATISTICS), STATISTICS_FEATURES), nn.ReLU())
+        self.net = nn.Sequential(nn.Dropout(dropout), nn.Linear(len(STATISTICS), width), nn.ReLU())
 
     def forward(self, statistics: torch.Tensor) -> torch.Tensor:
         features: torch.Tensor = self.net((statistics - self.mean) / self.std)
@@ -132,7 +142,14 @@ class PageNet(nn.Module):
 
     temperature: torch.Tensor
 
-    def __init__(self, num_classes: int, inputs: list[str], dropout: float = 0.3, pretrained: bool = True):
+    def __init__(
+        self,
+        num_classes: int,
+        inputs: list[str],
+        dropout: float = 0.3,
+        pretrained: bool = True,
+        statistics_width: int = STATISTICS_FEATURES,
+    ):
         super().__init__()
         self.inputs = list(inputs)
         width = 0
@@ -145,8 +162,8 @@ class PageNet(nn.Module):
             self.layout = LayoutCNN()
             width += LAYOUT_FEATURES
         if "statistics" in self.inputs:
-            self.statistics = StatisticsMLP()
-            width += STATISTICS_FEATURES
+            self.statistics = StatisticsMLP(statistics_width, dropout)
+            width += statistics_width
         self.dropout = nn.Dropout(dropout)
         self.fc = nn.Linear(width, num_classes)
         self.register_buffer("temperature", torch.ones(()))

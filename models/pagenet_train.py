@@ -1,9 +1,10 @@
 """Training loop for PageNet (and the LeNet-5 baseline on the same pages and split).
 
-Train on the one split's training pages, pick the epoch by validation balanced accuracy
-(ties: lower validation loss), fit the softmax temperature on validation pages, and
-score held-out pages (accuracy, list recall, expected calibration error). Adam, batch 16,
-the I-AWCE paper's learning-rate schedule (:func:`paper_learning_rate`).
+Train on the one split's training pages, pick the epoch on validation pages (balanced
+accuracy, ties: lower loss; or the lowest loss), fit the softmax temperature on
+validation pages, and score held-out pages (accuracy, list recall, expected calibration
+error). Adam, batch 16, the I-AWCE paper's learning-rate schedule
+(:func:`paper_learning_rate`) or a constant rate.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from models.checkpoint import CheckpointMeta, save_checkpoint, wheel_trunk_recor
 from models.data import read_manifests, summarize
 from models.efficientnet import load_imagenet_lite0
 from models.labels import load_label_mapping
+from models.layout import DOM_STATISTICS, STATISTICS, URL_STATISTICS
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet import PageNet, Trunk, pagenet_args
+from models.pagenet import STATISTICS_FEATURES, PageNet, Trunk, pagenet_args
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
 from models.registry import resolve_device
 from models.splits import HELDOUT, TRAIN, VALIDATION
@@ -62,6 +64,12 @@ class FitConfig:
     #: "balanced" weighs the loss by inverse class frequency of the training pages.
     class_weights: str = "balanced"
     weight_decay: float = 1e-4
+    #: "paper" (:func:`paper_learning_rate`) or "constant" (``learning_rate`` throughout).
+    schedule: str = "paper"
+    learning_rate: float = LR_PEAK
+    #: The epoch kept: "balanced-accuracy" (validation balanced accuracy, ties: lower
+    #: validation loss) or "loss" (lowest validation loss).
+    select: str = "balanced-accuracy"
     seed: int = 0
     device: str = "cpu"
     progress: bool = True
@@ -83,12 +91,14 @@ class EpochStats:
 
 @dataclass
 class Evaluation:
-    """Held-out scores of a calibrated network."""
+    """Held-out scores of a calibrated network: all held-out pages, and each source
+    family apart (:func:`source_family`: unstyled WCXB pages, styled generated sites)."""
 
     metrics: ClassificationMetrics
     ece: float
     ece_uncalibrated: float
     temperature: float
+    by_source: dict[str, ClassificationMetrics] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,7 +106,17 @@ class Evaluation:
             "ece": self.ece,
             "ece_uncalibrated": self.ece_uncalibrated,
             "temperature": self.temperature,
+            "by_source": {family: m.to_dict() for family, m in self.by_source.items()},
         }
+
+
+def source_family(source: str) -> str:
+    """A manifest source's family for reports: ``styled-<theme>`` → ``styled``,
+    ``demo-<seed>`` → ``demo``, others as they are (``wcxb``)."""
+    for family in ("styled", "demo"):
+        if source.startswith(f"{family}-"):
+            return family
+    return source
 
 
 Logits = Callable[[Any, torch.Tensor], torch.Tensor]  # (the model, page indices) → logits
@@ -122,6 +142,28 @@ def lenet_logits(pages: PageTensors, device: torch.device) -> Logits:
         return out
 
     return logits
+
+
+SCHEDULES = ("paper", "constant")
+SELECTIONS = ("balanced-accuracy", "loss")
+
+
+def epoch_learning_rate(config: FitConfig, epoch: int) -> float:
+    """The learning rate of an epoch (from 0) under the config's schedule."""
+    if config.schedule == "paper":
+        return paper_learning_rate(epoch)
+    if config.schedule == "constant":
+        return config.learning_rate
+    raise ValueError(f"schedule must be one of {SCHEDULES}, got {config.schedule!r}")
+
+
+def selection_key(config: FitConfig, stats: EpochStats) -> tuple[float, ...]:
+    """How an epoch ranks for keeping (higher is better)."""
+    if config.select == "balanced-accuracy":
+        return (stats.val_balanced_accuracy, -stats.val_loss)
+    if config.select == "loss":
+        return (-stats.val_loss,)
+    raise ValueError(f"select must be one of {SELECTIONS}, got {config.select!r}")
 
 
 def seed_everything(seed: int) -> None:
@@ -160,10 +202,10 @@ def fit(
     optimizer = torch.optim.Adam(parameters, lr=LR_START, weight_decay=config.weight_decay)
     order = torch.Generator().manual_seed(config.seed)
     history: list[EpochStats] = []
-    best: tuple[float, float] | None = None
+    best: tuple[float, ...] | None = None
     best_state: dict[str, torch.Tensor] = {}
     for epoch in range(config.epochs):
-        learning_rate = paper_learning_rate(epoch)
+        learning_rate = epoch_learning_rate(config, epoch)
         for group in optimizer.param_groups:
             group["lr"] = learning_rate
         model.train()
@@ -190,8 +232,8 @@ def fit(
             val_loss,
             balanced,
         )
-        if best is None or (balanced, -val_loss) > best:
-            best = (balanced, -val_loss)
+        if best is None or selection_key(config, history[-1]) > best:
+            best = selection_key(config, history[-1])
             best_state = {name: t.detach().clone() for name, t in model.state_dict().items()}
     model.load_state_dict(best_state)
     return history
@@ -244,12 +286,18 @@ def calibrate_and_evaluate(
         model.temperature.fill_(temperature)
     raw = predict_logits(model, logits, heldout, batch_size)
     targets = pages.targets[heldout]
-    metrics = classification_metrics(targets.tolist(), raw.argmax(dim=1).tolist(), labels)
+    predicted = raw.argmax(dim=1)
+    families = [source_family(pages.records[i].source) for i in heldout.tolist()]
+    by_source = {}
+    for family in sorted(set(families)):
+        rows = torch.tensor([f == family for f in families])
+        by_source[family] = classification_metrics(targets[rows].tolist(), predicted[rows].tolist(), labels)
     return Evaluation(
-        metrics=metrics,
+        metrics=classification_metrics(targets.tolist(), predicted.tolist(), labels),
         ece=expected_calibration_error(torch.softmax(raw / temperature, dim=1), targets),
         ece_uncalibrated=expected_calibration_error(torch.softmax(raw, dim=1), targets),
         temperature=temperature,
+        by_source=by_source,
     )
 
 
@@ -262,6 +310,7 @@ class PageNetConfig:
     inputs: list[str]
     labels: str | None = None
     dropout: float = 0.3
+    statistics_width: int = STATISTICS_FEATURES
     #: Folder keeping each page's encoded inputs between runs (None: encode every time).
     cache: Path | None = None
     fit: FitConfig = field(default_factory=FitConfig)
@@ -273,6 +322,7 @@ class PageNetConfig:
             "inputs": self.inputs,
             "labels": self.labels,
             "dropout": self.dropout,
+            "statistics_width": self.statistics_width,
             "cache": str(self.cache) if self.cache else None,
             **self.fit.to_dict(),
         }
@@ -284,8 +334,13 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     labels = list(mapping.labels)
     device = resolve_device(config.fit.device)
     seed_everything(config.fit.seed)
-    args = {**pagenet_args(len(labels), config.inputs, config.dropout), "trunk": wheel_trunk_record()}
-    model = PageNet(args["num_classes"], args["inputs"], args["dropout"])
+    args = {
+        **pagenet_args(len(labels), config.inputs, config.dropout, config.statistics_width),
+        "trunk": wheel_trunk_record(),
+    }
+    model = PageNet(
+        args["num_classes"], args["inputs"], args["dropout"], statistics_width=args["statistics_width"]
+    )
     started = time.perf_counter()
     # The trunk also encodes the screenshot for models that do not read it (the cache
     # then serves every variant).
@@ -310,7 +365,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     evaluation = calibrate_and_evaluate(
         model, pages, pagenet_logits(pages, device), labels, fit_config.batch_size
     )
-    best = max(history, key=lambda h: (h.val_balanced_accuracy, -h.val_loss))
+    best = max(history, key=lambda h: selection_key(fit_config, h))
     meta = CheckpointMeta(
         model="pagenet",
         args=args,
@@ -342,7 +397,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         checkpoint,
         meta,
         {
-            "sees": MODEL_SEES,
+            "sees": {name: MODEL_SEES[name] for name in model.inputs},
             "data": data,
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "training_device": str(device),
@@ -361,6 +416,9 @@ MODEL_SEES = {
     "EfficientNet-Lite0 (ImageNet, frozen up to the last block's projection)",
     "layout": "every element box of the whole page, squashed to a 128 x 48 raster of text, "
     "link, heading, image, list-container and list-item masks",
-    "statistics": "19 DOM statistics from the boxes (links, link-text share, long paragraphs, "
-    "headings, repeated sibling groups, page height)",
+    "statistics": f"{len(STATISTICS)} page statistics, no pixels: {len(DOM_STATISTICS)} from the element "
+    "boxes of the rendered page (links and their share of the text and area, long paragraphs, "
+    "headings and linked headings, repeated sibling groups, page height, class-name hints such as "
+    f"pagination, excerpt, card) and {len(URL_STATISTICS)} from the page's address (canonical "
+    "link, og:url or the URL: depth, taxonomy, pagination and section paths, dated slug)",
 }

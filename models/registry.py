@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from models.lenet import LeNet5
-from models.pagenet import PageNet
+from models.pagenet import STATISTICS_FEATURES, PageNet
 from models.resnet import ResNet101Classifier
 
 
@@ -90,7 +90,7 @@ class ResNet101Model(PageTypeModel):
 @register_model
 class PageNetModel(PageTypeModel):
     name = "pagenet"
-    title = "PageNet (EfficientNet-Lite0 transfer + layout)"
+    title = "PageNet"  # benchmark rows add the inputs a checkpoint reads
     grayscale = False
     storage_dtype = torch.float16
     frozen_trunk_from_wheel = True
@@ -101,7 +101,12 @@ class PageNetModel(PageTypeModel):
 
     @classmethod
     def build(cls, args: dict[str, Any], backbone_weights: Path | None = None) -> nn.Module:
-        return PageNet(args["num_classes"], args["inputs"], args.get("dropout", 0.0))
+        return PageNet(
+            args["num_classes"],
+            args["inputs"],
+            args.get("dropout", 0.0),
+            statistics_width=args.get("statistics_width", STATISTICS_FEATURES),
+        )
 
 
 def model_spec(name: str) -> type[PageTypeModel]:

@@ -28,12 +28,14 @@ class ClassifyConfig:
 
     enabled: bool
     forced_page_type: str
+    min_score: float
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> ClassifyConfig:
         return cls(
             enabled=settings.getbool("PAGESIGHT_CLASSIFY_ENABLED"),
             forced_page_type=settings.get("PAGESIGHT_PAGE_TYPE"),
+            min_score=settings.getfloat("PAGESIGHT_CLASSIFIER_MIN_SCORE"),
         )
 
 
@@ -41,12 +43,17 @@ class ClassifyPipeline:
     """Loads the page-type model once per crawl and classifies every captured page in a
     worker thread. A missing or broken checkpoint stops the crawl at start-up
     (CheckpointError), never mid-crawl. Items without a screenshot pass through; a
-    failure on one page is a warning on its line."""
+    failure on one page is a warning on its line. A page whose probability is below
+    PAGESIGHT_CLASSIFIER_MIN_SCORE keeps no page type: the extractor's HTML fallback
+    decides it."""
 
-    def __init__(self, crawler: Crawler, classifier: PageTypeClassifier, checkpoint_hash: str):
+    def __init__(
+        self, crawler: Crawler, classifier: PageTypeClassifier, checkpoint_hash: str, min_score: float
+    ):
         self.crawler = crawler
         self.classifier = classifier
         self.checkpoint_hash = checkpoint_hash
+        self.min_score = min_score
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ClassifyPipeline:
@@ -62,7 +69,7 @@ class ClassifyPipeline:
             classifier.labels,
             classifier.checkpoint,
         )
-        return cls(crawler, classifier, short_hash(classifier.checkpoint))
+        return cls(crawler, classifier, short_hash(classifier.checkpoint), config.min_score)
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.capture is None:
@@ -79,8 +86,12 @@ class ClassifyPipeline:
             record_step_failure(item, "classify", error, self.crawler.stats)
             return item
         item.timings_ms["classify"] = round((time.perf_counter() - started) * 1000, 1)
+        item.provenance.setdefault("checkpoints", {})["classifier"] = self.checkpoint_hash
+        if score < self.min_score:
+            logger.debug("Page type left to the HTML: %s is %s at %.3f only", item.url, label, score)
+            self.crawler.stats.inc_value("pagesight/classify/unsure")
+            return item
         item.page_type = label
         item.page_type_score = round(score, 4)
-        item.provenance.setdefault("checkpoints", {})["classifier"] = self.checkpoint_hash
         self.crawler.stats.inc_value(f"pagesight/classify/{label}")
         return item

@@ -10,6 +10,7 @@ import pytest
 
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
+from settings import PAGESIGHT_CLASSIFIER_MIN_SCORE
 from tests.crawling import open_in_chromium
 
 #: These tests start a real Chromium.
@@ -23,9 +24,9 @@ def gold_records(demo_crawl):
     return [(page, by_url[page["url"]]) for page in demo_crawl.gold]
 
 
-#: Share of demo gold pages the shipped classifier must type right. The shipped LeNet-5
-#: reads the portal's home page (a list) as an article in some runs (score 0.58, one page
-#: of 69); the screenshot model of issue 10 is meant to replace it.
+#: Share of demo gold pages the shipped classifier must type right (the shipped PageNet
+#: types all 73 pages of the demo web's seed 2026 captures right: benchmarks/classify.py
+#: --data /work/data/demo-2026 --split all).
 SHIPPED_TYPE_ACCURACY = 0.95
 
 
@@ -38,7 +39,9 @@ def test_shipped_classifier_gets_the_demo_page_types_right(demo_crawl):
     misread = [(r["url"], r["page_type_score"]) for p, r in records if r["page_type"] != p["page_type"]]
     assert type_accuracy(records) >= SHIPPED_TYPE_ACCURACY, misread
     for _, record in records:
-        assert 0.5 <= record["page_type_score"] <= 1.0
+        # an unsure page's type is the extractor's, with no classifier score
+        score = record["page_type_score"]
+        assert score is None or PAGESIGHT_CLASSIFIER_MIN_SCORE <= score <= 1.0
         assert record["timings_ms"]["classify"] > 0
 
 

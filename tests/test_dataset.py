@@ -15,6 +15,7 @@ from PIL import Image
 from crawler.dataset import (
     LabeledPage,
     abort_external_requests,
+    demo_seed_roles,
     failed_pages,
     gold_pages,
     serve_html_folder,
@@ -74,9 +75,22 @@ def test_gold_pages_and_bad_gold_line(tmp_path):
     )
     (page,) = gold_pages(gold)
     assert (page.url, page.label, page.site) == ("http://a.example/1", "list", "a")
+    assert gold_pages(gold, source="demo-11", role="train")[0].role == "train"
     gold.write_text('{"url": "http://a.example/1"}\nnot json\n')
     with pytest.raises(ValueError, match=r"gold.jsonl:2: not a gold line"):
         gold_pages(gold)
+
+
+def test_demo_seeds_carry_their_split_roles():
+    assert demo_seed_roles("11:train, 12:train,13:validation,2026") == [
+        (11, "train"),
+        (12, "train"),
+        (13, "validation"),
+        (2026, None),
+    ]
+    for bad in ("11:test", "x:train", ":train"):
+        with pytest.raises(ValueError, match="a demo seed is SEED or SEED:ROLE"):
+            demo_seed_roles(bad)
 
 
 def test_archive_server_serves_gzipped_html(wcxb_folder):
@@ -172,3 +186,25 @@ def test_capture_dataset_needs_a_source(tmp_path):
     )
     assert done.returncode == 2
     assert "give at least one source" in done.stderr
+
+
+def test_capture_dataset_refuses_a_bad_demo_role(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "capture-dataset",
+            "--demo",
+            "--demo-seeds",
+            "11:test",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--demo-seeds: '11:test': a demo seed is SEED or SEED:ROLE" in done.stderr

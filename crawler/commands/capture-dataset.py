@@ -18,6 +18,7 @@ from twisted.python.failure import Failure
 from crawler.dataset import (
     LabeledPage,
     abort_external_requests,
+    demo_seed_roles,
     failed_pages,
     gold_pages,
     serve_html_folder,
@@ -54,8 +55,9 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--demo-seeds",
             default="2026",
-            metavar="S,S",
-            help="demo web seeds, comma-separated (default: 2026)",
+            metavar="S[:ROLE],...",
+            help="demo web seeds, comma-separated, each with an optional split role for "
+            "training, e.g. 11:train,12:train,13:validation (default: 2026)",
         )
         parser.add_argument("--limit", type=int, default=0, help="at most N WCXB pages")
         parser.add_argument("--out", required=True, metavar="DIR", help="dataset folder")
@@ -71,6 +73,10 @@ class Command(ScrapyCommand):
         super().process_options(args, opts)
         if not (opts.wcxb or opts.gold or opts.styled or opts.demo):
             raise UsageError("give at least one source: --wcxb DIR, --gold FILE, --styled DIR or --demo")
+        try:
+            self.demo_seeds = demo_seed_roles(opts.demo_seeds)
+        except ValueError as exc:
+            raise UsageError(f"--demo-seeds: {exc}") from exc
         out = Path(opts.out)
         self.settings.setdict(
             {
@@ -107,11 +113,11 @@ class Command(ScrapyCommand):
             if opts.demo:
                 from crawler.demo import DemoWeb
 
-                for seed in (int(s) for s in opts.demo_seeds.split(",") if s.strip()):
+                for seed, role in self.demo_seeds:
                     demo = stack.enter_context(DemoWeb(seed=seed))
                     gold = out / f"demo-{seed}-gold.jsonl"
                     demo.write_gold(gold)
-                    pages += gold_pages(gold, source=f"demo-{seed}")
+                    pages += gold_pages(gold, source=f"demo-{seed}", role=role)
             feeds = self._capture(pages, out, opts.retries)
             outcomes = write_manifest(pages, feeds, out)
         print(
