@@ -35,15 +35,24 @@ class QualityCheckpointError(ValueError):
 
 @dataclass
 class StageModel:
-    """One stage: its candidate extractors (in feature order) and its trees."""
+    """One stage: its candidate extractors (in feature order; the first is the default
+    pick), its trees, and the margin by which another candidate's estimate must beat the
+    first's to be picked instead (chosen on the validation domains)."""
 
     candidates: list[str]
     trees: TreeEnsemble
+    margin: float = 0.0
 
     def estimate(self, rows: np.ndarray) -> np.ndarray:
         """Predicted word F1 of each row, clipped to [0, 1]."""
         clipped: np.ndarray = np.clip(self.trees.raw_scores(rows), 0.0, 1.0)
         return clipped
+
+    def pick(self, estimates: np.ndarray) -> int:
+        """Index of the candidate to keep, given one page's estimates (in candidate order):
+        the best one when it beats the first by more than the margin, else the first."""
+        best = int(np.argmax(estimates))
+        return best if estimates[best] - estimates[0] > self.margin else 0
 
 
 class _Regressor:
@@ -81,6 +90,7 @@ class QualityEstimate:
                 "baseline": trees.baseline,
                 "rate": trees.rate,
                 "depth": trees.depth,
+                "margin": stage.margin,
             }
             arrays[f"{name}.left"] = trees.left.astype(np.int32)
             arrays[f"{name}.right"] = trees.right.astype(np.int32)
@@ -143,6 +153,6 @@ class QualityEstimate:
                 features=list(info["features"]),
                 float32=False,
             )
-            stages[name] = StageModel(candidates, trees)
+            stages[name] = StageModel(candidates, trees, float(info["margin"]))
         extra = {k: v for k, v in meta.items() if k not in ("format", "stages")}
         return cls(stages, extra)

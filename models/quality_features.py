@@ -72,6 +72,7 @@ def feature_names(candidates: Sequence[str]) -> list[str]:
         "short_line_share",
         "agreement_mean",
         "agreement_max",
+        "page_agreement",
         "majority_precision",
         "majority_recall",
         "page_log_words",
@@ -97,6 +98,8 @@ def candidate_features(
         [1.0 if i == j else _overlap_f1(bags[i], counts[i], bags[j], counts[j]) for j in range(len(texts))]
         for i in range(len(texts))
     ]
+    pairs = [agreement[i][j] for i in range(len(texts)) for j in range(i + 1, len(texts))]
+    page_agreement = sum(pairs) / len(pairs) if pairs else 0.0
     rows = []
     for i, text in enumerate(texts):
         others = [agreement[i][j] for j in range(len(texts)) if j != i]
@@ -117,6 +120,7 @@ def candidate_features(
                 sum(1 for n in line_words if n <= 5) / len(lines) if lines else 0.0,
                 sum(others) / len(others) if others else 0.0,
                 max(others, default=0.0),
+                page_agreement,
                 PRF.from_counts(matched, counts[i], majority_total).precision,
                 PRF.from_counts(matched, counts[i], majority_total).recall,
                 math.log1p(page.words),

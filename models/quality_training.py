@@ -1,6 +1,7 @@
 """Training the quality estimate: fit a regression tree ensemble per stage on the training
-domains' candidates, choose its size on the validation domains (the mean word F1 of the
-candidate it picks), choose the cascade's confidence threshold there, and measure
+domains' candidates, choose its size and its switching margin on the validation domains
+(the mean word F1 of the candidate it picks), choose the cascade's confidence threshold
+there, and measure
 everything on the held-out domains (pick F1, the oracle, Spearman correlation of the
 estimate with the true F1, top-vs-bottom quartile gap; per WCXB type).
 """
@@ -23,6 +24,9 @@ CHEAP_CANDIDATES = ["iawce", "iawce-paper", "dom-pagerank"]
 FULL_CANDIDATES = [*CHEAP_CANDIDATES, "trafilatura", "readability", "justext"]
 #: Sizes tried (number of trees, learning rate); the best on the validation domains wins.
 GRID = [(100, 0.1), (200, 0.05), (400, 0.05), (300, 0.1)]
+#: Margins tried on the validation domains (how much better than the first candidate,
+#: iawce, another one's estimate must be to be picked).
+MARGINS = [0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 1.0]
 #: Confidence thresholds of the cascade tried on the validation domains.
 THRESHOLDS = [0.0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01]
 
@@ -70,20 +74,32 @@ def fit_stage(
 
 
 def picks(stage: StageModel, rows: QualityRows) -> StagePicks:
-    """The candidate the stage's estimate ranks first on each page of ``rows``."""
+    """The candidate the stage keeps on each page of ``rows`` (:meth:`StageModel.pick`)."""
     estimates = stage.estimate(rows.features)
     k = len(stage.candidates)
     by_page = estimates.reshape(-1, k)
     targets = rows.targets.reshape(-1, k)
-    best = by_page.argmax(axis=1)
-    index = np.arange(len(best))
+    chosen = np.array([stage.pick(page) for page in by_page], dtype=np.int64)
+    index = np.arange(len(chosen))
     return StagePicks(
         file_ids=rows.file_ids[::k],
-        picked=[stage.candidates[i] for i in best],
-        estimate=by_page[index, best],
-        true_f1=targets[index, best],
+        picked=[stage.candidates[i] for i in chosen],
+        estimate=by_page[index, chosen],
+        true_f1=targets[index, chosen],
         oracle_f1=targets.max(axis=1),
     )
+
+
+def choose_margin(stage: StageModel, rows: QualityRows, tolerance: float = 0.002) -> float:
+    """The largest margin whose pick F1 on ``rows`` is within ``tolerance`` of the best
+    margin's (switching away from the first candidate only when it clearly pays)."""
+    scores = {}
+    for margin in MARGINS:
+        stage.margin = margin
+        scores[margin] = float(picks(stage, rows).true_f1.mean())
+    best = max(scores.values())
+    stage.margin = max(m for m, score in scores.items() if score >= best - tolerance)
+    return stage.margin
 
 
 def quality_metrics(estimate: np.ndarray, true_f1: np.ndarray) -> dict[str, float]:
@@ -146,12 +162,14 @@ def train_quality(
         tried = []
         for size in GRID:
             model = fit_stage(rows[TRAIN], candidates, size, config)
+            choose_margin(model, rows[VALIDATION])
             tried.append((float(picks(model, rows[VALIDATION]).true_f1.mean()), size, model))
         score, sizes[stage_name], stages[stage_name] = max(tried, key=lambda t: t[0])
         validation_picks[stage_name] = picks(stages[stage_name], rows[VALIDATION])
         heldout_picks[stage_name] = picks(stages[stage_name], rows[HELDOUT])
         metrics[stage_name] = {
             "size": list(sizes[stage_name]),
+            "margin": stages[stage_name].margin,
             "validation_f1": score,
             "candidate_f1": {
                 name: float(rows[HELDOUT].targets[i :: len(candidates)].mean())
