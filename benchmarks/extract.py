@@ -19,7 +19,9 @@ the other five types → "article", through the label mapping of
 ``{file_id: "article" | "list"}``, e.g. from the screenshot classifier); with ``--auto``
 none (the extractor's own HTML fallback). Peers do not use it. With two runs or more, an
 ``oracle`` row takes the best run on each page (the ceiling of choosing among them; its
-time is all of theirs).
+time is all of theirs). A run whose extractor estimates its quality (``ensemble``) also
+gets the estimate's Spearman correlation with the true F1 and its top-vs-bottom quartile
+gap.
 
 Pages are read with ``pipelines.evaluation.wcxb`` and split by domain with the project's
 one split (``models/splits.py``: train, validation, heldout); results are printed for
@@ -41,9 +43,11 @@ from statistics import fmean, median
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import numpy as np
 from scrapy.settings import Settings
 
 import settings as project_settings
+from models.quality_training import quality_metrics
 from models.splits import HELDOUT, ROLES, SPLIT_FILE, UnknownDomain, load_split
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
@@ -53,6 +57,7 @@ from pipelines.evaluation.wcxb import WCXB_TYPES, WcxbFormatError, WcxbRecord, r
 from pipelines.extraction import (
     ARTICLE,
     LIST,
+    Extraction,
     Extractor,
     ExtractorUnavailable,
     Page,
@@ -84,7 +89,7 @@ class Run:
     """One extractor in one page-type mode."""
 
     label: str
-    extract: Callable[[str, BenchmarkPage], str | None]
+    extract: Callable[[str, BenchmarkPage], Extraction | None]
 
 
 def load_pages(root: Path, split_file: Path, settings: Settings) -> tuple[list[BenchmarkPage], int]:
@@ -123,10 +128,9 @@ def build_runs(
 
         def run(
             page_type_of: Callable[[BenchmarkPage], str | None], extractor: Extractor = extractor
-        ) -> Callable[[str, BenchmarkPage], str | None]:
-            def extract(html: str, page: BenchmarkPage) -> str | None:
-                found = extractor.extract(Page(html, page.record.url, page_type_of(page)))
-                return found.text if found else None
+        ) -> Callable[[str, BenchmarkPage], Extraction | None]:
+            def extract(html: str, page: BenchmarkPage) -> Extraction | None:
+                return extractor.extract(Page(html, page.record.url, page_type_of(page)))
 
             return extract
 
@@ -139,7 +143,8 @@ def build_runs(
 
 
 def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict[str, dict[str, float]]]:
-    """Per run, per file id: precision, recall, f1, ms."""
+    """Per run, per file id: precision, recall, f1, ms (and the extraction's quality
+    estimate, for extractors that give one)."""
     scores: dict[str, dict[str, dict[str, float]]] = {run.label: {} for run in runs}
     started = time.perf_counter()
     for index, page in enumerate(pages, start=1):
@@ -147,15 +152,17 @@ def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict
         gold = tokens(page.record.gold_text)
         for run in runs:
             begin = time.perf_counter()
-            text = run.extract(html, page)
+            found = run.extract(html, page)
             elapsed = (time.perf_counter() - begin) * 1000
-            prf = word_prf(tokens(text), gold)
+            prf = word_prf(tokens(found.text if found else None), gold)
             scores[run.label][page.file_id] = {
                 "precision": prf.precision,
                 "recall": prf.recall,
                 "f1": prf.f1,
                 "ms": elapsed,
             }
+            if found is not None and found.quality is not None:
+                scores[run.label][page.file_id]["quality"] = found.quality
         if index % 100 == 0:
             print(f"{index}/{len(pages)} pages, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return scores
@@ -171,7 +178,10 @@ def oracle_scores(per_page: dict[str, dict[str, dict[str, float]]]) -> dict[str,
     best = {}
     for file_id in runs[0]:
         rows = [run[file_id] for run in runs]
-        best[file_id] = {**max(rows, key=lambda row: row["f1"]), "ms": sum(row["ms"] for row in rows)}
+        top = max(rows, key=lambda row: row["f1"])
+        best[file_id] = {key: top[key] for key in ("precision", "recall", "f1")} | {
+            "ms": sum(row["ms"] for row in rows)
+        }
     return best
 
 
@@ -194,6 +204,12 @@ def summarize(
             **{key: fmean(row[key] for row in rows) for key in ("precision", "recall", "f1", "ms")},
             "median_ms": median(row["ms"] for row in rows),
         }
+        rated = [row for row in rows if "quality" in row]
+        if rated:
+            rating = quality_metrics(
+                np.array([row["quality"] for row in rated]), np.array([row["f1"] for row in rated])
+            )
+            summary[group] |= {"rated_pages": len(rated), **rating}
     return summary
 
 
@@ -224,6 +240,29 @@ def markdown_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def quality_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
+    """For runs that estimate their quality (the ensemble): how well the estimate ranks
+    pages, overall and on the held-out domains (Spearman with the true word F1; true F1
+    of the estimate's top quartile minus its bottom quartile's)."""
+    lines = [
+        "| extractor | pages | Spearman | quartile gap | held-out Spearman | held-out gap |",
+        "|---|---|---|---|---|---|",
+    ]
+    for label, summary in summaries.items():
+        overall, heldout = summary["overall"], summary.get(HELDOUT, {})
+        if "spearman" not in overall:
+            continue
+        cells = [
+            label,
+            str(overall["rated_pages"]),
+            f"{overall['spearman']:.3f}",
+            f"{overall['quartile_gap']:.3f}",
+        ]
+        cells += [f"{heldout[k]:.3f}" if k in heldout else "–" for k in ("spearman", "quartile_gap")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) if len(lines) > 2 else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
         per_page[ORACLE] = oracle_scores(per_page)
     summaries = {label: summarize(pages, scores) for label, scores in per_page.items()}
     print(markdown_table(summaries))
+    if rated := quality_table(summaries):
+        print(rated)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(

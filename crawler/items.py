@@ -57,6 +57,9 @@ class PageItem:
     markdown: str | None = None
     items: list[dict[str, Any]] | None = None
     extractor: str | None = None
+    #: The extraction's predicted word F1 (0-1) from the ``ensemble`` extractor's learned
+    #: quality estimate, to filter weak pages; None from other extractors.
+    extraction_quality: float | None = None
     author: str | None = None
     published: str | None = None
     language: str | None = None

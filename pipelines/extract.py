@@ -117,5 +117,6 @@ def apply_extraction(item: PageItem, extraction: Extraction) -> None:
     item.published = extraction.published
     item.language = extraction.language
     item.canonical_url = extraction.canonical_url
+    item.extraction_quality = None if extraction.quality is None else round(extraction.quality, 4)
     if item.page_type is None:
         item.page_type = extraction.page_type

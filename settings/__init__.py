@@ -266,6 +266,21 @@ PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = ""
 # `min_side` option (PAGESIGHT_EXTRACTOR_OPTIONS["vision-element"]).
 PAGESIGHT_VISION_ELEMENT_CHECKPOINT = ""
 
+# --- Ensemble extractor (pipelines.extraction.ensemble) ---------------------------------
+# The `ensemble` extractor: candidates from several extractors, each given a predicted
+# word F1 by a learned quality estimate (the feed's `extraction_quality`): iawce,
+# iawce-paper and dom-pagerank first, the peers (trafilatura, readability, jusText:
+# requirements-bench.txt) only when the estimate is unsure; `ensemble-fast` never runs
+# the peers. Both read the settings below.
+# Its checkpoint (.npz from `scrapy train-ensemble`); empty: the shipped
+# models/checkpoints/ensemble-quality.npz. Loaded once at start-up; missing or broken →
+# one-line error.
+PAGESIGHT_ENSEMBLE_CHECKPOINT = ""
+# Estimate of the best cheap candidate at or above which the peers do not run (the cost
+# knob: 0 never runs them, above 1 always does); empty: the threshold chosen on the
+# validation domains and stored in the checkpoint.
+PAGESIGHT_ENSEMBLE_CONFIDENT = ""
+
 # --- Distributed crawl (crawler.distributed) and progress (crawler.progress) -----------
 # Redis of a crawl shared by many worker processes, e.g. redis://127.0.0.1:6379/0 (`make
 # redis` serves one). Set: every worker running `scrapy crawl news -s

@@ -154,6 +154,22 @@ def test_write_report_writes_json_markdown_and_html(report, tmp_path):
     assert "| alpha | pagesight | 3 |" in markdown and "plots/hamming-distance.png" in markdown
 
 
+def test_feed_with_extraction_quality_gets_the_predicted_vs_true_plot(gold, tmp_path):
+    records = list(read_feed(FIXTURES / "feed.jsonl"))
+    for number, record in enumerate(records):
+        record["extraction_quality"] = 0.2 + 0.1 * number
+    feed = tmp_path / "feed.jsonl"
+    feed.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    report = evaluate_feed(feed, gold, scoring_config())
+    rated = [page for page in report["pages"] if page["extraction_quality"] is not None]
+    assert rated and all(page["word_f1"] is not None for page in rated)
+    paths = write_report(report, tmp_path / "out")
+    assert "predicted-vs-true-quality" in paths.plots
+    with Image.open(paths.plots["predicted-vs-true-quality"]) as plot:
+        assert plot.width > 100
+    assert "plots/predicted-vs-true-quality.png" in paths.markdown.read_text("utf-8")
+
+
 def test_html_report_escapes_feed_and_gold_content(tmp_path):
     hostile = "<script>alert(1)</script>"
     pages = [

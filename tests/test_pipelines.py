@@ -143,6 +143,18 @@ def test_a_peer_extractor_runs_in_the_pipeline():
     assert item.provenance["extractor"]["version"] == importlib.metadata.version("trafilatura")
 
 
+def test_the_ensemble_puts_its_quality_estimate_on_the_line():
+    crawler = get_crawler(settings_dict={"PAGESIGHT_EXTRACTOR": "ensemble", "PAGESIGHT_PAGE_TYPE": "article"})
+    item = run(ExtractPipeline.from_crawler(crawler), captured_item())
+    assert item.extractor == "ensemble" and "Paragraph 3 about the storm" in item.text
+    assert item.extraction_quality is not None and 0.0 <= item.extraction_quality <= 1.0
+    other = run(
+        ExtractPipeline.from_crawler(get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "article"})),
+        captured_item(),
+    )
+    assert other.extraction_quality is None
+
+
 class Raising:
     def __init__(self, error):
         self.error = error

@@ -108,3 +108,29 @@ def confusion_png(confusion: Mapping[str, Any]) -> bytes:
     axes.set_xlabel("predicted")
     axes.set_ylabel("gold")
     return _png(figure)
+
+
+def quality_png(predicted: Sequence[float], true: Sequence[float]) -> bytes:
+    """Predicted quality (the feed's ``extraction_quality``) against the true word F1,
+    one dot per page, with the diagonal, Spearman's rho and the true F1 of the
+    predicted top and bottom quartiles in the title."""
+    from scipy.stats import spearmanr
+
+    figure = Figure(figsize=(5, 5))
+    axes = figure.add_subplot()
+    axes.scatter(predicted, true, s=10, alpha=0.6)
+    axes.plot([0, 1], [0, 1], color="grey", linewidth=0.8, linestyle="--")
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1.02)
+    axes.set_xlabel("predicted quality (extraction_quality)")
+    axes.set_ylabel("true word F1")
+    pairs = sorted(zip(predicted, true, strict=True))
+    quarter = max(1, len(pairs) // 4)
+    title = f"{len(pairs)} pages"
+    if len(pairs) >= 4 and len(set(predicted)) > 1 and len(set(true)) > 1:
+        rho = float(spearmanr(predicted, true).statistic)
+        top = sum(t for _, t in pairs[-quarter:]) / quarter
+        bottom = sum(t for _, t in pairs[:quarter]) / quarter
+        title += f", Spearman {rho:.2f}, true F1 top quartile {top:.2f} vs bottom {bottom:.2f}"
+    axes.set_title(title, fontsize=9)
+    return _png(figure)

@@ -19,7 +19,7 @@ from urllib.request import url2pathname
 
 from PIL import Image, UnidentifiedImageError
 
-from pipelines.evaluation.plots import confusion_png, hamming_histogram_png, word_f1_per_site_png
+from pipelines.evaluation.plots import confusion_png, hamming_histogram_png, quality_png, word_f1_per_site_png
 from pipelines.evaluation.text import normalize_text
 
 logger = logging.getLogger(__name__)
@@ -130,6 +130,13 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
         plots["word-f1-per-site"] = word_f1_per_site_png(f1_by_site, pages_by_site)
     if report["confusion"]["gold"]:
         plots["page-type-confusion"] = confusion_png(report["confusion"])
+    rated = [
+        (page["extraction_quality"], page["word_f1"])
+        for page in report["pages"]
+        if page.get("extraction_quality") is not None and page["word_f1"] is not None
+    ]
+    if rated:
+        plots["predicted-vs-true-quality"] = quality_png([q for q, _ in rated], [f for _, f in rated])
     return plots
 
 

@@ -57,6 +57,7 @@ PAGE_ROW_FIELDS = (
     "item_precision",
     "item_recall",
     "extract_ms",
+    "extraction_quality",
 )
 
 

@@ -158,6 +158,7 @@ def score_page(
         "type_correct": predicted_label == gold_label if gold_label else None,
         "failure": failure,
         "extract_ms": _extract_ms(delivered) if delivered is not None else None,
+        "extraction_quality": delivered.get("extraction_quality") if delivered is not None else None,
         **_text_scores(text, extracted_tokens, gold, config),
         "snippet_recall": snippet_recall,
         "snippet_precision": snippet_precision,

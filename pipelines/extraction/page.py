@@ -84,6 +84,9 @@ class Extraction:
     published: str | None = None
     language: str | None = None
     canonical_url: str | None = None
+    #: The predicted word F1 of ``text`` against a gold main content, 0-1 (the
+    #: ``ensemble`` extractor's learned estimate); None from extractors without one.
+    quality: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (items become dicts)."""

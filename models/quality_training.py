@@ -1,0 +1,198 @@
+"""Training the quality estimate: fit a regression tree ensemble per stage on the training
+domains' candidates, choose its size and its switching margin on the validation domains
+(the mean word F1 of the candidate it picks), choose the cascade's confidence threshold
+there, and measure
+everything on the held-out domains (pick F1, the oracle, Spearman correlation of the
+estimate with the true F1, top-vs-bottom quartile gap; per WCXB type).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from models.quality import CHEAP, FULL, QualityEstimate, StageModel, stage_from_sklearn
+from models.quality_data import CandidatePage, QualityRows, quality_rows
+from models.splits import HELDOUT, TRAIN, VALIDATION
+
+#: Extractors of each stage: cheap (ours, a few ms each) and full (with the peers).
+CHEAP_CANDIDATES = ["iawce", "iawce-paper", "dom-pagerank"]
+FULL_CANDIDATES = [*CHEAP_CANDIDATES, "trafilatura", "readability", "justext"]
+#: Sizes tried (number of trees, learning rate); the best on the validation domains wins.
+GRID = [(100, 0.1), (200, 0.05), (400, 0.05), (300, 0.1)]
+#: Margins tried on the validation domains (how much better than the first candidate,
+#: iawce, another one's estimate must be to be picked).
+MARGINS = [0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 1.0]
+#: Confidence thresholds of the cascade tried on the validation domains.
+THRESHOLDS = [0.0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01]
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on (stored in the checkpoint)."""
+
+    cheap: list[str] = field(default_factory=lambda: list(CHEAP_CANDIDATES))
+    full: list[str] = field(default_factory=lambda: list(FULL_CANDIDATES))
+    max_leaf_nodes: int = 15
+    min_samples_leaf: int = 20
+    seed: int = 0
+
+
+@dataclass
+class StagePicks:
+    """Per page of one role: the picked candidate, its estimate and true F1, and the best
+    true F1 of any candidate (the oracle)."""
+
+    file_ids: list[str]
+    picked: list[str]
+    estimate: np.ndarray
+    true_f1: np.ndarray
+    oracle_f1: np.ndarray
+
+
+def fit_stage(
+    train: QualityRows, candidates: list[str], size: tuple[int, float], config: TrainConfig
+) -> StageModel:
+    """A regression tree ensemble fitted to ``train`` (scikit-learn, pinned)."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    iterations, rate = size
+    model = HistGradientBoostingRegressor(
+        max_iter=iterations,
+        learning_rate=rate,
+        max_leaf_nodes=config.max_leaf_nodes,
+        min_samples_leaf=config.min_samples_leaf,
+        early_stopping=False,
+        random_state=config.seed,
+    )
+    model.fit(train.features, train.targets)
+    return stage_from_sklearn(model, candidates)
+
+
+def picks(stage: StageModel, rows: QualityRows) -> StagePicks:
+    """The candidate the stage keeps on each page of ``rows`` (:meth:`StageModel.pick`)."""
+    estimates = stage.estimate(rows.features)
+    k = len(stage.candidates)
+    by_page = estimates.reshape(-1, k)
+    targets = rows.targets.reshape(-1, k)
+    chosen = np.array([stage.pick(page) for page in by_page], dtype=np.int64)
+    index = np.arange(len(chosen))
+    return StagePicks(
+        file_ids=rows.file_ids[::k],
+        picked=[stage.candidates[i] for i in chosen],
+        estimate=by_page[index, chosen],
+        true_f1=targets[index, chosen],
+        oracle_f1=targets.max(axis=1),
+    )
+
+
+def choose_margin(stage: StageModel, rows: QualityRows, tolerance: float = 0.002) -> float:
+    """The largest margin whose pick F1 on ``rows`` is within ``tolerance`` of the best
+    margin's (switching away from the first candidate only when it clearly pays)."""
+    scores = {}
+    for margin in MARGINS:
+        stage.margin = margin
+        scores[margin] = float(picks(stage, rows).true_f1.mean())
+    best = max(scores.values())
+    stage.margin = max(m for m, score in scores.items() if score >= best - tolerance)
+    return stage.margin
+
+
+def quality_metrics(estimate: np.ndarray, true_f1: np.ndarray) -> dict[str, float]:
+    """How well the estimate ranks pages: Spearman correlation with the true F1, and the
+    mean true F1 of the estimate's top quartile minus its bottom quartile's."""
+    from scipy.stats import spearmanr
+
+    order = np.argsort(estimate, kind="stable")
+    varied = len(order) > 2 and np.ptp(estimate) > 0 and np.ptp(true_f1) > 0
+    quarter = max(1, len(order) // 4)
+    return {
+        "spearman": float(spearmanr(estimate, true_f1).statistic) if varied else float("nan"),
+        "quartile_gap": float(true_f1[order[-quarter:]].mean() - true_f1[order[:quarter]].mean()),
+    }
+
+
+def cascade(cheap: StagePicks, full: StagePicks, threshold: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """True F1 and estimate per page when the full stage runs only where the cheap pick's
+    estimate is below ``threshold``, and the share of pages where it runs."""
+    escalate = cheap.estimate < threshold
+    true_f1 = np.where(escalate, full.true_f1, cheap.true_f1)
+    estimate = np.where(escalate, full.estimate, cheap.estimate)
+    return true_f1, estimate, float(escalate.mean())
+
+
+def choose_threshold(cheap: StagePicks, full: StagePicks, tolerance: float = 0.002) -> float:
+    """The lowest threshold whose cascade F1 is within ``tolerance`` of the best one."""
+    scores = {t: float(cascade(cheap, full, t)[0].mean()) for t in THRESHOLDS}
+    best = max(scores.values())
+    return min(t for t, score in scores.items() if score >= best - tolerance)
+
+
+def _report(
+    picked: StagePicks, pages: dict[str, CandidatePage], true_f1: np.ndarray, estimate: np.ndarray
+) -> dict[str, Any]:
+    by_type: dict[str, list[int]] = defaultdict(list)
+    for i, file_id in enumerate(picked.file_ids):
+        by_type[pages[file_id].wcxb_type].append(i)
+    return {
+        "pages": len(true_f1),
+        "f1": float(true_f1.mean()),
+        "oracle_f1": float(picked.oracle_f1.mean()),
+        **quality_metrics(estimate, true_f1),
+        "f1_by_type": {t: float(true_f1[ix].mean()) for t, ix in sorted(by_type.items())},
+    }
+
+
+def train_quality(
+    pages: dict[str, CandidatePage], gold: dict[str, str], config: TrainConfig
+) -> tuple[QualityEstimate, dict[str, Any]]:
+    """Fit both stages on the training domains, size them and the cascade's threshold
+    on the validation domains, and measure on the held-out domains."""
+    by_role = {
+        role: [p for _, p in sorted(pages.items()) if p.role == role] for role in (TRAIN, VALIDATION, HELDOUT)
+    }
+    stages, validation_picks, heldout_picks, sizes = {}, {}, {}, {}
+    metrics: dict[str, Any] = {"pages": {role: len(members) for role, members in by_role.items()}}
+    for stage_name, candidates in ((CHEAP, config.cheap), (FULL, config.full)):
+        rows = {role: quality_rows(members, candidates, gold) for role, members in by_role.items()}
+        tried = []
+        for size in GRID:
+            model = fit_stage(rows[TRAIN], candidates, size, config)
+            choose_margin(model, rows[VALIDATION])
+            tried.append((float(picks(model, rows[VALIDATION]).true_f1.mean()), size, model))
+        score, sizes[stage_name], stages[stage_name] = max(tried, key=lambda t: t[0])
+        validation_picks[stage_name] = picks(stages[stage_name], rows[VALIDATION])
+        heldout_picks[stage_name] = picks(stages[stage_name], rows[HELDOUT])
+        metrics[stage_name] = {
+            "size": list(sizes[stage_name]),
+            "margin": stages[stage_name].margin,
+            "validation_f1": score,
+            "candidate_f1": {
+                name: float(rows[HELDOUT].targets[i :: len(candidates)].mean())
+                for i, name in enumerate(candidates)
+            },
+            HELDOUT: _report(
+                heldout_picks[stage_name],
+                pages,
+                heldout_picks[stage_name].true_f1,
+                heldout_picks[stage_name].estimate,
+            ),
+        }
+    threshold = choose_threshold(validation_picks[CHEAP], validation_picks[FULL])
+    true_f1, estimate, share = cascade(heldout_picks[CHEAP], heldout_picks[FULL], threshold)
+    metrics["cascade"] = {
+        "threshold": threshold,
+        "escalated_share": share,
+        HELDOUT: _report(heldout_picks[FULL], pages, true_f1, estimate),
+    }
+    meta = {
+        "config": asdict(config),
+        "confident": threshold,
+        "metrics": metrics,
+        "scikit_learn": importlib.metadata.version("scikit-learn"),
+    }
+    return QualityEstimate(stages, meta), metrics

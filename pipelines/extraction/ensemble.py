@@ -1,0 +1,152 @@
+"""The ``ensemble`` extractor (issue 14): several extractors of different natures run on
+the page, a learned quality estimate predicts each one's word F1 against a gold main
+content (:mod:`models.quality`), and the extraction is iawce's unless another
+candidate's estimate beats iawce's by the stage's margin (chosen on validation domains);
+the kept candidate's estimate is the extraction's ``quality`` (the feed's
+``extraction_quality``).
+
+A cascade keeps it cheap: the ``cheap`` candidates (iawce, iawce-paper, dom-pagerank: a
+few ms each) run first; only when the best of their estimates is below the confidence
+threshold do the peers (trafilatura, readability, jusText) run and the ``full`` stage
+choose among all six. ``ensemble-fast`` (the fast preset) never runs the peers. Title,
+author, date,
+language and canonical URL come from the metadata module whichever candidate wins; on
+a list page the items are iawce's.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, Self
+
+import numpy as np
+
+from pipelines.config import SettingsLike
+from pipelines.extraction.dom import base_url, parse_html
+from pipelines.extraction.metadata import Metadata, extract_metadata
+from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
+from pipelines.extraction.registry import build_extractor, register
+
+if TYPE_CHECKING:
+    from models.quality import QualityEstimate, StageModel
+    from models.quality_features import PageStats
+
+logger = logging.getLogger(__name__)
+
+#: The checkpoint shipped with the repository (PAGESIGHT_ENSEMBLE_CHECKPOINT's default).
+SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "ensemble-quality.npz"
+
+
+@register
+class EnsembleExtractor:
+    """Pick, among the candidates' extractions, the one the quality estimate ranks first."""
+
+    name: ClassVar[str] = "ensemble"
+    #: Whether the peers run when the cheap candidates' estimate is unsure.
+    with_peers: ClassVar[bool] = True
+
+    @dataclass(frozen=True)
+    class Options:
+        """``checkpoint``: the quality estimate (.npz from ``scrapy train-ensemble``);
+        ``confident``: the cheap pick's estimate at or above which the peers do not run."""
+
+        checkpoint: Path
+        confident: float
+
+    def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
+        from models.quality import CHEAP, FULL
+
+        self.options = options
+        self.estimate = estimate
+        self.candidates = candidates
+        self.cheap = estimate.stages[CHEAP]
+        self.full = estimate.stages[FULL] if self.with_peers else None
+
+    @classmethod
+    def from_settings(cls, settings: SettingsLike | None = None) -> Self:
+        """Load PAGESIGHT_ENSEMBLE_CHECKPOINT (empty: the shipped one) once and build its
+        candidates; QualityCheckpointError (one line) when the checkpoint is unusable,
+        ExtractorUnavailable when a candidate's package is missing."""
+        from models.quality import FULL, QualityEstimate
+
+        configured = settings.get("PAGESIGHT_ENSEMBLE_CHECKPOINT") if settings is not None else None
+        checkpoint = Path(configured) if configured else SHIPPED_CHECKPOINT
+        estimate = QualityEstimate.load(checkpoint)
+        threshold = settings.get("PAGESIGHT_ENSEMBLE_CONFIDENT") if settings is not None else None
+        confident = float(threshold) if threshold not in (None, "") else float(estimate.meta["confident"])
+        options = cls.Options(checkpoint=checkpoint, confident=confident)
+        stages = [estimate.stages[name] for name in estimate.stages if cls.with_peers or name != FULL]
+        names = dict.fromkeys(name for stage in stages for name in stage.candidates)
+        return cls(options, estimate, {name: build_extractor(name, settings) for name in names})
+
+    def extract(self, page: Page) -> Extraction | None:
+        from models.quality_features import page_stats
+
+        first = self.cheap.candidates[0]
+        found: dict[str, Extraction | None] = {first: self.candidates[first].extract(page)}
+        lead = found[first]
+        page_type = page.page_type or (lead.page_type if lead else ARTICLE)
+        typed = replace(page, page_type=page_type)
+        stats = page_stats(page.html)
+        winner, quality = self._choose(self.cheap, found, typed, stats)
+        if self.full is not None and quality < self.options.confident:
+            winner, quality = self._choose(self.full, found, typed, stats)
+        chosen = found[winner]
+        if chosen is None:
+            logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
+            return None
+        return self._with_metadata(chosen, lead, page, page_type, quality)
+
+    def _choose(
+        self, stage: StageModel, found: dict[str, Extraction | None], page: Page, stats: PageStats
+    ) -> tuple[str, float]:
+        """Run the stage's candidates not yet run; the one the stage picks by estimate
+        (iawce unless another beats it by the stage's margin; one that found text beats
+        one that did not) and its estimate."""
+        from models.quality_features import candidate_features
+
+        for name in stage.candidates:
+            if name not in found:
+                found[name] = self.candidates[name].extract(page)
+        texts = [
+            extraction.text if extraction else None for extraction in (found[n] for n in stage.candidates)
+        ]
+        rows = candidate_features(texts, stage.candidates, stats, page.page_type or ARTICLE)
+        estimates = stage.estimate(np.asarray(rows))
+        found_any = np.array([text is not None for text in texts])
+        best = stage.pick(np.where(found_any, estimates, -1.0)) if found_any.any() else 0
+        return stage.candidates[best], float(estimates[best])
+
+    def _with_metadata(
+        self, chosen: Extraction, first: Extraction | None, page: Page, page_type: str, quality: float
+    ) -> Extraction:
+        """``chosen``'s text with the metadata module's fields (iawce's, when it found
+        content; else read here) and, on a list page, iawce's items."""
+        source: Extraction | Metadata
+        if first is not None:
+            source = first
+        else:
+            root = parse_html(page.html)
+            source = extract_metadata(root, base_url(root, page.url)) if root is not None else Metadata()
+        return replace(
+            chosen,
+            extractor=f"{self.name}:{chosen.extractor}",
+            page_type=page_type,
+            items=first.items if first is not None else [],
+            quality=quality,
+            title=source.title,
+            author=source.author,
+            published=source.published,
+            language=source.language,
+            canonical_url=source.canonical_url,
+        )
+
+
+@register
+class FastEnsembleExtractor(EnsembleExtractor):
+    """The fast preset: the cheap candidates only (no peers), same checkpoint."""
+
+    name: ClassVar[str] = "ensemble-fast"
+    with_peers: ClassVar[bool] = False

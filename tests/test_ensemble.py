@@ -1,0 +1,266 @@
+"""The ensemble extractor and its learned quality estimate: candidate features, training
+on a tiny hand-made set, the exported checkpoint and its load errors, and the shipped
+extractor on demo pages (raw HTML, no browser)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scrapy.settings import Settings
+
+from crawler.demo.generator import build_web
+from models.quality import FORMAT, QualityCheckpointError, QualityEstimate
+from models.quality_data import CandidatePage, quality_rows, read_cache
+from models.quality_features import PageStats, candidate_features, feature_names, page_stats
+from models.quality_training import TrainConfig, quality_metrics, train_quality
+from pipelines.evaluation.metrics import word_prf
+from pipelines.evaluation.text import tokens
+from pipelines.extraction import Page, build_extractor, decode_html
+from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT, FastEnsembleExtractor
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["good", "nav", "half"]
+STORY = "the council agreed to repair the old stone bridge over the river after a long debate"
+MENU = "home news sport weather contact subscribe login"
+
+
+def feature(rows: list[list[float]], row: int, name: str, names: list[str] = NAMES) -> float:
+    return rows[row][feature_names(names).index(name)]
+
+
+def test_page_stats_count_visible_words_and_link_words():
+    html = (
+        "<html><body><script>var hidden = 1;</script><a href='/'>Home page</a>"
+        "<p>Three more words</p></body></html>"
+    )
+    stats = page_stats(html)
+    assert (stats.words, stats.link_words, stats.link_bag) == (5, 2, {"home": 1, "page": 1})
+    assert page_stats("") == PageStats(0, 0, {})
+
+
+def test_features_describe_length_links_and_agreement():
+    page = PageStats(words=40, link_words=7, link_bag=dict.fromkeys(MENU.split(), 1))
+    texts = [STORY, MENU, None]
+    rows = candidate_features(texts, NAMES, page, "article")
+    assert all(len(row) == len(feature_names(NAMES)) for row in rows)
+    assert feature(rows, 0, "link_share") == 0.0
+    assert feature(rows, 1, "link_share") == 1.0
+    assert feature(rows, 2, "empty") == 1.0 and feature(rows, 2, "log_words") == 0.0
+    assert feature(rows, 0, "page_share") == pytest.approx(len(tokens(STORY)) / 40)
+    assert feature(rows, 0, "agrees_good") == 1.0 and feature(rows, 0, "agrees_nav") == 0.0
+    assert feature(rows, 1, "is_nav") == 1.0 and feature(rows, 1, "is_good") == 0.0
+    same = candidate_features([STORY, STORY, STORY + " " + MENU], NAMES, page, "list")
+    assert feature(same, 0, "agreement_max") == 1.0
+    assert feature(same, 0, "majority_precision") == 1.0
+    assert feature(same, 2, "majority_precision") < 1.0
+    assert feature(same, 0, "is_list") == 1.0
+
+
+def synthetic_pages(count: int = 90) -> tuple[dict[str, CandidatePage], dict[str, str]]:
+    """Pages whose gold is a story; candidate ``good`` returns it, ``nav`` a menu,
+    ``half`` the story's first half and a menu (roles: 60 % train, 20 % each other)."""
+    rng = np.random.default_rng(0)
+    words = STORY.split()
+    pages, gold = {}, {}
+    for n in range(count):
+        story = " ".join(rng.permutation(words)) + f" item{n}"
+        role = ("train", "train", "train", "validation", "heldout")[n % 5]
+        texts: dict[str, str | None] = {
+            "good": story,
+            "nav": MENU,
+            "half": " ".join(story.split()[: 6 + n % 8]) + " " + MENU,
+        }
+        file_id = f"{n:04d}"
+        pages[file_id] = CandidatePage(
+            file_id=file_id,
+            domain=f"site{n}.example",
+            role=role,
+            fold=n % 5 if role == "train" else None,
+            wcxb_type="article" if n % 2 else "forum",
+            page_type="article",
+            page=PageStats(60, 7, dict.fromkeys(MENU.split(), 1)),
+            texts=texts,
+            ms=dict.fromkeys(texts, 1.0),
+        )
+        gold[file_id] = story
+    return pages, gold
+
+
+@pytest.fixture(scope="module")
+def trained() -> tuple[QualityEstimate, dict, dict[str, CandidatePage], dict[str, str]]:
+    pages, gold = synthetic_pages()
+    estimate, metrics = train_quality(pages, gold, TrainConfig(cheap=["nav", "half"], full=NAMES))
+    return estimate, metrics, pages, gold
+
+
+def test_training_learns_which_candidate_is_right(trained):
+    estimate, metrics, _, _ = trained
+    assert metrics["pages"] == {"train": 54, "validation": 18, "heldout": 18}
+    assert metrics["full"]["heldout"]["f1"] == pytest.approx(metrics["full"]["heldout"]["oracle_f1"])
+    assert metrics["full"]["heldout"]["f1"] == pytest.approx(1.0)
+    assert metrics["cheap"]["heldout"]["f1"] < 1.0
+    assert set(metrics["full"]["heldout"]["f1_by_type"]) == {"article", "forum"}
+    assert 0.0 <= estimate.meta["confident"] <= 1.01
+
+
+def test_rows_target_the_word_f1_against_gold(trained):
+    _, _, pages, gold = trained
+    page = pages["0003"]
+    rows = quality_rows([page], NAMES, gold)
+    assert rows.features.shape == (3, len(feature_names(NAMES)))
+    expected = [word_prf(tokens(page.texts[n]), tokens(gold["0003"])).f1 for n in NAMES]
+    assert rows.targets.tolist() == pytest.approx(expected)
+    assert rows.candidates == NAMES and rows.file_ids == ["0003"] * 3
+
+
+def test_checkpoint_round_trip_predicts_the_same(trained, tmp_path):
+    estimate, _, pages, gold = trained
+    path = estimate.save(tmp_path / "quality.npz")
+    loaded = QualityEstimate.load(path)
+    rows = quality_rows(list(pages.values())[:10], NAMES, gold)
+    for stage in ("cheap", "full"):
+        assert loaded.stages[stage].candidates == estimate.stages[stage].candidates
+        assert loaded.stages[stage].margin == estimate.stages[stage].margin
+    np.testing.assert_allclose(
+        loaded.stages["full"].estimate(rows.features),
+        estimate.stages["full"].estimate(rows.features),
+        atol=1e-5,
+    )
+    assert loaded.meta["confident"] == estimate.meta["confident"]
+
+
+def test_cache_round_trip(tmp_path):
+    pages, _ = synthetic_pages(3)
+    cache = tmp_path / "candidates.jsonl"
+    cache.write_text("".join(p.to_json() + "\n" for p in pages.values()), encoding="utf-8")
+    assert read_cache(cache) == pages
+    assert read_cache(tmp_path / "none.jsonl") == {}
+
+
+def test_a_stage_switches_from_its_first_candidate_only_by_more_than_its_margin(trained):
+    stage = trained[0].stages["full"]
+    before = stage.margin
+    try:
+        stage.margin = 0.1
+        assert stage.pick(np.array([0.5, 0.55, 0.2])) == 0
+        assert stage.pick(np.array([0.5, 0.7, 0.2])) == 1
+    finally:
+        stage.margin = before
+
+
+def test_quality_metrics_rank_and_quartile_gap():
+    true_f1 = np.linspace(0, 1, 8)
+    assert quality_metrics(true_f1, true_f1) == {
+        "spearman": pytest.approx(1.0),
+        "quartile_gap": pytest.approx(6 / 7),
+    }
+    reversed_metrics = quality_metrics(-true_f1, true_f1)
+    assert reversed_metrics["spearman"] == pytest.approx(-1.0) and reversed_metrics["quartile_gap"] < 0
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (None, "not found"),
+        (b"not a zip", "unreadable"),
+        ("other-format", "not a quality estimate checkpoint"),
+    ],
+)
+def test_unusable_checkpoint_is_one_clear_line(tmp_path, content, needle):
+    path = tmp_path / "quality.npz"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        np.savez(path, meta=np.array(json.dumps({"format": content})))
+    settings = Settings({"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path)})
+    with pytest.raises(QualityCheckpointError) as error:
+        FastEnsembleExtractor.from_settings(settings)
+    message = str(error.value)
+    assert needle in message and str(path) in message and "scrapy train-ensemble" in message
+    assert "\n" not in message
+
+
+def test_checkpoint_without_a_stage_is_refused(trained, tmp_path):
+    estimate, _, _, _ = trained
+    path = QualityEstimate({"cheap": estimate.stages["cheap"]}, dict(estimate.meta)).save(tmp_path / "q.npz")
+    with pytest.raises(QualityCheckpointError, match="no full stage"):
+        QualityEstimate.load(path)
+
+
+def test_shipped_checkpoint_is_the_format_we_read():
+    estimate = QualityEstimate.load(SHIPPED_CHECKPOINT)
+    card = json.loads(SHIPPED_CHECKPOINT.with_name("ensemble-quality.card.json").read_text(encoding="utf-8"))
+    assert card["checkpoint"]["format"] == FORMAT
+    assert card["stages"] == {name: stage.candidates for name, stage in estimate.stages.items()}
+
+
+def demo_pages() -> list[tuple[str, str, dict]]:
+    """(url, HTML, gold) of the demo portal's and notice board's gold pages (raw HTML
+    holds their gold)."""
+    found = []
+    for model in build_web(seed=2026, articles_per_site=3):
+        if model.spec.theme == "magazine":
+            continue
+        for path, page in sorted(model.pages.items()):
+            if page.gold is not None:
+                found.append(
+                    (
+                        f"http://{model.spec.name}.example{path}",
+                        decode_html(page.body, model.spec.charset.label),
+                        page.gold,
+                    )
+                )
+    return found
+
+
+@pytest.mark.parametrize("name", ["ensemble", "ensemble-fast"])
+def test_ensemble_on_demo_pages(name):
+    """On the demo web's gold pages the ensemble's text is about as good as the best of
+    its candidates, and its quality estimate is a probability that ranks pages."""
+    ensemble = build_extractor(name, Settings({"PAGESIGHT_ENSEMBLE_CONFIDENT": ""}))
+    iawce = build_extractor("iawce")
+    scores, iawce_scores = [], []
+    for url, html, gold in demo_pages():
+        page = Page(html, url, gold["page_type"])
+        found = ensemble.extract(page)
+        assert found is not None and found.quality is not None and 0.0 <= found.quality <= 1.0
+        assert found.extractor.startswith(f"{name}:")
+        assert found.page_type == gold["page_type"]
+        reference = iawce.extract(page)
+        assert reference is not None
+        assert (found.title, found.language) == (reference.title, reference.language)
+        if gold["page_type"] == "list":
+            assert found.items == reference.items
+        scores.append(word_prf(tokens(found.text), tokens(gold["text"])).f1)
+        iawce_scores.append(word_prf(tokens(reference.text), tokens(gold["text"])).f1)
+    assert len(scores) >= 10
+    assert np.mean(scores) >= np.mean(iawce_scores) - 0.05
+
+
+def test_ensemble_without_a_page_type_takes_iawces_guess():
+    url, html, _ = next(p for p in demo_pages() if p[2]["page_type"] == "list")
+    found = build_extractor("ensemble").extract(Page(html, url, None))
+    assert found is not None and found.page_type == "list" and found.items
+
+
+def test_ensemble_finds_nothing_on_an_empty_page():
+    assert (
+        build_extractor("ensemble").extract(Page("<html><body></body></html>", "http://x.example/")) is None
+    )
+
+
+def test_train_ensemble_command_help():
+    result = subprocess.run(
+        [sys.executable, "-m", "scrapy", "train-ensemble", "-h"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "--wcxb" in result.stdout and "--cache" in result.stdout
