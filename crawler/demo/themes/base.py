@@ -179,18 +179,15 @@ class Theme(ABC):
             )
         return '<div class="article-topics">' + " | ".join(parts) + "</div>"
 
-    def index_groups(self) -> list[tuple[str, list[Link]]]:
-        """The site index's groups: (title, links) of its topics, authors and months."""
-        return [
+    def site_index(self) -> str:
+        """Every page's site index: all topics, authors and months, each an index page."""
+        groups = (
             (self.index_labels["topics"], self.view.topics),
             (self.index_labels["authors"], self.view.authors),
             (self.index_labels["archive"], self.view.archives),
-        ]
-
-    def site_index(self) -> str:
-        """Every page's site index: the index pages of topics, authors and months."""
+        )
         parts = []
-        for title, links in self.index_groups():
+        for title, links in groups:
             items = "".join(f'<li><a href="{link.path}">{esc(link.label)}</a></li>' for link in links)
             parts.append(
                 f'<div class="site-index-group"><h3>{esc(title)}</h3>'

@@ -175,14 +175,13 @@ class GovTheme(Theme):
             ]
         )
 
-    def _bottom(self, script: str = "", site_index: bool = True) -> str:
-        """The page's end; the site index above it unless the column menu carries it."""
+    def _bottom(self, script: str = "") -> str:
         related_sites = "".join(
             f"<option>{name}</option>" for name in ("国务院部门网站", "省政府网站", "市县政府网站")
         )
         return join(
             [
-                f'<div class="wrap">{self.site_index()}</div>' if site_index else "",
+                self.site_index(),
                 '<div class="wrap links-bar">相关链接：'
                 f"<select><option>相关网站</option>{related_sites}</select>"
                 "<select><option>本市政府部门</option></select></div>",
@@ -205,10 +204,6 @@ class GovTheme(Theme):
             for c in self.view.categories
         )
         links += "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in extra_links)
-        for title, group in self.index_groups():
-            links += f"<h3>{esc(title)}</h3>" + "".join(
-                f'<a href="{link.path}">{esc(link.label)}</a>' for link in group
-            )
         return f'<div class="column-menu"><h3>栏目导航</h3>{links}</div>'
 
     # --- Pages ------------------------------------------------------------------------
@@ -241,7 +236,7 @@ class GovTheme(Theme):
                 f'<ul class="notice-list">{rows}</ul>',
                 pages,
                 "</div></div>",
-                self._bottom(site_index=False),
+                self._bottom(),
             ]
         )
 
