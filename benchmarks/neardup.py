@@ -1,12 +1,15 @@
 """Near-duplicate index benchmark: lookup time of :class:`pipelines.neardup.NearDuplicateIndex`
-(in-memory tables) holding a million random 64-bit fingerprints, at the crawl's default
-distance (PAGESIGHT_NEARDUP_DISTANCE). Half the lookups are near-duplicates of a filed
-fingerprint (a few bits flipped), half are new. Goal: under 1 ms per lookup.
+holding a million random 64-bit fingerprints, at the crawl's default distance
+(PAGESIGHT_NEARDUP_DISTANCE): its tables in memory, and with ``--redis-url`` also in a
+Redis (a distributed crawl's store; the benchmark's keys are deleted afterwards). Half
+the lookups are near-duplicates of a filed fingerprint (a few bits flipped), half are
+new. Goal: under 1 ms per lookup.
 
 ``--wcxb ROOT`` instead prints how close WCXB dev's gold texts come to each other (the
 pairs within 8 bits, and how many pairs at each distance): the evidence for the default.
 
-    .venv/bin/python benchmarks/neardup.py [--fingerprints 1000000] [--lookups 20000]
+    .venv/bin/python benchmarks/neardup.py [--fingerprints 1000000] [--lookups 20000] \\
+        [--redis-url redis://127.0.0.1:6379/0]
     .venv/bin/python benchmarks/neardup.py --wcxb /work/shared/datasets/wcxb-dev
 """
 
@@ -18,11 +21,17 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
+from typing import Any
+
+import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from crawler.distributed.neardup import RedisFingerprintStore
 from pipelines.evaluation.fingerprint import hamming_distance
 from pipelines.evaluation.scoring import text_fingerprint
 from pipelines.evaluation.wcxb import read_wcxb
@@ -38,6 +47,7 @@ def main() -> None:
     parser.add_argument("--lookups", type=int, default=20_000)
     parser.add_argument("--distance", type=int, default=PAGESIGHT_NEARDUP_DISTANCE)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "neardup.json")
+    parser.add_argument("--redis-url", help="also time the tables in this Redis (e.g. `make redis`)")
     parser.add_argument("--wcxb", type=Path, help="print WCXB dev's closest gold-text pairs instead")
     args = parser.parse_args()
     if args.wcxb:
@@ -45,14 +55,7 @@ def main() -> None:
         return
 
     rng = random.Random(2026)
-    index = NearDuplicateIndex(args.distance)
     fingerprints = [rng.getrandbits(64) for _ in range(args.fingerprints)]
-    started = time.perf_counter()
-    for number, fingerprint in enumerate(fingerprints):
-        for table, key in enumerate(index.keys(fingerprint)):
-            index.store.add(table, key, fingerprint, f"u{number}")
-    fill_s = time.perf_counter() - started
-
     queries = []
     for number in range(args.lookups):
         fingerprint = rng.choice(fingerprints) if number % 2 else rng.getrandbits(64)
@@ -60,26 +63,65 @@ def main() -> None:
             for bit in rng.sample(range(64), rng.randint(0, args.distance)):
                 fingerprint ^= 1 << bit
         queries.append(fingerprint)
+    results = {"memory": measure(NearDuplicateIndex(args.distance), fingerprints, queries)}
+    if args.redis_url:
+        client = redis.Redis.from_url(args.redis_url)
+        prefix = f"benchmark:neardup:{args.distance}"
+        store = RedisFingerprintStore(client, prefix)
+        try:
+            results["redis"] = measure(NearDuplicateIndex(args.distance, store), fingerprints, queries)
+        finally:
+            for keys in batched(client.scan_iter(match=f"{prefix}:*", count=10_000), 10_000):
+                client.delete(*keys)
+    print("| store | fingerprints | tables | lookup mean ms | p99 ms | max ms | fill s |")
+    print("|---|---|---|---|---|---|---|")
+    for name, result in results.items():
+        print(
+            f"| {name} | {result['fingerprints']} | {result['tables']} | {result['lookup_mean_ms']} "
+            f"| {result['lookup_p99_ms']} | {result['lookup_max_ms']} | {result['fill_s']} |"
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """``items`` in lists of ``size`` (the last one shorter)."""
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def measure(index: NearDuplicateIndex, fingerprints: list[int], queries: list[int]) -> dict[str, Any]:
+    """File ``fingerprints`` (in batches where the store takes them), then time each lookup."""
+    started = time.perf_counter()
+    entries = (
+        (index.keys(fingerprint), fingerprint, f"u{number}")
+        for number, fingerprint in enumerate(fingerprints)
+    )
+    if isinstance(index.store, RedisFingerprintStore):
+        for batch in batched(entries, 10_000):
+            index.store.add_many(batch)
+    else:
+        for keys, fingerprint, url in entries:
+            index.store.add(keys, fingerprint, url)
+    fill_s = time.perf_counter() - started
     times, found = [], 0
     for fingerprint in queries:
         started = time.perf_counter()
         found += index.find(fingerprint) is not None
         times.append(time.perf_counter() - started)
     times.sort()
-    result = {
-        "fingerprints": args.fingerprints,
-        "distance": args.distance,
+    return {
+        "fingerprints": len(fingerprints),
+        "distance": index.max_distance,
         "tables": len(index.blocks),
-        "lookups": args.lookups,
+        "lookups": len(queries),
         "found": found,
         "fill_s": round(fill_s, 1),
         "lookup_mean_ms": round(statistics.fmean(times) * 1000, 4),
         "lookup_p99_ms": round(times[int(0.99 * len(times))] * 1000, 4),
         "lookup_max_ms": round(times[-1] * 1000, 4),
     }
-    print(json.dumps(result, indent=2))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 
 def wcxb_distances(root: Path, closest: int = 8) -> None:

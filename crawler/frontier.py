@@ -46,17 +46,47 @@ PRIORITY = {VIA_SITEMAP: 30, VIA_FEED: 30, VIA_LIST_ITEM: 30, VIA_PAGINATION: 20
 #: Class or id words of a pager (not "page" alone: "page-list" may wrap a whole page).
 _PAGER_WORDS = re.compile(r"paginat|pager|paging|page-?num|page-?nav|\bnext\b|\bprev", re.IGNORECASE)
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,4}\s*$")
+#: Elements whose text is a link's context (the nearest one around it).
+_BLOCKS = frozenset(
+    [
+        "p",
+        "li",
+        "td",
+        "th",
+        "dd",
+        "dt",
+        "blockquote",
+        "figcaption",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "div",
+        "section",
+        "article",
+        "aside",
+        "nav",
+        "header",
+        "footer",
+        "main",
+        "body",
+    ]
+)
 _SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
 class PageLink:
     """A link of a rendered page: absolute URL (no fragment), anchor text, whether it
-    sits in a pager (rel next/prev, an ancestor class or id naming pages, a bare page number)."""
+    sits in a pager (rel next/prev, an ancestor class or id naming pages, a bare page
+    number), and its context: the text of the nearest block element around it."""
 
     url: str
     text: str
     pagination: bool
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,8 +120,15 @@ def page_links(html: str, base_url: str, deny_extensions: Iterable[str] = ()) ->
         if denied and url_has_any_extension(url, denied):
             continue
         text = _SPACE.sub(" ", anchor.text_content()).strip()
-        links[url] = PageLink(url, text, _in_pager(anchor, text))
+        links[url] = PageLink(url, text, _in_pager(anchor, text), _context(anchor))
     return list(links.values())
+
+
+def _context(anchor: Any) -> str:
+    for element in anchor.iterancestors():
+        if element.tag in _BLOCKS:
+            return str(_SPACE.sub(" ", element.text_content()).strip())
+    return ""
 
 
 def _in_pager(anchor: Any, text: str) -> bool:
@@ -117,8 +154,9 @@ def plan_links(
 
     ``page-type``: on a list page, its items (``via`` list-item), its pager (pagination),
     then its other links; on an article page, per ``article_links``: the links whose
-    anchor text is part of its extracted text (body), every link (all), or none; a page
-    of no known type keeps every link. A ``seed`` page (the crawl's entry point) keeps
+    context (its paragraph, list item...) is part of its extracted text (body: a tag or
+    "related" link whose anchor word merely occurs in the text is not), every link (all),
+    or none; a page of no known type keeps every link. A ``seed`` page (the crawl's entry point) keeps
     every link whatever its type: a home page mistaken for an article must not end the
     crawl of its site. ``flat``: every link, one priority.
     """
@@ -136,7 +174,8 @@ def plan_links(
     elif page_type == "article":
         body = _SPACE.sub(" ", text or "")
         for link in links:
-            keep = article_links == "all" or (article_links == "body" and link.text and link.text in body)
+            in_body = bool(link.text) and (link.context or link.text) in body
+            keep = article_links == "all" or (article_links == "body" and in_body)
             if keep:
                 planned.setdefault(link.url, FollowLink(link.url, VIA_LINK, PRIORITY[VIA_LINK]))
     else:

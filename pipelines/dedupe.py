@@ -1,6 +1,7 @@
 """The near-duplicate pipeline: each ok line's text → its 64-bit simhash, and the URL of
 an earlier page of the crawl within PAGESIGHT_NEARDUP_DISTANCE bits (the index is
-:mod:`pipelines.neardup`)."""
+:mod:`pipelines.neardup`; in a distributed crawl its tables are in the crawl's Redis, so
+a page is compared with every worker's pages)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
+from crawler.distributed import redis_from_settings
+from crawler.distributed.neardup import NEARDUP_KEY, RedisFingerprintStore
 from crawler.items import STATUS_OK, PageItem
 from pipelines.evaluation.scoring import text_fingerprint
 from pipelines.neardup import NearDuplicateIndex
@@ -46,7 +49,13 @@ class NearDuplicatePipeline:
         config = NearDuplicateConfig.from_settings(crawler.settings)
         if not config.enabled:
             raise NotConfigured("PAGESIGHT_NEARDUP_ENABLED is off")
-        return cls(crawler, NearDuplicateIndex(config.distance))
+        client = redis_from_settings(crawler.settings)
+        if client is None:
+            return cls(crawler, NearDuplicateIndex(config.distance))
+        # The tables' layout depends on the distance: workers that disagree do not mix.
+        prefix = f"{NEARDUP_KEY % {'spider': crawler.spidercls.name}}:{config.distance}"
+        logger.info("near-duplicate tables shared in Redis under %s:*", prefix)
+        return cls(crawler, NearDuplicateIndex(config.distance, RedisFingerprintStore(client, prefix)))
 
     def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.status != STATUS_OK or not item.text or not item.text.strip():

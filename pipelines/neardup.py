@@ -4,9 +4,9 @@ Manku, Jain and Das Sarma ("Detecting near-duplicates for web crawling", WWW 200
 With a distance of at most ``k`` bits, the 64 bits are cut into ``k + 1`` blocks; two
 fingerprints within ``k`` bits agree exactly on at least one block (pigeonhole). Table
 ``i`` files every fingerprint under its block ``i``, so a lookup reads ``k + 1`` buckets
-and compares only the fingerprints there. The tables live in a :class:`FingerprintStore`
-(in memory here; a shared store, e.g. Redis hashes keyed by table and block, plugs in
-through the same two methods).
+and compares only the fingerprints there. The tables live in a :class:`FingerprintStore`:
+in memory here, or shared by a distributed crawl's workers in its Redis
+(:class:`crawler.distributed.neardup.RedisFingerprintStore`).
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance
 
 
 class FingerprintStore(Protocol):
-    """Where the permutation tables live: buckets of (fingerprint, URL) by table and key."""
+    """Where the permutation tables live: buckets of (fingerprint, URL) by table and key.
+    ``keys[t]`` is the fingerprint's bucket in table ``t``."""
 
-    def add(self, table: int, key: int, fingerprint: int, url: str) -> None:
-        """File ``(fingerprint, url)`` under ``key`` in ``table``."""
+    def add(self, keys: list[int], fingerprint: int, url: str) -> None:
+        """File ``(fingerprint, url)`` under its key in every table."""
 
-    def bucket(self, table: int, key: int) -> list[tuple[int, str]]:
-        """Every (fingerprint, url) filed under ``key`` in ``table``, oldest first."""
+    def buckets(self, keys: list[int]) -> list[list[tuple[int, str]]]:
+        """Per table, every (fingerprint, url) filed under its key there, oldest first."""
 
 
 class MemoryFingerprintStore:
@@ -34,16 +35,18 @@ class MemoryFingerprintStore:
         self._fingerprints: dict[tuple[int, int], list[int]] = {}
         self._urls: dict[tuple[int, int], list[str]] = {}
 
-    def add(self, table: int, key: int, fingerprint: int, url: str) -> None:
-        bucket = (table, key)
-        if bucket not in self._fingerprints:
-            self._fingerprints[bucket], self._urls[bucket] = [], []
-        self._fingerprints[bucket].append(fingerprint)
-        self._urls[bucket].append(url)
+    def add(self, keys: list[int], fingerprint: int, url: str) -> None:
+        for bucket in enumerate(keys):
+            if bucket not in self._fingerprints:
+                self._fingerprints[bucket], self._urls[bucket] = [], []
+            self._fingerprints[bucket].append(fingerprint)
+            self._urls[bucket].append(url)
 
-    def bucket(self, table: int, key: int) -> list[tuple[int, str]]:
-        bucket = (table, key)
-        return list(zip(self._fingerprints.get(bucket, []), self._urls.get(bucket, []), strict=True))
+    def buckets(self, keys: list[int]) -> list[list[tuple[int, str]]]:
+        return [
+            list(zip(self._fingerprints.get(bucket, []), self._urls.get(bucket, []), strict=True))
+            for bucket in enumerate(keys)
+        ]
 
 
 def block_bounds(max_distance: int) -> list[tuple[int, int]]:
@@ -75,8 +78,8 @@ class NearDuplicateIndex:
     def find(self, fingerprint: int) -> str | None:
         """URL of a filed fingerprint within ``max_distance`` bits (the oldest of the first
         table that has one), or None."""
-        for table, key in enumerate(self.keys(fingerprint)):
-            for other, url in self.store.bucket(table, key):
+        for bucket in self.store.buckets(self.keys(fingerprint)):
+            for other, url in bucket:
                 if hamming_distance(fingerprint, other) <= self.max_distance:
                     return url
         return None
@@ -84,6 +87,5 @@ class NearDuplicateIndex:
     def add(self, fingerprint: int, url: str) -> str | None:
         """File ``fingerprint`` for ``url``; the URL of an earlier near-duplicate, or None."""
         original = self.find(fingerprint)
-        for table, key in enumerate(self.keys(fingerprint)):
-            self.store.add(table, key, fingerprint, url)
+        self.store.add(self.keys(fingerprint), fingerprint, url)
         return original

@@ -138,8 +138,8 @@ ITEM_PIPELINES = {
 # PAGESIGHT_FRONTIER_ARTICLE_LINKS) or "flat" (every link at one priority: the crawl
 # before issue 16).
 PAGESIGHT_FRONTIER_POLICY = "page-type"
-# An article page's links that are followed: "body" (those whose anchor text is part of
-# its extracted text), "all" or "none".
+# An article page's links that are followed: "body" (those whose context, the paragraph
+# or list item around the link, is part of its extracted text), "all" or "none".
 PAGESIGHT_FRONTIER_ARTICLE_LINKS = "body"
 
 # --- Near-duplicates (pipelines.dedupe.NearDuplicatePipeline) ---------------------------
@@ -149,6 +149,8 @@ PAGESIGHT_FRONTIER_ARTICLE_LINKS = "body"
 # both the same content (PostgreSQL's SELECT page as /docs/18/ and /docs/current/, and
 # two colour variants of one product page); the next pair is at 5 bits, different pages.
 # The demo web's syndicated copies are within it (benchmarks/neardup.py: lookup time).
+# With PAGESIGHT_REDIS_URL set, the index is kept in that Redis (keys news:neardup:*),
+# shared by every worker.
 PAGESIGHT_NEARDUP_ENABLED = True
 PAGESIGHT_NEARDUP_DISTANCE = 3
 

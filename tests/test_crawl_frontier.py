@@ -43,7 +43,13 @@ def test_syndicated_copies_are_flagged_with_their_original(demo_crawl):
         for r in demo_crawl.run.records
         if r.get("near_duplicate_of")
     }
-    assert flagged == pairs
+    # Articles: exactly the syndicated pairs. Index pages of a small site may repeat each
+    # other (a month's archive holds the home index's stories): a flagged pair that is no
+    # article is two list pages.
+    types = {page["url"]: page["page_type"] for page in demo_crawl.gold}
+    articles = {pair for pair in flagged if any(types.get(url) == "article" for url in pair)}
+    assert articles == pairs
+    assert all(types.get(url) == "list" for pair in flagged - articles for url in pair)
     ok_with_text = [r for r in demo_crawl.run.records if r["status"] == "ok" and r["text"]]
     assert all(len(r["simhash"]) == 16 for r in ok_with_text)
 

@@ -62,6 +62,17 @@ def test_an_article_page_follows_its_body_links(article_links, followed):
     assert {f.via for f in plan} <= {"link"}
 
 
+def test_a_topic_link_whose_word_occurs_in_the_body_is_no_body_link():
+    html = """<html><body><article><p>Harbour ferries resume after the <a href="/a/8.html">storm</a>.</p>
+    <div class="topics">Topics: <a href="/tag/harbour/">Harbour</a> <a href="/tag/storm/">storm</a></div>
+    </article></body></html>"""
+    links = page_links(html, "http://a.example/a/5.html")
+    assert links[0].context == "Harbour ferries resume after the storm."
+    text = "Harbour ferries resume after the storm."
+    plan = plan_links(links, "article", None, text, "page-type", "body")
+    assert [f.url.removeprefix("http://a.example") for f in plan] == ["/a/8.html"]
+
+
 def test_flat_policy_and_untyped_pages_keep_every_link_at_one_priority():
     links = [PageLink("http://a.example/x", "x", False), PageLink("http://a.example/?p=2", "2", True)]
     for plan in (

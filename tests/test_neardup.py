@@ -1,13 +1,26 @@
-"""The near-duplicate index: bit-permutation tables over 64-bit simhash fingerprints."""
+"""The near-duplicate index: bit-permutation tables over 64-bit simhash fingerprints, in
+memory and shared through Redis by the workers of a distributed crawl."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from collections.abc import Iterator
 
 import pytest
+import redis
+from scrapy.utils.test import get_crawler
 
+from crawler.distributed.neardup import RedisFingerprintStore
+from crawler.items import PageItem
+from crawler.spiders.news import NewsSpider
+from pipelines.dedupe import NearDuplicatePipeline
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
 from pipelines.neardup import MemoryFingerprintStore, NearDuplicateIndex, block_bounds
+from tests.crawling import PROJECT_ROOT
+from tests.project_settings import pagesight_settings
+from tests.redis_server import running_redis
 
 
 def flip(fingerprint: int, bits: list[int]) -> int:
@@ -65,3 +78,55 @@ def test_texts_that_differ_by_a_credit_line_are_near_duplicates():
     index.add(original, "https://a.example/story")
     assert index.add(copy, "https://b.example/wire/story") == "https://a.example/story"
     assert index.add(simhash_fingerprint("A different story, about markets. " * 30), "https://c/") is None
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    with running_redis() as url:
+        yield url
+
+
+#: Another worker: files one fingerprint in the shared tables, prints its near-duplicate's URL.
+OTHER_WORKER = """
+import sys, redis
+from crawler.distributed.neardup import RedisFingerprintStore
+from pipelines.neardup import NearDuplicateIndex
+store = RedisFingerprintStore(redis.Redis.from_url(sys.argv[1]), "news:neardup:3")
+print(NearDuplicateIndex(3, store).add(int(sys.argv[2], 16), sys.argv[3]))
+"""
+
+
+def add_in_another_process(url: str, fingerprint: int, page: str) -> str:
+    command = [sys.executable, "-c", OTHER_WORKER, url, f"{fingerprint:x}", page]
+    done = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout.strip()
+
+
+def test_processes_see_each_others_fingerprints_through_redis(redis_url):
+    original = 0xDEADBEEF12345678
+    assert add_in_another_process(redis_url, original, "https://a.example/") == "None"
+    store = RedisFingerprintStore(redis.Redis.from_url(redis_url), "news:neardup:3")
+    here = NearDuplicateIndex(3, store)
+    assert here.add(flip(original, [1, 33]), "https://b.example/") == "https://a.example/"
+    assert here.add(flip(original, [0, 10, 20, 30, 40]), "https://far.example/") is None
+    assert add_in_another_process(redis_url, flip(original, [2, 50, 63]), "https://c.example/") == (
+        "https://a.example/"
+    )
+    assert store.buckets(here.keys(original))[0][0] == (original, "https://a.example/")
+
+
+def test_the_pipeline_shares_its_tables_when_the_crawl_is_distributed(redis_url):
+    def pipeline(**settings):
+        crawler = get_crawler(NewsSpider, pagesight_settings(**settings))
+        return NearDuplicatePipeline.from_crawler(crawler)
+
+    text = " ".join(f"Sentence {n} of the wire story about the harbour and its ferries." for n in range(60))
+    first, second = pipeline(PAGESIGHT_REDIS_URL=redis_url), pipeline(PAGESIGHT_REDIS_URL=redis_url)
+    assert isinstance(first.index.store, RedisFingerprintStore)
+    assert first.index.store.prefix == "news:neardup:3"
+    assert (
+        first.process_item(PageItem("https://a.example/s", "a.example", text=text)).near_duplicate_of is None
+    )
+    copy = second.process_item(PageItem("https://b.example/s", "b.example", text="From the wire. " + text))
+    assert copy.near_duplicate_of == "https://a.example/s"
+    assert isinstance(pipeline().index.store, MemoryFingerprintStore)

@@ -90,6 +90,10 @@ class TextWriter:
         words = [self._faker.word() for _ in range(count)]
         return self.language.word_separator.join(words)
 
+    def word(self) -> str:
+        """One word (a topic's name), charset-safe; may be empty after cleaning."""
+        return self.clean(self._faker.word())
+
     def sentence(self, min_words: int = 6, max_words: int = 14) -> str:
         """One sentence with its full stop."""
         words = self._words(self.random.randint(min_words, max_words))

@@ -1,10 +1,13 @@
 """Build the demo web's site models: content, structure, rendered bytes and gold (no sockets).
 
-Every site has a home index (page 1 is "/", every further page is linked from it),
-category indexes (page 1 linked from every page's navigation, further pages from page
-1) and articles. An index has at most three pages; its pages grow with the site. Each
-article is on a home index page, so it is at link depth 2 from home; fault pages are
-linked from the home page (depth 1).
+Every site is built like a news site: a home index (page 1 is "/", every further page
+is linked from its pager), category indexes (page 1 linked from every page's navigation),
+and tag, author and month indexes (page 1 linked from every page's site index), each
+paginated with every page number in its pager; articles carry, besides their body (whose
+first paragraph may link an older story), a topic box (tags, author, month), related
+stories and the "most read" box. Each article is on a home index page, so it is at link
+depth 2 from home, as is every index page; fault pages are linked from the home page
+(depth 1). A crawl that follows every link spends much of its budget on index pages.
 
 Gold text (the text format of the feed): article text is the body blocks in page order
 (standfirst, paragraphs, subheadings, figure caption) without the <h1> title and byline,
@@ -18,6 +21,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.utils import format_datetime
@@ -75,8 +79,21 @@ SYNDICATED_DIR = "/syndicated/"
 # server cannot answer, so the browser ends on its own error page.
 _DEAD_REDIRECT = '<script>location.replace("https://" + location.host + "/moved/new-story.html");</script>\n'
 
-#: Most pages of one index: bigger sites get longer pages rather than more of them.
-MAX_INDEX_PAGES = 3
+#: Topics per article, and one topic per this many articles (at least MIN_TOPICS): a few
+#: topics are common, most are rare (an article draws topic ``r`` with weight 1/r).
+TOPICS_PER_ARTICLE = 3
+ARTICLES_PER_TOPIC = 2
+MIN_TOPICS = 6
+#: One author per this many articles (at least MIN_AUTHORS).
+ARTICLES_PER_AUTHOR = 10
+MIN_AUTHORS = 4
+#: Most links of each group (topics, authors, months) in the site index; the rest are
+#: reached through the articles.
+SITE_INDEX_LINKS = 20
+#: Share of articles whose first paragraph links an older story of their category.
+BODY_LINK_SHARE = 0.6
+#: Most pages of one index: bigger sites get longer pages beyond that.
+MAX_INDEX_PAGES = 10
 #: Fewest items on the last page of an index; fewer join the page before.
 MIN_LAST_PAGE = 2
 
@@ -175,19 +192,24 @@ def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults
     theme_class = THEMES[spec.theme]
     categories = [Category(slug, name, theme_class.category_path(slug, 1)) for slug, name in spec.categories]
     articles = _write_articles(spec, theme_class, categories, seed, articles_per_site)
+    indexes = _cross_link(spec, theme_class, articles, seed)
+    topics, authors, archives = (
+        _site_index(indexes, articles, kind) for kind in ("tag", "author", "archive")
+    )
     popular = random.Random(f"{seed}/{spec.name}/popular").sample(articles, min(5, len(articles)))
     syndicated = _syndicated_copy(spec, articles[0], seed)
     home_links = [Link(theme_class.link_labels[kind], path) for kind, path in _home_link_paths(spec, faults)]
     home_links.append(Link(theme_class.link_labels["syndicated"], syndicated.path))
     footer_links = [Link(theme_class.link_labels["private"], PRIVATE_PATH)] if "private" in spec.hosts else []
-    theme = theme_class(SiteView(spec, categories, popular, home_links, footer_links))
+    view = SiteView(spec, categories, popular, home_links, footer_links, topics, authors, archives)
+    theme = theme_class(view)
     fault_articles = _fault_articles(spec, articles, seed, faults)
 
     model = SiteModel(spec, not_found=_notice(theme, spec, 404))
     model.add(Page("/robots.txt", ROBOTS_TXT, "text/plain; charset=utf-8"))
     for page in theme.assets(articles + list(fault_articles.values())):
         model.add(page)
-    for listing in _listings(spec, theme_class, categories, articles):
+    for listing in _listings(spec, theme_class, categories, articles, indexes):
         html = theme.list_page(listing)
         model.add(Page(listing.path, _encode(html, spec), _html_type(spec), gold=_list_gold(spec, listing)))
     for article in articles:
@@ -228,6 +250,9 @@ def _syndicated_copy(spec: SiteSpec, original: Article, seed: int) -> Article:
         category=original.category,
         summary=original.summary,
         blocks=original.blocks,
+        author_path=original.author_path,
+        tags=original.tags,
+        archive=original.archive,
     )
 
 
@@ -292,7 +317,7 @@ def _write_articles(
     """``count`` articles, newest first, dealt round-robin to the categories."""
     structure = random.Random(f"{seed}/{spec.name}/structure")
     writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}")
-    authors = [writer.person() for _ in range(4)]
+    authors = [writer.person() for _ in range(max(MIN_AUTHORS, count // ARTICLES_PER_AUTHOR))]
     published = NEWEST.replace(tzinfo=utc_offset(spec.language))
     articles = []
     for number in range(1, count + 1):
@@ -303,6 +328,62 @@ def _write_articles(
         )
         published -= timedelta(minutes=structure.randint(3 * 60, 30 * 60))
     return articles
+
+
+def _slug(name: str, fallback: str) -> str:
+    """``name`` as a URL slug when it is ASCII (``fallback`` otherwise, or when empty)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") if name.isascii() else ""
+    return slug or fallback
+
+
+def _cross_link(
+    spec: SiteSpec, theme: type[Theme], articles: list[Article], seed: int
+) -> list[tuple[str, str, Link]]:
+    """Give each article its topics, author index, month index and maybe a body link to
+    an older story of its category; the site's topic, author and month indexes as
+    (kind, slug, link to page 1), newest month first."""
+    links = random.Random(f"{seed}/{spec.name}/links")
+    writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}/topics")
+    names: list[str] = []
+    while len(names) < max(MIN_TOPICS, round(len(articles) / ARTICLES_PER_TOPIC)):
+        word = writer.word()
+        if word and word not in names:
+            names.append(word)
+    indexes = [("tag", _slug(name, str(101 + n)), name) for n, name in enumerate(names)]
+    authors = list(dict.fromkeys(a.author for a in articles))
+    indexes += [("author", _slug(name, str(n + 1)), name) for n, name in enumerate(authors)]
+    months = dict.fromkeys((a.published.year, a.published.month) for a in articles)
+    indexes += [("archive", f"{year}/{month:02d}", theme.month_label(year, month)) for year, month in months]
+    linked = [(kind, slug, Link(label, theme.index_path(kind, slug, 1))) for kind, slug, label in indexes]
+    by_label = {(kind, link.label): link for kind, _, link in linked}
+    topics = [link for kind, _, link in linked if kind == "tag"]
+    stop = spec.language.full_stop
+    for index, article in enumerate(articles):
+        article.tags = _draw_topics(links, topics)
+        article.author_path = by_label["author", article.author].path
+        article.archive = by_label[
+            "archive", theme.month_label(article.published.year, article.published.month)
+        ]
+        older = [a for a in articles[index + 1 : index + 13] if a.category == article.category]
+        if older and links.random() < BODY_LINK_SHARE:
+            target = links.choice(older)
+            first = next(n for n, block in enumerate(article.blocks) if block.kind == "p")
+            text = article.blocks[first].text
+            phrase = text[: text.index(stop) + len(stop)] if stop in text else text
+            article.blocks[first] = Block("p", text, Link(phrase, target.path))
+    used = {tag for article in articles for tag in article.tags}
+    return [(kind, slug, link) for kind, slug, link in linked if kind != "tag" or link in used]
+
+
+def _draw_topics(chooser: random.Random, topics: list[Link]) -> list[Link]:
+    """TOPICS_PER_ARTICLE distinct topics, topic ``r`` (1-based) drawn with weight 1/r."""
+    weights = [1 / rank for rank in range(1, len(topics) + 1)]
+    drawn: list[Link] = []
+    while len(drawn) < TOPICS_PER_ARTICLE:
+        topic = chooser.choices(topics, weights)[0]
+        if topic not in drawn:
+            drawn.append(topic)
+    return drawn
 
 
 def _write_article(
@@ -349,9 +430,13 @@ def _write_article(
 
 
 def _listings(
-    spec: SiteSpec, theme: type[Theme], categories: list[Category], articles: list[Article]
+    spec: SiteSpec,
+    theme: type[Theme],
+    categories: list[Category],
+    articles: list[Article],
+    indexes: list[tuple[str, str, Link]],
 ) -> list[Listing]:
-    """Home index pages, then each category's index pages."""
+    """Home index pages, each category's, then each topic's, author's and month's index pages."""
     listings = _paginate(articles, spec.home_page_size, theme.home_path, theme.home_heading, category=None)
     for category in categories:
         listings += _paginate(
@@ -361,7 +446,34 @@ def _listings(
             functools.partial(theme.category_heading, category),
             category=category,
         )
+    for kind, slug, link in indexes:
+        listings += _paginate(
+            [a for a in articles if _indexed(a, kind, link)],
+            2 * spec.home_page_size,
+            functools.partial(theme.index_path, kind, slug),
+            functools.partial(theme.index_heading, kind, link.label),
+            category=None,
+        )
     return listings
+
+
+def _site_index(indexes: list[tuple[str, str, Link]], articles: list[Article], kind: str) -> list[Link]:
+    """The ``kind`` indexes the site index links: the SITE_INDEX_LINKS with most articles
+    (months: the newest)."""
+    links = [link for k, _, link in indexes if k == kind]
+    if kind != "archive":
+        size = {link.path: sum(_indexed(a, kind, link) for a in articles) for link in links}
+        links = sorted(links, key=lambda link: -size[link.path])
+    return links[:SITE_INDEX_LINKS]
+
+
+def _indexed(article: Article, kind: str, link: Link) -> bool:
+    """Whether ``article`` is on the ``kind`` index that ``link`` opens."""
+    if kind == "tag":
+        return link in article.tags
+    if kind == "author":
+        return article.author_path == link.path
+    return article.archive == link
 
 
 def _paginate(

@@ -10,11 +10,21 @@ from crawler.demo.content import Charset, Language
 
 
 @dataclass(frozen=True)
+class Link:
+    """A labelled same-site link."""
+
+    label: str
+    path: str
+
+
+@dataclass(frozen=True)
 class Block:
-    """One block of an article body: ``kind`` is "lead", "p", "h2" or "figure" (its caption)."""
+    """One block of an article body: ``kind`` is "lead", "p", "h2" or "figure" (its caption).
+    A paragraph may link a phrase of its text (``link.label``) to another article."""
 
     kind: str
     text: str
+    link: Link | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,9 @@ class Article:
     summary: str
     blocks: list[Block]
     comments: list[Comment] = field(default_factory=list)
+    author_path: str = "/"  # the author's index
+    tags: list[Link] = field(default_factory=list)  # its topics' indexes
+    archive: Link | None = None  # its month's index
 
     @property
     def published_iso(self) -> str:
@@ -57,7 +70,7 @@ class Article:
 
 @dataclass(frozen=True)
 class Listing:
-    """One list page: a page of the home index or of a category index."""
+    """One list page: a page of the home index, a category, a tag, an author or a month."""
 
     path: str
     heading: str
@@ -70,14 +83,6 @@ class Listing:
     def is_home(self) -> bool:
         """The site's home page (home index, page 1)."""
         return self.path == "/"
-
-
-@dataclass(frozen=True)
-class Link:
-    """A labelled same-site link."""
-
-    label: str
-    path: str
 
 
 @dataclass(frozen=True)

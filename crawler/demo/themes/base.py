@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from crawler.demo.markup import esc
-from crawler.demo.model import Article, Category, Link, Listing, Page, SiteSpec
+from crawler.demo.model import Article, Block, Category, Link, Listing, Page, SiteSpec
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,9 @@ class SiteView:
     popular: list[Article]  # the sidebar's "most read" box
     home_links: list[Link]  # extra links only the home page shows (fault pages)
     footer_links: list[Link]  # links every page's footer shows
+    topics: list[Link]  # every tag index (the site index every page's footer shows)
+    authors: list[Link]  # every author index
+    archives: list[Link]  # every month index, newest first
 
 
 def json_for_script(data: Any) -> str:
@@ -42,6 +45,12 @@ class Theme(ABC):
     list_summaries: bool = True
     #: Main colour of the site (its icon).
     brand_colour: str = "#444"
+    #: Labels of the site index and of an article's topic box: "topics", "authors",
+    #: "archive" and "more_by" (with ``{name}``), in the site's language.
+    index_labels: dict[str, str] = {}
+    #: <h1> of a "tag", "author" and "archive" index (with ``{name}``) and of an index's
+    #: further pages ("page", with ``{heading}`` and ``{page}``).
+    index_headings: dict[str, str] = {}
 
     def __init__(self, view: SiteView) -> None:
         self.view = view
@@ -63,6 +72,12 @@ class Theme(ABC):
     def article_path(number: int, category: Category, published: datetime) -> str:
         """Path of article ``number`` (unique within the site)."""
 
+    @staticmethod
+    def index_path(kind: str, slug: str, page: int) -> str:
+        """Path of page ``page`` of a tag, author or month index (``kind``: "tag", "author",
+        "archive"; a month's slug is "YYYY/MM")."""
+        return f"/{kind}/{slug}/" if page == 1 else f"/{kind}/{slug}/page/{page}/"
+
     # --- Headings ---------------------------------------------------------------------
     @staticmethod
     @abstractmethod
@@ -73,6 +88,17 @@ class Theme(ABC):
     @abstractmethod
     def category_heading(category: Category, page: int) -> str:
         """The <h1> of page ``page`` of a category index."""
+
+    @classmethod
+    def index_heading(cls, kind: str, name: str, page: int) -> str:
+        """The <h1> of page ``page`` of a tag, author or month index."""
+        heading = cls.index_headings[kind].format(name=name)
+        return heading if page == 1 else cls.index_headings["page"].format(heading=heading, page=page)
+
+    @staticmethod
+    def month_label(year: int, month: int) -> str:
+        """A month as the site names its archive."""
+        return f"{year}年{month}月"
 
     @staticmethod
     def subheading(number: int, text: str) -> str:
@@ -131,6 +157,44 @@ class Theme(ABC):
         if number < len(listing.page_paths):
             parts.append(f'<a class="next" href="{listing.page_paths[number]}">{following}</a>')
         return '<nav class="pagination">' + " ".join(parts) + "</nav>"
+
+    @staticmethod
+    def inline(block: Block) -> str:
+        """A paragraph's escaped text, its linked phrase (if any) an <a>."""
+        if block.link is None:
+            return esc(block.text)
+        before, phrase, after = block.text.partition(block.link.label)
+        return f'{esc(before)}<a href="{block.link.path}">{esc(phrase)}</a>{esc(after)}'
+
+    def article_links(self, article: Article) -> str:
+        """The box under an article: its topics, its author's index, its month's index."""
+        labels = self.index_labels
+        tags = " ".join(f'<a rel="tag" href="{tag.path}">{esc(tag.label)}</a>' for tag in article.tags)
+        parts = [f'<span class="topics-label">{esc(labels["topics"])}:</span> {tags}']
+        more = labels["more_by"].format(name=article.author)
+        parts.append(f'<a class="author-more" href="{article.author_path}">{esc(more)}</a>')
+        if article.archive is not None:
+            parts.append(
+                f'<a class="archive-link" href="{article.archive.path}">{esc(article.archive.label)}</a>'
+            )
+        return '<div class="article-topics">' + " | ".join(parts) + "</div>"
+
+    def site_index(self) -> str:
+        """Every page's site index: all topics, authors and months, each an index page."""
+        groups = (
+            (self.index_labels["topics"], self.view.topics),
+            (self.index_labels["authors"], self.view.authors),
+            (self.index_labels["archive"], self.view.archives),
+        )
+        parts = []
+        for title, links in groups:
+            items = "".join(f'<li><a href="{link.path}">{esc(link.label)}</a></li>' for link in links)
+            parts.append(
+                f'<div class="site-index-group"><h3>{esc(title)}</h3>'
+                f'<ul style="display:flex;flex-wrap:wrap;gap:4px 14px;list-style:none;padding:0">'
+                f"{items}</ul></div>"
+            )
+        return '<nav class="site-index" style="padding:12px 40px;font-size:13px">' + "".join(parts) + "</nav>"
 
     def time(self, moment: datetime, label: str) -> str:
         """A <time> element with the ISO 8601 instant."""

@@ -103,6 +103,18 @@ class BlogTheme(Theme):
         "private": "管理画面",
         "syndicated": "転載記事",
     }
+    index_labels = {
+        "topics": "タグ",
+        "authors": "書いた人",
+        "archive": "アーカイブ",
+        "more_by": "{name}の記事一覧",
+    }
+    index_headings = {
+        "tag": "タグ：{name}",
+        "author": "{name}の記事",
+        "archive": "{name}の記事",
+        "page": "{heading}（{page}ページ目）",
+    }
 
     @staticmethod
     def home_path(page: int) -> str:
@@ -158,6 +170,7 @@ class BlogTheme(Theme):
     def _bottom(self) -> str:
         return join(
             [
+                self.site_index(),
                 f'<footer id="blog-footer">&copy; 2025 {esc(self.spec.title)} '
                 "Powered by Sakura Blog</footer>",
                 "</body>\n</html>\n",
@@ -240,7 +253,8 @@ class BlogTheme(Theme):
                 '<article class="entry"><header class="entry-header">',
                 self.time(article.published, _display_date(article.published)),
                 f'<h1 class="entry-title">{esc(article.title)}</h1>',
-                f'<p class="entry-meta">書いた人：<span class="author">{esc(article.author)}</span>'
+                f'<p class="entry-meta">書いた人：<a class="author" href="{article.author_path}">'
+                f"{esc(article.author)}</a>"
                 " ／ カテゴリー："
                 f'<a href="{article.category.path}">{esc(article.category.name)}</a></p>',
                 '<div class="social-buttons"><span class="sb-hatena">B! ブックマーク</span>'
@@ -250,6 +264,7 @@ class BlogTheme(Theme):
                 '<div class="entry-content">',
                 join(body),
                 "</div>",
+                self.article_links(article),
                 '<footer class="entry-footer">この記事が気に入ったら、読者登録をお願いします。</footer>',
                 "</article>",
                 f'<section class="related-entries"><h2>関連記事</h2><ul>{related_links}</ul></section>',
@@ -274,7 +289,7 @@ class BlogTheme(Theme):
                 f'<figure><div class="photo" style="{_thumb_style(article.key)}"></div>'
                 f"<figcaption>{esc(block.text)}</figcaption></figure>"
             )
-        return f"<p>{esc(block.text)}</p>"
+        return f"<p>{self.inline(block)}</p>"
 
     def notice_page(self, title: str, message: str) -> str:
         return join(

@@ -108,6 +108,18 @@ class GovTheme(Theme):
         "private": "内部办公",
         "syndicated": "转载：最新通知",
     }
+    index_labels = {
+        "topics": "主题分类",
+        "authors": "发布人",
+        "archive": "信息归档",
+        "more_by": "{name}发布的信息",
+    }
+    index_headings = {
+        "tag": "主题：{name}",
+        "author": "{name}发布的信息",
+        "archive": "{name}信息",
+        "page": "{heading}（第{page}页）",
+    }
     list_summaries = False
 
     @staticmethod
@@ -121,6 +133,11 @@ class GovTheme(Theme):
     @staticmethod
     def article_path(number: int, category: Category, published: datetime) -> str:
         return f"/{category.slug}/{published:%Y%m}/t{published:%Y%m%d}_{7000000 + number}.html"
+
+    @staticmethod
+    def index_path(kind: str, slug: str, page: int) -> str:
+        folder = f"/{kind}/{slug.replace('/', '')}"
+        return f"{folder}/index.html" if page == 1 else f"{folder}/index_{page - 1}.html"
 
     @staticmethod
     def home_heading(page: int) -> str:
@@ -164,6 +181,7 @@ class GovTheme(Theme):
         )
         return join(
             [
+                self.site_index(),
                 '<div class="wrap links-bar">相关链接：'
                 f"<select><option>相关网站</option>{related_sites}</select>"
                 "<select><option>本市政府部门</option></select></div>",
@@ -244,13 +262,14 @@ class GovTheme(Theme):
                 f"<span>发布时间：{self.time(article.published, _display_time(article.published))}"
                 "</span>"
                 f"<span>来源：{esc(self.spec.title)}办公室</span>"
-                f'<span>作者：<span class="author">{esc(article.author)}</span></span>'
+                f'<span>作者：<a class="author" href="{article.author_path}">{esc(article.author)}</a></span>'
                 '<span>浏览次数：<span id="view-count">-</span></span>'
                 '<span>【字体：<a href="#">大</a> <a href="#">中'
                 '</a> <a href="#">小</a>】</span></div>',
                 '<div class="article-content" id="zoom">',
                 join(self._block(block) for block in article.blocks),
                 "</div>",
+                self.article_links(article),
                 '<div class="article-tools">'
                 '<a href="#">【打印本页】</a><a href="#">【关闭窗口】</a>'
                 '<a href="#">【我要纠错】</a></div>',
@@ -260,11 +279,10 @@ class GovTheme(Theme):
             ]
         )
 
-    @staticmethod
-    def _block(block: Block) -> str:
+    def _block(self, block: Block) -> str:
         if block.kind == "h2":
             return f"<h2>{esc(block.text)}</h2>"
-        return f"<p>{esc(block.text)}</p>"
+        return f"<p>{self.inline(block)}</p>"
 
     def notice_page(self, title: str, message: str) -> str:
         return join(

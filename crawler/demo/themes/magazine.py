@@ -141,6 +141,22 @@ MONTHS = (
     "декабря",
 )
 
+#: Month names as an archive heading says them (nominative).
+ARCHIVE_MONTHS = (
+    "Январь",
+    "Февраль",
+    "Март",
+    "Апрель",
+    "Май",
+    "Июнь",
+    "Июль",
+    "Август",
+    "Сентябрь",
+    "Октябрь",
+    "Ноябрь",
+    "Декабрь",
+)
+
 
 def _display_date(moment: datetime) -> str:
     return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}, {moment:%H:%M}"
@@ -158,6 +174,18 @@ class MagazineTheme(Theme):
         "private": "Редакция",
         "syndicated": "Перепечатка",
     }
+    index_labels = {
+        "topics": "Темы",
+        "authors": "Авторы",
+        "archive": "Архив",
+        "more_by": "Все тексты: {name}",
+    }
+    index_headings = {
+        "tag": "Тема: {name}",
+        "author": "Автор: {name}",
+        "archive": "Архив: {name}",
+        "page": "{heading}, страница {page}",
+    }
 
     @staticmethod
     def home_path(page: int) -> str:
@@ -170,6 +198,14 @@ class MagazineTheme(Theme):
     @staticmethod
     def article_path(number: int, category: Category, published: datetime) -> str:
         return f"/{category.slug}/{number + 24000}-{published:%Y%m%d}/"
+
+    @staticmethod
+    def index_path(kind: str, slug: str, page: int) -> str:
+        return f"/{kind}/{slug}/" if page == 1 else f"/{kind}/{slug}/?page={page}"
+
+    @staticmethod
+    def month_label(year: int, month: int) -> str:
+        return f"{ARCHIVE_MONTHS[month - 1]} {year}"
 
     @staticmethod
     def home_heading(page: int) -> str:
@@ -198,6 +234,7 @@ class MagazineTheme(Theme):
                 '<form action="/" method="get">'
                 '<input type="email" name="email" placeholder="Ваш e-mail">'
                 '<button type="submit">Подписаться</button></form></section>',
+                self.site_index(),
                 '<footer class="mag-footer"><p><a href="/">Главная</a>'
                 + "".join(f'<a href="{c.path}">{esc(c.name)}</a>' for c in self.view.categories)
                 + links
@@ -284,12 +321,13 @@ class MagazineTheme(Theme):
                 f'<a class="story-rubric" href="{article.category.path}">{esc(article.category.name)}</a>',
                 f'<h1 class="story-title">{esc(article.title)}</h1>',
                 '<div class="story-meta">Текст: '
-                f'<span class="author">{esc(article.author)}</span> · '
+                f'<a class="author" href="{article.author_path}">{esc(article.author)}</a> · '
                 f"{self.time(article.published, _display_date(article.published))}</div>",
                 '<div class="article-body">',
                 join(self._block(article, block) for block in static),
                 "</div>",
                 f'<script type="application/json" id="article-rest">{json_for_script(rest)}</script>',
+                self.article_links(article),
                 '<div class="share-bar"><button type="button">ВКонтакте</button>'
                 '<button type="button">Telegram</button>'
                 '<button type="button">Одноклассники</button>'
@@ -304,8 +342,7 @@ class MagazineTheme(Theme):
             ]
         )
 
-    @staticmethod
-    def _block(article: Article, block: Block) -> str:
+    def _block(self, article: Article, block: Block) -> str:
         if block.kind == "lead":
             return f'<p class="lead">{esc(block.text)}</p>'
         if block.kind == "h2":
@@ -315,7 +352,7 @@ class MagazineTheme(Theme):
                 f"<figure>{svg_picture(article.key, 1000, 520)}"
                 f"<figcaption>{esc(block.text)}</figcaption></figure>"
             )
-        return f"<p>{esc(block.text)}</p>"
+        return f"<p>{self.inline(block)}</p>"
 
     def notice_page(self, title: str, message: str) -> str:
         return join(

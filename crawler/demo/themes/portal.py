@@ -167,6 +167,18 @@ class PortalTheme(Theme):
         "stalled": "Live: the newsroom feed",
         "syndicated": "From the wire: syndicated",
     }
+    index_labels = {
+        "topics": "Topics",
+        "authors": "Our journalists",
+        "archive": "Archive",
+        "more_by": "More from {name}",
+    }
+    index_headings = {
+        "tag": "Topic: {name}",
+        "author": "Stories by {name}",
+        "archive": "Archive: {name}",
+        "page": "{heading}, page {page}",
+    }
 
     @staticmethod
     def home_path(page: int) -> str:
@@ -179,6 +191,10 @@ class PortalTheme(Theme):
     @staticmethod
     def article_path(number: int, category: Category, published: datetime) -> str:
         return f"/{category.slug}/{published:%Y/%m/%d}/story-{number:05d}.html"
+
+    @staticmethod
+    def month_label(year: int, month: int) -> str:
+        return f"{MONTHS[month - 1]} {year}"
 
     @staticmethod
     def home_heading(page: int) -> str:
@@ -239,6 +255,7 @@ class PortalTheme(Theme):
         links = "".join(f'<a href="{link.path}">{esc(link.label)}</a>' for link in self.view.footer_links)
         return join(
             [
+                self.site_index(),
                 '<footer class="site-footer"><p><a href="/">Home</a>'
                 + "".join(f'<a href="{c.path}">{esc(c.name)}</a>' for c in self.view.categories)
                 + links
@@ -355,7 +372,7 @@ class PortalTheme(Theme):
                 f'<span class="kicker">{esc(article.category.name)}</span>',
                 f'<h1 class="headline">{esc(article.title)}</h1>',
                 '<div class="byline">By '
-                f'<a class="author" rel="author" href="/">{esc(article.author)}</a>'
+                f'<a class="author" rel="author" href="{article.author_path}">{esc(article.author)}</a>'
                 f" &middot; {self.time(article.published, _display_date(article.published))}</div>",
                 '<div class="share"><button type="button">Share</button>'
                 '<button type="button">Facebook</button><button type="button">X</button>'
@@ -365,8 +382,7 @@ class PortalTheme(Theme):
                 '<div class="story-body">',
                 join(body),
                 "</div>",
-                f'<div class="tags">Topics: <a href="{article.category.path}">'
-                f"{esc(article.category.name)}</a></div>",
+                self.article_links(article),
                 "</article>",
                 f'<section class="related"><h2>Related coverage</h2><ul>{related_links}</ul></section>',
                 '<section class="more-stories" id="more-stories" data-state="pending">'
@@ -393,7 +409,7 @@ class PortalTheme(Theme):
                 f'<figure><img src="{_image_path(article)}" alt="" width="800" height="450">'
                 f"<figcaption>{esc(block.text)}</figcaption></figure>"
             )
-        return f"<p>{esc(block.text)}</p>"
+        return f"<p>{self.inline(block)}</p>"
 
     def notice_page(self, title: str, message: str) -> str:
         return join(
