@@ -24,6 +24,7 @@ from typing import ClassVar, Self
 import torch
 
 from models.pagenet import Trunk
+from models.shipped import shipped_file
 from models.vision_element import (
     BoxHead,
     CheckpointError,
@@ -44,7 +45,7 @@ from pipelines.extraction.result import extraction_of
 
 logger = logging.getLogger(__name__)
 
-SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "vision-element.pt"
+SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/vision-element.pt")
 #: Shortest side (px) of a candidate box: keeps the main element of 96.3 % of WCXB dev's
 #: annotated pages (97.8 % at 0 px: the rest are not visible; README, Vision element model).
 MIN_SIDE = 100
