@@ -144,7 +144,8 @@ def test_the_egg_carries_every_shipped_file_and_works_from_elsewhere(tmp_path):
 
 def scrapyd_api(port: int, endpoint: str, data: list[tuple[str, str]] | None = None) -> Any:
     body = urllib.parse.urlencode(data).encode() if data is not None else None
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/{endpoint}", data=body, timeout=10) as answer:
+    # addversion.json and listspiders.json run `scrapy list` (torch imports): slow on a busy machine
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/{endpoint}", data=body, timeout=180) as answer:
         return json.loads(answer.read())
 
 
