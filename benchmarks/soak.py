@@ -8,8 +8,10 @@ memory stays flat and nothing is left running.
 Writes DIR/feed.jsonl, DIR/urls.txt (every URL the demo web serves: what the crawl must
 reach), DIR/soak.json (lines, distinct_urls, lost, duplicates, rss_mib (the crawl's
 process tree, Chromium included, sampled every 50 feed lines; proportional set size, so
-that memory shared between processes is counted once), chromium_left, pages_per_s), and
-the crawl's log, store and report beside them.
+that memory shared between processes is counted once), chromium_left, pages_per_s,
+settings), and the crawl's log, store and report beside them. ``--setting NAME=VALUE``
+(repeatable) passes a Scrapy setting to the crawl, e.g. PAGESIGHT_FRONTIER_POLICY=flat to
+follow every link whatever the page type.
 """
 
 from __future__ import annotations
@@ -98,9 +100,10 @@ def marked_processes(marker: str) -> list[int]:
     return found
 
 
-def crawl(out: Path, demo: DemoWeb, urls_file: Path, gold: Path) -> dict[str, Any]:
-    """Crawl the served demo web from its home pages; memory of the whole process tree at
-    every SAMPLE_EVERY feed lines; Chromium processes still alive after the crawl."""
+def crawl(out: Path, demo: DemoWeb, gold: Path, extra: dict[str, str]) -> dict[str, Any]:
+    """Crawl the served demo web from its home pages (``extra``: more settings); memory of
+    the whole process tree at every SAMPLE_EVERY feed lines; Chromium processes still alive
+    after the crawl."""
     feed = out / "feed.jsonl"
     settings = {
         "PAGESIGHT_STORE_URI": str(out / "store"),
@@ -108,6 +111,7 @@ def crawl(out: Path, demo: DemoWeb, urls_file: Path, gold: Path) -> dict[str, An
         "PAGESIGHT_DENY_EXTENSIONS": "[]",  # the PDF and the PNG are reached too (skipped lines)
         "PAGESIGHT_PROGRESS_INTERVAL": "60",
         "TELNETCONSOLE_ENABLED": "False",
+        **extra,
     }
     command = [sys.executable, "-m", "scrapy", "crawl", "news", "-O", str(feed)]
     command += ["-a", f"start_urls={','.join(demo.seed_urls)}", "-a", f"gold={gold}"]
@@ -150,7 +154,11 @@ def main() -> None:
     parser.add_argument("--faults", default="latency_ms=50,error_rate=0.1,hang,huge,non_html")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--setting", action="append", default=[], metavar="NAME=VALUE", help="a setting of the crawl"
+    )
     args = parser.parse_args()
+    extra = dict(setting.split("=", 1) for setting in args.setting)
 
     args.out.mkdir(parents=True, exist_ok=True)
     web = scaled_web(args.pages, Faults.parse(args.faults), args.seed)
@@ -160,7 +168,7 @@ def main() -> None:
         urls_file.write_text("\n".join(urls) + "\n", encoding="utf-8")
         gold = demo.write_gold(args.out / "gold.jsonl")
         print(f"Soak: {len(urls)} pages ({web.articles_per_site} articles per site), faults {web.faults}")
-        run = crawl(args.out, demo, urls_file, gold)
+        run = crawl(args.out, demo, gold, extra)
 
     lines = [
         json.loads(line) for line in (args.out / "feed.jsonl").read_text("utf-8").splitlines() if line.strip()
@@ -174,6 +182,7 @@ def main() -> None:
         "rss_mib": run["rss_mib"],
         "chromium_left": run["chromium_left"],
         "pages_per_s": round(len(lines) / run["seconds"], 3),
+        "settings": extra,
     }
     (args.out / "soak.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(json.dumps({key: value for key, value in result.items() if key != "rss_mib"}))

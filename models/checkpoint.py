@@ -32,6 +32,7 @@ from models.classifier import PageTypeClassifier
 from models.efficientnet import EfficientNetWeightsError, pretrained_weights
 from models.pagenet import trunk_keys
 from models.registry import PageTypeModel, model_spec, resolve_device
+from models.shipped import project_file
 from models.transform import ScreenshotTransform
 
 FORMAT = "pagesight-page-classifier"
@@ -202,7 +203,9 @@ def _build_on_wheel_trunk(
 
 
 def load_classifier(path: str | Path | None, device: str = "cpu") -> PageTypeClassifier:
-    """Load a checkpoint as a ready classifier; CheckpointError on any problem."""
+    """Load a checkpoint as a ready classifier; CheckpointError on any problem. A relative
+    path that is not in the working directory names a shipped one (models.shipped)."""
+    path = project_file(path) if path else path
     meta, state = read_checkpoint(path)
     try:
         transform = ScreenshotTransform.from_dict(meta.transform)

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-LABEL_MAPS_DIR = Path(__file__).resolve().parent / "label_maps"
+from models.shipped import shipped_file, shipped_resource
+
+LABEL_MAPS_DIR = "label_maps"  # of the models package (models.shipped)
 DEFAULT_LABEL_MAPPING = "article-list"
 
 
@@ -80,7 +82,8 @@ class LabelMapping:
 
 def shipped_label_mappings() -> list[str]:
     """Names of the mappings in ``models/label_maps/``."""
-    return sorted(path.stem for path in LABEL_MAPS_DIR.glob("*.json"))
+    files = shipped_resource("models", LABEL_MAPS_DIR).iterdir()
+    return sorted(file.name.removesuffix(".json") for file in files if file.name.endswith(".json"))
 
 
 def label_mapping_from_dict(spec: Mapping[str, Any], name: str = "") -> LabelMapping:
@@ -101,7 +104,7 @@ def load_label_mapping(spec: str | Path | Mapping[str, Any] | None = None) -> La
         return label_mapping_from_dict(spec)
     path = Path(spec)
     if str(spec) in shipped_label_mappings():
-        path = LABEL_MAPS_DIR / f"{spec}.json"
+        path = shipped_file("models", f"{LABEL_MAPS_DIR}/{spec}.json")
     if not path.is_file():
         raise LabelMappingError(
             f"label mapping not found: {spec} (give a JSON file or one of {shipped_label_mappings()})"

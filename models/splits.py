@@ -21,10 +21,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from models.shipped import shipped_file
 from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.urls import normalize_site
 
-SPLIT_FILE = Path(__file__).parent / "splits" / "wcxb-dev.json"
+SPLIT_FILE = shipped_file("models", "splits/wcxb-dev.json")
 TRAIN, VALIDATION, HELDOUT = "train", "validation", "heldout"
 ROLES = (TRAIN, VALIDATION, HELDOUT)
 HELDOUT_SHARE = 5

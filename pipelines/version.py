@@ -1,16 +1,13 @@
-"""Provenance: PageSight's version (the one in ``pyproject.toml``; the project is run
-from its tree, not installed) and checkpoints' short hashes."""
+"""Provenance: PageSight's version and checkpoints' short hashes."""
 
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from pathlib import Path
 
-PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
-
-with PYPROJECT.open("rb") as _file:
-    PAGESIGHT_VERSION: str = tomllib.load(_file)["project"]["version"]
+#: PageSight's version: the one place it is written (pyproject.toml reads it from here, so
+#: that a built egg or wheel knows it too).
+PAGESIGHT_VERSION = "0.2.0"
 
 
 def short_hash(path: str | Path) -> str:

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -27,7 +28,7 @@ from pipelines.artifacts import read_artifact
 
 logger = logging.getLogger(__name__)
 
-APP_HTML = Path(__file__).with_name("app.html")
+APP_HTML = resources.files("crawler.labeling").joinpath("app.html")
 #: The stored page runs no script and loads nothing but its own images and styles.
 FROZEN_PAGE_CSP = "script-src 'none'; object-src 'none'; frame-src 'none'; base-uri 'none'"
 _PAGE_ROUTE = re.compile(r"^/page/(\d+)/(html|screenshot)$")

@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import base_url, body_of, parse_html
 from pipelines.extraction.leaves import TextLeaf, text_leaves
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: The shipped checkpoint (PAGESIGHT_BOILERNET_CHECKPOINT's default).
-DEFAULT_CHECKPOINT = str(Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "boilernet.pt")
+DEFAULT_CHECKPOINT = str(shipped_file("models", "checkpoints/boilernet.pt"))
 
 
 @register

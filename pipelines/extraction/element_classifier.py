@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from models.element_classifier import CheckpointError, TreeEnsemble, sigmoid
+from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.denoise import invisible_elements
 from pipelines.extraction.dom import HtmlElement, base_url, parse_html
@@ -30,7 +31,7 @@ from pipelines.extraction.textformat import Block, render_blocks, to_markdown, t
 logger = logging.getLogger(__name__)
 
 #: The checkpoint shipped with the repository (what the registered instance loads).
-SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "element-classifier.npz"
+SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/element-classifier.npz")
 KNOWN_FEATURES = ALL_FEATURES
 
 

@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import HtmlElement, base_url, parse_html
 from pipelines.extraction.element_classifier import shown_blocks
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "vision-element.pt"
+SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/vision-element.pt")
 #: Shortest side (px) of a candidate box: keeps the main element of 96.3 % of WCXB dev's
 #: annotated pages (97.8 % at 0 px: the rest are not visible; README, Vision element model).
 MIN_SIDE = 100
