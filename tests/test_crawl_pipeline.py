@@ -60,6 +60,12 @@ def test_list_pages_have_items_with_absolute_urls(demo_crawl):
     for page, record in gold_records(demo_crawl):
         if page["page_type"] != "list" or record["page_type"] != "list":
             continue
+        if len(page["items"]) == 1 and not record["items"]:
+            # A list of one story (an author's only article) has no repeated structure to
+            # find; its story must then be the page's text.
+            (item,) = page["items"]
+            assert item["title"] in record["text"], record["url"]
+            continue
         assert record["items"], record["url"]
         gold_urls = {item["url"] for item in page["items"]}
         found = {item["url"] for item in record["items"]}
