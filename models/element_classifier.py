@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,10 @@ from typing import Any
 import numpy as np
 
 FORMAT = "pagesight-element-classifier/1"
-_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
+#: The arrays that hold one tree ensemble in a checkpoint.
+TREE_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
+#: The scalars stored beside them (``TreeEnsemble.header``).
+_HEADER_KEYS = ("features", "baseline", "rate", "depth", "float32")
 
 
 def sigmoid(x: np.ndarray | float) -> np.ndarray:
@@ -122,30 +126,48 @@ class TreeEnsemble:
         """P(main element) of each row (rank by :meth:`raw_scores`: these saturate at 1)."""
         return sigmoid(self.raw_scores(rows))
 
-    def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        meta = {
-            **self.meta,
-            "format": FORMAT,
-            "features": self.features,
-            "baseline": self.baseline,
-            "rate": self.rate,
-            "depth": self.depth,
-            "float32": self.float32,
+    def header(self) -> dict[str, Any]:
+        """The scalars a checkpoint stores beside :meth:`to_arrays`."""
+        return {key: getattr(self, key) for key in _HEADER_KEYS}
+
+    def to_arrays(self, prefix: str = "", value_dtype: type = np.float64) -> dict[str, np.ndarray]:
+        """The trees as the arrays a checkpoint stores, names prefixed."""
+        return {
+            f"{prefix}left": self.left.astype(np.int32),
+            f"{prefix}right": self.right.astype(np.int32),
+            f"{prefix}feature": self.feature.astype(np.int16),
+            f"{prefix}threshold": self.threshold,
+            f"{prefix}value": self.value.astype(value_dtype),
+            f"{prefix}roots": self.roots.astype(np.int32),
         }
-        with path.open("wb") as out:
-            np.savez_compressed(
-                out,
-                meta=np.array(json.dumps(meta, ensure_ascii=False)),
-                left=self.left.astype(np.int32),
-                right=self.right.astype(np.int32),
-                feature=self.feature.astype(np.int16),
-                threshold=self.threshold,
-                value=self.value,
-                roots=self.roots.astype(np.int32),
-            )
-        return path
+
+    @classmethod
+    def from_arrays(
+        cls, arrays: dict[str, np.ndarray], header: dict[str, Any], prefix: str = "", **extra: Any
+    ) -> TreeEnsemble:
+        """The inverse of :meth:`to_arrays` and :meth:`header`; ValueError when the trees
+        point outside their features."""
+        features = list(header["features"])
+        feature = arrays[f"{prefix}feature"].astype(np.int64)
+        if int(feature.max(initial=0)) >= len(features) or not math.isfinite(header["baseline"]):
+            raise ValueError("corrupt (tree features out of range)")
+        return cls(
+            left=arrays[f"{prefix}left"].astype(np.int64),
+            right=arrays[f"{prefix}right"].astype(np.int64),
+            feature=feature,
+            threshold=arrays[f"{prefix}threshold"],
+            value=arrays[f"{prefix}value"].astype(np.float64),
+            roots=arrays[f"{prefix}roots"].astype(np.int64),
+            baseline=float(header["baseline"]),
+            rate=float(header["rate"]),
+            depth=int(header["depth"]),
+            features=features,
+            float32=bool(header.get("float32", False)),
+            **extra,
+        )
+
+    def save(self, path: str | Path) -> Path:
+        return write_npz_checkpoint(path, {**self.meta, "format": FORMAT, **self.header()}, self.to_arrays())
 
     @classmethod
     def load(cls, path: str | Path, known_features: tuple[str, ...] | None = None) -> TreeEnsemble:
@@ -153,45 +175,58 @@ class TreeEnsemble:
         another format, or needs features outside ``known_features`` (what the code computes)."""
         path = Path(path)
         retrain = "train one with `scrapy train-element-classifier`"
-        if not path.is_file():
-            raise CheckpointError(f"element classifier checkpoint {path} not found; {retrain}")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"])) if "meta" in data else {}
-                if meta.get("format") != FORMAT:
-                    raise CheckpointError(
-                        f"{path} is not an element classifier checkpoint (format {meta.get('format')!r}, "
-                        f"expected {FORMAT!r}); {retrain}"
-                    )
-                arrays = {name: data[name] for name in _ARRAYS}
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
-            if isinstance(exc, CheckpointError):
-                raise
-            raise CheckpointError(
-                f"element classifier checkpoint {path} is unreadable ({exc}); {retrain}"
-            ) from None
-        names = list(meta["features"])
-        unknown = [name for name in names if known_features is not None and name not in known_features]
+        meta, arrays = read_npz_checkpoint(
+            path, FORMAT, "an element classifier", retrain, CheckpointError, lambda meta: TREE_ARRAYS
+        )
+        unknown = [
+            name for name in meta["features"] if known_features is not None and name not in known_features
+        ]
         if unknown:
             raise CheckpointError(
                 f"{path} was trained on features this code does not compute ({', '.join(unknown)}); {retrain}"
             )
-        if int(arrays["feature"].max(initial=0)) >= len(names) or not math.isfinite(meta["baseline"]):
-            raise CheckpointError(f"{path} is corrupt (tree features out of range); {retrain}")
-        extra = {
-            k: v for k, v in meta.items() if k not in ("features", "baseline", "rate", "depth", "float32")
-        }
-        return cls(
-            left=arrays["left"].astype(np.int64),
-            right=arrays["right"].astype(np.int64),
-            feature=arrays["feature"].astype(np.int64),
-            threshold=arrays["threshold"],
-            value=arrays["value"],
-            roots=arrays["roots"].astype(np.int64),
-            baseline=float(meta["baseline"]),
-            rate=float(meta["rate"]),
-            depth=int(meta["depth"]),
-            features=names,
-            meta=extra,
-            float32=bool(meta["float32"]),
-        )
+        extra = {k: v for k, v in meta.items() if k not in _HEADER_KEYS}
+        try:
+            return cls.from_arrays(arrays, meta, meta=extra)
+        except ValueError as exc:
+            raise CheckpointError(f"{path} is {exc}; {retrain}") from None
+
+
+def write_npz_checkpoint(path: str | Path, meta: dict[str, Any], arrays: dict[str, Any]) -> Path:
+    """Save ``arrays`` and the JSON ``meta`` as one compressed ``.npz`` (no pickle)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        np.savez_compressed(out, meta=np.array(json.dumps(meta, ensure_ascii=False)), **arrays)
+    return path
+
+
+def read_npz_checkpoint(
+    path: Path,
+    format_name: str,
+    what: str,
+    retrain: str,
+    error: type[Exception],
+    array_names: Callable[[dict[str, Any]], Iterable[str]],
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The JSON ``meta`` of an ``.npz`` checkpoint of ``format_name`` and the arrays
+    ``array_names(meta)`` names; ``error`` (one line naming the file and ``retrain``) when
+    it is missing, unreadable or of another format. ``what`` names the model ("an element
+    classifier")."""
+    if not path.is_file():
+        raise error(f"{what.split(maxsplit=1)[1]} checkpoint {path} not found; {retrain}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"])) if "meta" in data else {}
+            if meta.get("format") != format_name:
+                raise error(
+                    f"{path} is not {what} checkpoint (format {meta.get('format')!r}, "
+                    f"expected {format_name!r}); {retrain}"
+                )
+            return meta, {name: data[name] for name in array_names(meta)}
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+        if isinstance(exc, error):
+            raise
+        raise error(
+            f"{what.split(maxsplit=1)[1]} checkpoint {path} is unreadable ({exc}); {retrain}"
+        ) from None

@@ -10,21 +10,18 @@ layout) in one ``.npz`` with a JSON ``meta``: prediction needs numpy only, no pi
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from models.element_classifier import TreeEnsemble
+from models.element_classifier import TREE_ARRAYS, TreeEnsemble, read_npz_checkpoint, write_npz_checkpoint
 from models.quality_features import feature_names
 
 FORMAT = "pagesight-quality-estimate/1"
 CHEAP, FULL = "cheap", "full"
 STAGES = (CHEAP, FULL)
-_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
 _RETRAIN = "train one with `scrapy train-ensemble --wcxb WCXB_DEV`"
 
 
@@ -78,81 +75,42 @@ class QualityEstimate:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         arrays: dict[str, Any] = {}
         stages = {}
         for name, stage in self.stages.items():
-            trees = stage.trees
-            stages[name] = {
-                "candidates": stage.candidates,
-                "features": trees.features,
-                "baseline": trees.baseline,
-                "rate": trees.rate,
-                "depth": trees.depth,
-                "margin": stage.margin,
-            }
-            arrays[f"{name}.left"] = trees.left.astype(np.int32)
-            arrays[f"{name}.right"] = trees.right.astype(np.int32)
-            arrays[f"{name}.feature"] = trees.feature.astype(np.int16)
-            arrays[f"{name}.threshold"] = trees.threshold
-            arrays[f"{name}.value"] = trees.value.astype(np.float32)
-            arrays[f"{name}.roots"] = trees.roots.astype(np.int32)
-        meta = {**self.meta, "format": FORMAT, "stages": stages}
-        with path.open("wb") as out:
-            np.savez_compressed(out, meta=np.array(json.dumps(meta, ensure_ascii=False)), **arrays)
-        return path
+            header = stage.trees.header()
+            del header["float32"]
+            stages[name] = {"candidates": stage.candidates, **header, "margin": stage.margin}
+            arrays.update(stage.trees.to_arrays(f"{name}.", value_dtype=np.float32))
+        return write_npz_checkpoint(path, {**self.meta, "format": FORMAT, "stages": stages}, arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> QualityEstimate:
         """Read a checkpoint; :class:`QualityCheckpointError` (one line) when it is missing,
         unreadable, of another format or version of the features, or lacks a stage."""
         path = Path(path)
-        if not path.is_file():
-            raise QualityCheckpointError(f"quality estimate checkpoint {path} not found; {_RETRAIN}")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"])) if "meta" in data else {}
-                if meta.get("format") != FORMAT:
-                    raise QualityCheckpointError(
-                        f"{path} is not a quality estimate checkpoint (format {meta.get('format')!r}, "
-                        f"expected {FORMAT!r}); {_RETRAIN}"
-                    )
-                stored = meta.get("stages", {})
-                missing = [stage for stage in STAGES if stage not in stored]
-                if missing:
-                    raise QualityCheckpointError(f"{path} has no {', '.join(missing)} stage; {_RETRAIN}")
-                arrays = {f"{s}.{a}": data[f"{s}.{a}"] for s in STAGES for a in _ARRAYS}
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
-            if isinstance(exc, QualityCheckpointError):
-                raise
-            raise QualityCheckpointError(
-                f"quality estimate checkpoint {path} is unreadable ({exc}); {_RETRAIN}"
-            ) from None
+
+        def array_names(meta: dict[str, Any]) -> list[str]:
+            missing = [stage for stage in STAGES if stage not in meta.get("stages", {})]
+            if missing:
+                raise QualityCheckpointError(f"{path} has no {', '.join(missing)} stage; {_RETRAIN}")
+            return [f"{stage}.{array}" for stage in STAGES for array in TREE_ARRAYS]
+
+        meta, arrays = read_npz_checkpoint(
+            path, FORMAT, "a quality estimate", _RETRAIN, QualityCheckpointError, array_names
+        )
         stages = {}
         for name in STAGES:
-            info = stored[name]
+            info = meta["stages"][name]
             candidates = list(info["candidates"])
             if list(info["features"]) != feature_names(candidates):
                 raise QualityCheckpointError(
                     f"{path} was trained on features this code does not compute; {_RETRAIN}"
                 )
-            feature = arrays[f"{name}.feature"].astype(np.int64)
-            if int(feature.max(initial=0)) >= len(info["features"]) or not math.isfinite(info["baseline"]):
-                raise QualityCheckpointError(f"{path} is corrupt (tree features out of range); {_RETRAIN}")
-            trees = TreeEnsemble(
-                left=arrays[f"{name}.left"].astype(np.int64),
-                right=arrays[f"{name}.right"].astype(np.int64),
-                feature=feature,
-                threshold=arrays[f"{name}.threshold"],
-                value=arrays[f"{name}.value"].astype(np.float64),
-                roots=arrays[f"{name}.roots"].astype(np.int64),
-                baseline=float(info["baseline"]),
-                rate=float(info["rate"]),
-                depth=int(info["depth"]),
-                features=list(info["features"]),
-                float32=False,
-            )
+            try:
+                trees = TreeEnsemble.from_arrays(arrays, info, f"{name}.")
+            except ValueError as exc:
+                raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
             stages[name] = StageModel(candidates, trees, float(info["margin"]))
         extra = {k: v for k, v in meta.items() if k not in ("format", "stages")}
         return cls(stages, extra)
