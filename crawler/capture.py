@@ -26,6 +26,7 @@ from scrapy.http import Request as ScrapyRequest
 from w3lib.encoding import http_content_type_encoding
 
 from crawler.errors import BrowserErrorPage
+from crawler.items import PARTIAL_LOAD_WARNING
 from pipelines.extraction.encoding import decide_encoding, decode_document
 
 logger = logging.getLogger(__name__)
@@ -33,8 +34,6 @@ logger = logging.getLogger(__name__)
 HTML_CONTENT_TYPES = ("text/html", "application/xhtml+xml")
 #: Where Chromium shows its own error page (net::ERR_* on a navigation).
 BROWSER_ERROR_URL_PREFIX = "chrome-error://"
-#: Warning on a page captured as rendered when its load event had not come in time.
-PARTIAL_LOAD_WARNING = "partial: load timeout"
 # Response headers that no longer describe a body re-encoded as UTF-8.
 _BODY_HEADERS = ("content-length", "content-encoding", "transfer-encoding")
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)

@@ -8,6 +8,8 @@ from typing import Any
 STATUS_OK = "ok"
 STATUS_SKIPPED = "skipped"
 STATUS_ERROR = "error"
+#: The capture's warning on a page whose load event did not come before the deadline.
+PARTIAL_LOAD_WARNING = "partial: load timeout"
 
 
 @dataclass

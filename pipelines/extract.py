@@ -7,6 +7,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from scrapy import Spider
 from scrapy.crawler import Crawler
@@ -14,10 +15,12 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
 import pipelines.extraction  # noqa: F401  (registers the built-in extractors)
-from crawler.items import PageItem
+from crawler.items import PARTIAL_LOAD_WARNING, PageCapture, PageItem
 from models.labels import LabelMapping
 from pipelines.evaluation.scoring import page_type_label, page_type_mapping
+from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.page import PAGE_TYPES, Extraction, Extractor, Page
+from pipelines.extraction.partial import RenderShortfall, render_shortfall
 from pipelines.extraction.registry import build_extractor
 from pipelines.steps import record_step_failure
 from pipelines.version import PAGESIGHT_VERSION
@@ -77,11 +80,21 @@ class ExtractPipeline:
         if item.capture is None:
             return item
         page_type = self.config.forced_page_type or page_type_label(self.config.label_mapping, item.page_type)
+        html: str = item.capture.html
+        boxes: list[dict[str, Any]] | None = item.capture.boxes
+        sent_html = _sent_html_if_render_fell_short(item.capture)
+        if sent_html is not None:
+            html, boxes = sent_html.html, None
+            item.warnings.append(
+                f"extract: render cut off ({sent_html.shortfall.rendered} of {sent_html.shortfall.sent} "
+                "words), extracted from the server's bytes"
+            )
+            self.crawler.stats.inc_value("pagesight/extract/from_sent_bytes")
         page = Page(
-            html=item.capture.html,
+            html=html,
             url=item.url,
             page_type=page_type if page_type in PAGE_TYPES else None,
-            boxes=item.capture.boxes,
+            boxes=boxes,
             screenshot=item.capture.screenshot_png,
         )
         item.extractor = self.extractor.name
@@ -105,6 +118,22 @@ class ExtractPipeline:
         stats.inc_value("pagesight/extract/ok")
         stats.inc_value(f"pagesight/extract/{extraction.page_type}")
         return item
+
+
+@dataclass(frozen=True)
+class _SentHtml:
+    html: str
+    shortfall: RenderShortfall
+
+
+def _sent_html_if_render_fell_short(capture: PageCapture) -> _SentHtml | None:
+    """The server's document, decoded, when the render was cut off at the load deadline
+    before most of its text (``pipelines/extraction/partial.py``)."""
+    if PARTIAL_LOAD_WARNING not in capture.warnings or not capture.raw_html:
+        return None
+    sent = decode_html(capture.raw_html, capture.encoding)
+    shortfall = render_shortfall(capture.html, sent)
+    return None if shortfall is None else _SentHtml(sent, shortfall)
 
 
 def apply_extraction(item: PageItem, extraction: Extraction) -> None:

@@ -13,8 +13,9 @@ from urllib.parse import urlparse
 import pytest
 from PIL import Image
 
-from crawler.capture import PARTIAL_LOAD_WARNING
+from crawler.demo.generator import STALLED_SCRIPT_PAGE_PATH
 from crawler.demo.server import CONSENT_BANNER
+from crawler.items import PARTIAL_LOAD_WARNING
 from pipelines.evaluation.text import tokens
 from tests.conftest import E2E_MAX_SCREENSHOT_HEIGHT
 from tests.crawling import processes_with_marker, run_crawl
@@ -75,6 +76,16 @@ def test_pages_that_never_finish_loading_are_kept_as_rendered(demo_crawl):
         assert len(tokens(record["text"])) > 50
     for url in demo_crawl.stalled_urls:  # its document arrived whole: decided and stored
         assert by_url[url]["encoding"] == "utf-8" and by_url[url]["raw_html"]
+    # The page whose parser-blocking script never came rendered none of its text: its
+    # text above comes from the server's bytes, and the line says so.
+    read_from_bytes = [
+        url
+        for url in demo_crawl.stalled_urls
+        if any("from the server's bytes" in w for w in by_url[url]["warnings"])
+    ]
+    assert read_from_bytes == [
+        url for url in demo_crawl.stalled_urls if url.endswith(STALLED_SCRIPT_PAGE_PATH)
+    ]
 
 
 @pytest.mark.e2e

@@ -475,17 +475,21 @@ def test_no_charset_is_what_the_server_sends():
 
 def test_script_redirect_and_stalled_pages_are_linked_from_home(web):
     [redirect] = web.script_redirect_urls
-    [stalled] = web.stalled_urls
+    stalled, blocked = web.stalled_urls
     status, _, body = fetch(redirect)
     assert status == 200 and b'location.replace("https://" + location.host' in body
     status, _, body = fetch(stalled)
     assert status == 200 and b'<img src="/live/newsroom-feed.png"' in body
+    status, _, body = fetch(blocked)  # the script comes first in <body>, before the text
+    assert status == 200 and re.search(rb'<body[^>]*><script src="/live/wire-desk.js">', body)
     gold_urls = {record["url"] for record in web.gold}
-    assert redirect not in gold_urls and stalled not in gold_urls
+    assert not {redirect, stalled, blocked} & gold_urls
     home = fetch(web.seed_urls[0])[2]
-    assert b'href="/moved/old-story.html"' in home and b'href="/live/newsroom-feed.html"' in home
-    with pytest.raises(TimeoutError):  # the image never finishes
-        fetch(stalled.rsplit("/", 1)[0] + "/newsroom-feed.png", timeout=1.0)
+    for path in (b"/moved/old-story.html", b"/live/newsroom-feed.html", b"/live/wire-desk.html"):
+        assert b'href="' + path + b'"' in home
+    for never_finishes in ("/newsroom-feed.png", "/wire-desk.js"):
+        with pytest.raises(TimeoutError):
+            fetch(stalled.rsplit("/", 1)[0] + never_finishes, timeout=1.0)
 
 
 def test_huge_page_is_several_megabytes(web):

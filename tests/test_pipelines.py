@@ -15,7 +15,7 @@ from scrapy.utils.test import get_crawler as scrapy_get_crawler
 
 from crawler import signals as pagesight_signals
 from crawler.extensions import ReportExtension
-from crawler.items import PageCapture, PageItem
+from crawler.items import PARTIAL_LOAD_WARNING, PageCapture, PageItem
 from models.checkpoint import CheckpointError, save_checkpoint
 from models.lenet import LeNet5
 from pipelines.classify import ClassifyPipeline
@@ -184,6 +184,33 @@ def test_an_empty_extraction_is_a_warning():
     item = run(ExtractPipeline.from_crawler(crawler), captured_item("<html><body></body></html>"))
     assert item.status == "ok" and item.error is None
     assert item.warnings == ["extract: iawce found no main content"]
+
+
+CUT_OFF_RENDER = (
+    "<html><head><title>Storm hits coast</title></head><body><script src='/slow.js'></script></body></html>"
+)
+
+
+@pytest.mark.parametrize("cut_off", [True, False])
+def test_a_render_cut_off_before_its_text_is_extracted_from_the_servers_bytes(cut_off):
+    # The parser stopped at a script that never came: the render shows nothing of the
+    # article, the server's bytes hold it. Only a page whose load timed out is read from
+    # its bytes (a complete render that drops text is the page's own doing).
+    item = captured_item(CUT_OFF_RENDER)
+    item.capture.raw_html = ARTICLE.replace("coast", "c\u00f4te").encode("cp1252")
+    item.capture.encoding = "cp1252"
+    if cut_off:
+        item.capture.warnings.append(PARTIAL_LOAD_WARNING)
+    crawler = get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "article"})
+    item = run(ExtractPipeline.from_crawler(crawler), item)
+    if cut_off:
+        assert "Paragraph 7 about the storm" in item.text and "c\u00f4te" in item.title
+        assert item.warnings == [
+            "extract: render cut off (0 of 118 words), extracted from the server's bytes"
+        ]
+        assert crawler.stats.get_value("pagesight/extract/from_sent_bytes") == 1
+    else:
+        assert item.text is None and item.warnings == ["extract: iawce found no main content"]
 
 
 def test_extraction_uses_the_classifiers_type():

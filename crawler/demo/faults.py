@@ -20,7 +20,8 @@ class Faults:
     plain ``text/html``; ``late_meta`` moves each page's ``<meta charset>`` past the
     first 1024 bytes (where browsers stop looking); ``script_redirect`` links a page
     whose script sends the browser to an address that fails (TLS to a plain-HTTP port);
-    ``stalled`` links an article with an image that never finishes loading; ``consent``
+    ``stalled`` links an article with an image that never finishes loading and one whose
+    parser-blocking script never arrives (its render stops before the text); ``consent``
     puts a fixed cookie-consent banner over the first screen of every HTML page.
     """
 

@@ -65,6 +65,8 @@ PRIVATE_PATH = "/private/drafts.html"
 REDIRECT_PATH = "/moved/old-story.html"
 STALLED_PATH = "/live/newsroom-feed.html"
 STALLED_IMAGE_PATH = "/live/newsroom-feed.png"
+STALLED_SCRIPT_PAGE_PATH = "/live/wire-desk.html"
+STALLED_SCRIPT_PATH = "/live/wire-desk.js"
 #: The seed lists every site publishes (site-relative URLs: pages never embed host or port).
 SITEMAP_INDEX_PATH = "/sitemap.xml"
 SITEMAP_PAGES_PATH = "/sitemap-pages.xml"
@@ -117,7 +119,7 @@ SITES: tuple[SiteSpec, ...] = (
         category_page_size=3,
         has_lead=True,
         has_figure=True,
-        hosts=frozenset({"hang", "png", "private", "redirect", "stalled"}),
+        hosts=frozenset({"hang", "png", "private", "redirect", "stalled", "stalled-script"}),
     ),
     SiteSpec(
         name="blog",
@@ -503,6 +505,7 @@ def _home_link_paths(spec: SiteSpec, faults: Faults) -> list[tuple[str, str]]:
         "png": faults.non_html,
         "redirect": faults.script_redirect,
         "stalled": faults.stalled,
+        "stalled-script": faults.stalled,
     }
     paths = {
         "hang": HANG_PATH,
@@ -511,6 +514,7 @@ def _home_link_paths(spec: SiteSpec, faults: Faults) -> list[tuple[str, str]]:
         "png": PNG_PATH,
         "redirect": REDIRECT_PATH,
         "stalled": STALLED_PATH,
+        "stalled-script": STALLED_SCRIPT_PAGE_PATH,
     }
     return [(kind, paths[kind]) for kind in paths if wanted[kind] and kind in spec.hosts]
 
@@ -563,6 +567,17 @@ def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: 
             summary=writer.sentence(),
             blocks=blocks,
         )
+    if faults.stalled and "stalled-script" in spec.hosts:
+        extras["stalled-script"] = Article(
+            key=f"{spec.name}-wire",
+            path=STALLED_SCRIPT_PAGE_PATH,
+            title=writer.headline(),
+            author=newest.author,
+            published=newest.published,
+            category=newest.category,
+            summary=writer.sentence(),
+            blocks=[Block("p", writer.paragraph()) for _ in range(6)],
+        )
     return extras
 
 
@@ -590,6 +605,19 @@ def _add_faults(
         model.add(Page(STALLED_PATH, _encode(html, spec), _html_type(spec)))
         model.add(Page(STALLED_IMAGE_PATH, b"", "image/png", hang=True))
         model.stalled_paths.append(STALLED_PATH)
+    if "stalled-script" in fault_articles:
+        # A parser-blocking script that never arrives, before the page's content: the
+        # parser stops there and the render at the deadline shows only the page's top.
+        script = f'<script src="{STALLED_SCRIPT_PATH}"></script>\n'
+        html = re.sub(
+            r"<body[^>]*>",
+            lambda tag: tag[0] + script,
+            theme.article_page(fault_articles["stalled-script"], []),
+            count=1,
+        )
+        model.add(Page(STALLED_SCRIPT_PAGE_PATH, _encode(html, spec), _html_type(spec)))
+        model.add(Page(STALLED_SCRIPT_PATH, b"", "text/javascript", hang=True))
+        model.stalled_paths.append(STALLED_SCRIPT_PAGE_PATH)
     if "huge" in fault_articles:
         huge = theme.article_page(fault_articles["huge"], [])
         model.add(Page(HUGE_PATH, _encode(huge, spec), _html_type(spec)))

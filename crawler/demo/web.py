@@ -183,7 +183,8 @@ class DemoWeb:
 
     @property
     def stalled_urls(self) -> list[str]:
-        """Articles with an image that never finishes loading (``stalled``); not in gold."""
+        """Articles with an image or a parser-blocking script that never finishes loading
+        (``stalled``); not in gold."""
         return self._urls("stalled_paths")
 
     @property

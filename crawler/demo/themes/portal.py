@@ -165,6 +165,7 @@ class PortalTheme(Theme):
         "private": "Staff login",
         "redirect": "Moved: our old story",
         "stalled": "Live: the newsroom feed",
+        "stalled-script": "Live: the wire desk",
         "syndicated": "From the wire: syndicated",
     }
     index_labels = {
