@@ -1,6 +1,7 @@
 """Denoising tables per page type, invisible boxes, noscript fallbacks, forms, the guard."""
 
 import pytest
+from lxml import etree
 from lxml import html as lxml_html
 
 from pipelines.extraction.denoise import NOISE_TABLES, denoise, invisible_elements
@@ -147,6 +148,33 @@ def test_a_page_the_render_did_not_reveal_keeps_its_hidden_content():
     removed = denoise(root, ARTICLE, boxes)
     assert "invisible" not in removed
     assert STORY in text_of(root)
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        "<details><summary>Specifications</summary>{}</details>",
+        '<div class="product-tabs"><div class="tab-pane" id="specs">{}</div></div>',
+        '<div role="tabpanel">{}</div>',
+        '<div class="AccordionRow__AccordionContent-sc-1">{}</div>',
+        '<table><tr class="expanded_specs"><td>{}</td></tr></table>',
+        '<section id="faq"><div class="answer">{}</div></section>',
+    ],
+)
+def test_hidden_content_a_reader_opens_with_a_click_stays(opener):
+    # Closed tabs, accordions and <details> hold content the reader reveals: not noise.
+    root = page(f"<main><p>{STORY}</p>" + opener.format("<p>Weight 2.4 kg, width 60 cm.</p>") + "</main>")
+    hidden = root.xpath("//p")[1]
+    menu = etree.SubElement(root.find(".//main"), "div", {"class": "dropdown"})
+    menu.text = "Home News Sport"
+    tree = root.getroottree()
+    boxes = [
+        {"tag": "p", "path": tree.getpath(hidden), "visible": False},
+        {"tag": "div", "path": tree.getpath(menu), "visible": False},
+    ]
+    assert invisible_elements(root, boxes) == [menu]
+    denoise(root, ARTICLE, boxes)
+    assert "Weight 2.4 kg" in text_of(root) and "Home News" not in text_of(root)
 
 
 def test_a_noscript_fallback_is_not_removed_as_invisible():
