@@ -524,29 +524,28 @@ def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: 
     structure = random.Random(f"{seed}/{spec.name}/fault-pages")
     writer = TextWriter(spec.language, spec.charset, f"{seed}/{spec.name}/fault-pages")
     newest = articles[0]
+
+    def article(key: str, path: str, blocks: Callable[[], list[Block]]) -> Article:
+        title, summary = writer.headline(), writer.sentence()
+        return Article(
+            key=f"{spec.name}-{key}",
+            path=path,
+            title=title,
+            author=newest.author,
+            published=newest.published,
+            category=newest.category,
+            summary=summary,
+            blocks=blocks(),
+        )
+
+    def six_paragraphs() -> list[Block]:
+        return [Block("p", writer.paragraph()) for _ in range(6)]
+
     extras = {}
     if faults.hang and "hang" in spec.hosts:
-        extras["hang"] = Article(
-            key=f"{spec.name}-live",
-            path=HANG_PATH,
-            title=writer.headline(),
-            author=newest.author,
-            published=newest.published,
-            category=newest.category,
-            summary=writer.sentence(),
-            blocks=[Block("p", writer.paragraph()) for _ in range(6)],
-        )
+        extras["hang"] = article("live", HANG_PATH, six_paragraphs)
     if faults.stalled and "stalled" in spec.hosts:
-        extras["stalled"] = Article(
-            key=f"{spec.name}-newsroom",
-            path=STALLED_PATH,
-            title=writer.headline(),
-            author=newest.author,
-            published=newest.published,
-            category=newest.category,
-            summary=writer.sentence(),
-            blocks=[Block("p", writer.paragraph()) for _ in range(6)],
-        )
+        extras["stalled"] = article("newsroom", STALLED_PATH, six_paragraphs)
     if faults.huge and "huge" in spec.hosts:
         pool = [writer.paragraph(4, 8) for _ in range(60)]
         blocks: list[Block] = []
@@ -557,27 +556,9 @@ def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: 
             text = structure.choice(pool)
             blocks.append(Block("p", text))
             size += len(text.encode(spec.charset.codec))
-        extras["huge"] = Article(
-            key=f"{spec.name}-longread",
-            path=HUGE_PATH,
-            title=writer.headline(),
-            author=newest.author,
-            published=newest.published,
-            category=newest.category,
-            summary=writer.sentence(),
-            blocks=blocks,
-        )
+        extras["huge"] = article("longread", HUGE_PATH, lambda: blocks)
     if faults.stalled and "stalled-script" in spec.hosts:
-        extras["stalled-script"] = Article(
-            key=f"{spec.name}-wire",
-            path=STALLED_SCRIPT_PAGE_PATH,
-            title=writer.headline(),
-            author=newest.author,
-            published=newest.published,
-            category=newest.category,
-            summary=writer.sentence(),
-            blocks=[Block("p", writer.paragraph()) for _ in range(6)],
-        )
+        extras["stalled-script"] = article("wire", STALLED_SCRIPT_PAGE_PATH, six_paragraphs)
     return extras
 
 
