@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import codecs
+import contextlib
 import io
 import logging
 import time
@@ -19,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
+from playwright.async_api import APIResponse, Page, Request, Route, ViewportSize
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request, Route, ViewportSize
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
 from w3lib.encoding import http_content_type_encoding
@@ -307,10 +308,15 @@ async def _fetch_and_decode(
     Content-Type (which a browser obeys over any <meta>; only a BOM wins over it).
     Redirects and non-HTML answers are passed on as they came. A fetch that fails or
     outlasts ``options.document_timeout`` is left to Chromium's own network stack (which
-    then reports its own error, or renders a slow document as it streams in)."""
+    then reports its own error, or renders a slow document as it streams in).
+
+    The fetched body is disposed of once the route is answered: Playwright's driver
+    keeps every fetched body until then or until the browser context closes, which in a
+    crawl's one long-lived context is never."""
     headers = {k: v for k, v in (await navigation.all_headers()).items() if k != "accept-encoding"}
     if user_agent:
         headers["user-agent"] = user_agent.decode("latin-1")
+    response: APIResponse | None = None
     try:
         response = await route.fetch(
             headers=headers, max_redirects=0, timeout=options.document_timeout * 1000
@@ -323,7 +329,18 @@ async def _fetch_and_decode(
                 f"charset: document slower than {options.document_timeout:g}s, decoded by the browser"
             )
         await route.fallback()
-        return
+    else:
+        await _fulfill_decoded(route, navigation, response, body, document)
+    finally:
+        if response is not None:
+            with contextlib.suppress(PlaywrightError):  # the context may be gone, and its bodies with it
+                await response.dispose()
+
+
+async def _fulfill_decoded(
+    route: Route, navigation: Request, response: APIResponse, body: bytes, document: MainDocument
+) -> None:
+    """Answer the route with the fetched document, HTML in the charset decided for it."""
     answer = {k: v for k, v in response.headers.items() if k not in _BODY_HEADERS}
     content_type = answer.get("content-type", "")
     mime = content_type.split(";", 1)[0].strip().lower()
@@ -331,7 +348,6 @@ async def _fetch_and_decode(
     if mime not in HTML_CONTENT_TYPES or document.redirected:
         await route.fulfill(response=response, headers=answer)
         return
-    body = await response.body()
     declared = http_content_type_encoding(content_type)
     decision = await asyncio.to_thread(decide_encoding, body, declared)
     document.url, document.body = navigation.url, body

@@ -1,8 +1,11 @@
-"""Extensions on engine signals: the demo web's lifetime, and the evaluation report."""
+"""Extensions on engine signals: the demo web's lifetime, the evaluation report, and the
+C heap handed back to the system as the crawl goes."""
 
 from __future__ import annotations
 
+import ctypes
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,3 +131,58 @@ class ReportExtension:
             summary["hamming_recall"] or 0.0,
             paths.html,
         )
+
+
+@dataclass(frozen=True)
+class MallocTrimConfig:
+    """How often the C heap is trimmed (0: never)."""
+
+    every_pages: int
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> MallocTrimConfig:
+        return cls(every_pages=settings.getint("PAGESIGHT_MALLOC_TRIM_PAGES"))
+
+
+def glibc_malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS, Windows)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
+class MallocTrimExtension:
+    """Hands the C heap's free memory back to the system every
+    ``PAGESIGHT_MALLOC_TRIM_PAGES`` feed lines (glibc's ``malloc_trim``). Pages are
+    parsed, extracted and scored in worker threads, each with its own glibc arena; a big
+    page's freed memory stays in its arena, so without a trim the crawl process holds its
+    largest page's peak for good (the soak's grew by 200 MB at its 4 MB pages)."""
+
+    def __init__(self, crawler: Crawler, every_pages: int, trim: Callable[[int], int]):
+        self.crawler = crawler
+        self.every_pages = every_pages
+        self.trim = trim
+        self.pages = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> MallocTrimExtension:
+        config = MallocTrimConfig.from_settings(crawler.settings)
+        if config.every_pages <= 0:
+            raise NotConfigured("PAGESIGHT_MALLOC_TRIM_PAGES is 0")
+        trim = glibc_malloc_trim()
+        if trim is None:
+            raise NotConfigured("the C library has no malloc_trim")
+        extension = cls(crawler, config.every_pages, trim)
+        crawler.signals.connect(extension.page_done, signal=signals.item_scraped)
+        return extension
+
+    def page_done(self) -> None:
+        self.pages += 1
+        if self.pages % self.every_pages == 0:
+            self.trim(0)
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("pagesight/memory/malloc_trims")

@@ -1,14 +1,17 @@
-"""Capture steps that need no browser: the screenshot fallback (with a stand-in page) and
-the browser's names for decided encodings."""
+"""Capture steps that need no browser: the screenshot fallback and the main document's
+route (with stand-in pages), and the browser's names for decided encodings."""
 
 import asyncio
 import base64
 import io
 
+import pytest
 from PIL import Image
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
+from scrapy.http import Request as ScrapyRequest
 
-from crawler.capture import browser_charset, screenshot_with_fallback
+from crawler.capture import MainDocument, browser_charset, intercept_main_document, screenshot_with_fallback
 from tests.test_middleware import default_options
 
 
@@ -77,3 +80,97 @@ def test_decided_encodings_have_browser_labels():
     assert browser_charset("UTF8") == "utf-8"
     # No label known: the document is re-encoded as UTF-8 instead.
     assert browser_charset("mac-roman") is None and browser_charset("no-such-codec") is None
+
+
+class FetchedResponse:
+    """What ``route.fetch`` answers; records whether its body was disposed of."""
+
+    def __init__(self, status, headers, body, body_error=None):
+        self.status, self.headers = status, headers
+        self._body, self.body_error = body, body_error
+        self.disposed = False
+
+    async def body(self):
+        if self.body_error:
+            raise self.body_error
+        return self._body
+
+    async def dispose(self):
+        self.disposed = True
+
+
+class DocumentRoute:
+    """A main-frame navigation's route whose fetch answers ``response``."""
+
+    def __init__(self, response):
+        self.response = response
+        self.answer = None
+
+    async def fetch(self, **kwargs):
+        return self.response
+
+    async def fulfill(self, **kwargs):
+        self.answer = kwargs
+
+    async def fallback(self):
+        self.answer = "fallback"
+
+
+class Navigation:
+    url = "http://a.example/"
+    frame = "main frame"
+
+    def is_navigation_request(self):
+        return True
+
+    async def all_headers(self):
+        return {"accept": "text/html"}
+
+
+class RoutedPage:
+    """Keeps the route handler the capture registers."""
+
+    main_frame = "main frame"
+
+    def on(self, event, handler):
+        pass
+
+    async def route(self, pattern, handler):
+        self.handler = handler
+
+
+def route_document(response):
+    page, route, document = RoutedPage(), DocumentRoute(response), MainDocument()
+
+    async def run():
+        await intercept_main_document(page, ScrapyRequest("http://a.example/"), document, default_options())
+        await page.handler(route, Navigation())
+
+    asyncio.run(run())
+    return route, document
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        FetchedResponse(200, {"content-type": "text/html"}, "<p>caf\u00e9</p>".encode("cp1252")),
+        FetchedResponse(200, {"content-type": "text/html; charset=x-unknown"}, b"<p>plain</p>"),
+        FetchedResponse(301, {"content-type": "text/html", "location": "/b"}, b""),
+        FetchedResponse(200, {"content-type": "application/pdf"}, b"%PDF-1.4"),
+        FetchedResponse(200, {"content-type": "text/html"}, b"", body_error=PlaywrightError("Target closed")),
+    ],
+    ids=["html", "html-reencoded", "redirect", "not-html", "body-lost"],
+)
+def test_fetched_document_body_is_disposed_once_the_route_is_answered(response):
+    # The driver keeps a fetched body until it is disposed of or the context closes.
+    route, _ = route_document(response)
+    assert route.answer is not None
+    assert response.disposed
+
+
+def test_fetched_html_is_fulfilled_in_its_decided_charset():
+    route, document = route_document(
+        FetchedResponse(200, {"content-type": "text/html"}, "<p>caf\u00e9</p>".encode("cp1252"))
+    )
+    assert route.answer["headers"]["content-type"].startswith("text/html; charset=")
+    assert document.body == "<p>caf\u00e9</p>".encode("cp1252") and document.status == 200

@@ -1,0 +1,39 @@
+"""The C heap handed back to the system every N feed lines."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.test import get_crawler
+
+from crawler.extensions import MallocTrimExtension, glibc_malloc_trim
+from crawler.items import PageItem
+from crawler.spiders.news import NewsSpider
+from tests.project_settings import pagesight_settings
+
+
+def test_the_heap_is_trimmed_every_n_feed_lines():
+    crawler = get_crawler(NewsSpider, pagesight_settings(PAGESIGHT_MALLOC_TRIM_PAGES=3))
+    extension = MallocTrimExtension.from_crawler(crawler)
+    calls: list[int] = []
+    extension.trim = lambda pad: calls.append(pad) or 1
+    for n in range(7):
+        crawler.signals.send_catch_log(
+            signals.item_scraped, item=PageItem(url=f"http://a/{n}", site="a"), response=None, spider=None
+        )
+    assert calls == [0, 0]
+    assert crawler.stats.get_value("pagesight/memory/malloc_trims") == 2
+
+
+def test_zero_turns_it_off():
+    with pytest.raises(NotConfigured):
+        MallocTrimExtension.from_crawler(
+            get_crawler(NewsSpider, pagesight_settings(PAGESIGHT_MALLOC_TRIM_PAGES=0))
+        )
+
+
+@pytest.mark.skipif(glibc_malloc_trim() is None, reason="the C library is not glibc")
+def test_glibc_trim_runs():
+    trim = glibc_malloc_trim()
+    assert trim is not None and trim(0) in (0, 1)
