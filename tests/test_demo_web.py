@@ -466,6 +466,21 @@ def test_serving_knobs_change_headers_and_bytes_but_not_the_text():
     assert served(robots, knobs) == (robots.content_type, robots.body)
 
 
+def test_the_error_fault_cuts_no_page_off_the_web():
+    # A rare topic's index is linked only from its articles: were they all to answer 5xx,
+    # no crawl could reach it (the 1,000-page soak's web lost three tag pages so).
+    big = DemoWeb(seed=2026, articles_per_site=125, faults=Faults(error_rate=0.1))
+    href = re.compile(rb'href="([^"#]*)"')
+    for model in big.models:
+        assert model.error_paths
+        linked = set()
+        for path, page in model.pages.items():
+            if page.status == 200 and page.content_type.startswith("text/html"):
+                linked.update(h.decode() for h in href.findall(page.body) if h.decode() != path)
+        indexes = [p for p in model.pages if re.match(r"/(tag|author|archive)/", p) and "?page=" not in p]
+        assert indexes and not [p for p in indexes if p not in linked], model.spec.name
+
+
 def test_no_charset_is_what_the_server_sends():
     with DemoWeb(articles_per_site=1, faults=Faults(no_charset=True)) as bare:
         for url in bare.seed_urls:

@@ -22,6 +22,7 @@ import functools
 import math
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.utils import format_datetime
@@ -235,8 +236,22 @@ def build_site(spec: SiteSpec, seed: int, articles_per_site: int, faults: Faults
         )
     )
     _add_seed_lists(model, articles)  # before the faults: they list a page that answers 5xx too
-    _add_faults(model, theme, fault_articles, faults, seed)
+    _add_faults(
+        model, theme, fault_articles, faults, seed, _unlisted_indexes(articles, topics + authors + archives)
+    )
     return model
+
+
+def _unlisted_indexes(articles: list[Article], site_indexed: list[Link]) -> dict[str, list[str]]:
+    """Article path -> the tag, author and month indexes it links that the site index
+    does not: a crawl finds those only through their articles."""
+    listed = {link.path for link in site_indexed}
+    found = {}
+    for article in articles:
+        paths = [tag.path for tag in article.tags] + [article.author_path]
+        paths += [article.archive.path] if article.archive else []
+        found[article.path] = [path for path in paths if path not in listed]
+    return found
 
 
 def _syndicated_copy(spec: SiteSpec, original: Article, seed: int) -> Article:
@@ -563,15 +578,32 @@ def _fault_articles(spec: SiteSpec, articles: list[Article], seed: int, faults: 
 
 
 def _add_faults(
-    model: SiteModel, theme: Theme, fault_articles: dict[str, Article], faults: Faults, seed: int
+    model: SiteModel,
+    theme: Theme,
+    fault_articles: dict[str, Article],
+    faults: Faults,
+    seed: int,
+    unlisted_indexes: dict[str, list[str]],
 ) -> None:
-    """Error pages, hanging/huge/non-HTML pages and the robots-blocked page."""
+    """Error pages, hanging/huge/non-HTML pages and the robots-blocked page. An article
+    that is the last way into an index the site index does not list never fails: the
+    error fault must not cut pages off the web (no crawl could reach them)."""
     spec = model.spec
     chooser = random.Random(f"{seed}/{spec.name}/errors")
     articles = sorted(
         path for path, page in model.pages.items() if page.gold and page.gold["page_type"] == "article"
     )
-    for path in sorted(chooser.sample(articles, round(faults.error_rate * len(articles)))):
+    wanted = round(faults.error_rate * len(articles))
+    ways_in = Counter(index for path in articles for index in unlisted_indexes.get(path, ()))
+    failing: list[str] = []
+    for path in chooser.sample(articles, len(articles)) if wanted else []:
+        if len(failing) == wanted:
+            break
+        indexes = unlisted_indexes.get(path, [])
+        if all(ways_in[index] > 1 for index in indexes):
+            ways_in.subtract(indexes)
+            failing.append(path)
+    for path in sorted(failing):
         status = chooser.choice((500, 503))
         error = _notice(theme, spec, status)
         model.pages[path] = Page(path, error.body, error.content_type, status=status)
