@@ -82,7 +82,8 @@ class ExtractPipeline:
         page_type = self.config.forced_page_type or page_type_label(self.config.label_mapping, item.page_type)
         html: str = item.capture.html
         boxes: list[dict[str, Any]] | None = item.capture.boxes
-        sent_html = _sent_html_if_render_fell_short(item.capture)
+        # Two documents parsed when the render was cut off: off the reactor thread.
+        sent_html = await asyncio.to_thread(_sent_html_if_render_fell_short, item.capture)
         if sent_html is not None:
             html, boxes = sent_html.html, None
             item.warnings.append(
