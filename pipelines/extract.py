@@ -86,10 +86,15 @@ class ExtractPipeline:
         sent_html = await asyncio.to_thread(_sent_html_if_render_fell_short, item.capture)
         if sent_html is not None:
             html, boxes = sent_html.html, None
-            item.warnings.append(
+            reason = (
                 f"extract: render cut off ({sent_html.shortfall.rendered} of {sent_html.shortfall.sent} "
                 "words), extracted from the server's bytes"
             )
+            if not self.config.forced_page_type and item.page_type is not None:
+                # The classifier saw the cut-off render: its type says nothing of the bytes.
+                page_type, item.page_type, item.page_type_score = None, None, None
+                reason += ", page type from their HTML"
+            item.warnings.append(reason)
             self.crawler.stats.inc_value("pagesight/extract/from_sent_bytes")
         page = Page(
             html=html,

@@ -213,6 +213,23 @@ def test_a_render_cut_off_before_its_text_is_extracted_from_the_servers_bytes(cu
         assert item.text is None and item.warnings == ["extract: iawce found no main content"]
 
 
+def test_the_classifiers_type_of_a_cut_off_render_gives_way_to_the_bytes_html():
+    # The screenshot of a render cut off before its text shows an empty page: whatever the
+    # classifier called it, the bytes' page type comes from their HTML.
+    item = captured_item(CUT_OFF_RENDER)
+    item.capture.raw_html = ARTICLE.encode()
+    item.capture.warnings.append(PARTIAL_LOAD_WARNING)
+    item.page_type, item.page_type_score = "list", 0.91
+    crawler = get_crawler()
+    item = run(ExtractPipeline.from_crawler(crawler), item)
+    assert item.page_type == "article" and item.page_type_score is None
+    assert "Paragraph 7 about the storm" in item.text
+    assert item.warnings == [
+        "extract: render cut off (0 of 118 words), extracted from the server's bytes, "
+        "page type from their HTML"
+    ]
+
+
 def test_extraction_uses_the_classifiers_type():
     crawler = get_crawler()
     item = captured_item()
