@@ -232,8 +232,9 @@ FEED_EXPORT_ENCODING = "utf-8"
 PAGESIGHT_DEMO_WEB = False
 # Seed of its generator: the same seed gives byte-identical pages and gold.
 PAGESIGHT_DEMO_SEED = 2026
-# Articles per demo site (12: about 20 gold pages per site; every page stays within
-# link depth 2 of its home page at any size).
+# Articles per demo site (12: about 30 gold pages per site, every one within link depth
+# 2 of its home page; from about 60, small tag indexes the site index leaves out are at
+# depth 3, linked from their articles only).
 PAGESIGHT_DEMO_ARTICLES_PER_SITE = 12
 # Where the demo crawl writes the demo web's gold JSONL.
 PAGESIGHT_DEMO_GOLD = "output/demo-gold.jsonl"

@@ -6,8 +6,11 @@ and tag, author and month indexes (page 1 linked from every page's site index), 
 paginated with every page number in its pager; articles carry, besides their body (whose
 first paragraph may link an older story), a topic box (tags, author, month), related
 stories and the "most read" box. Each article is on a home index page, so it is at link
-depth 2 from home, as is every index page; fault pages are linked from the home page
-(depth 1). A crawl that follows every link spends much of its budget on index pages.
+depth 2 from home, as is every index page the site index lists (the SITE_INDEX_LINKS
+largest of each kind); an index it leaves out (a small tag, once a site has more topics
+than that: from about 60 articles per site) is linked from its articles only, at depth 3.
+Fault pages are linked from the home page (depth 1). A crawl that follows every link
+spends much of its budget on index pages.
 
 Gold text (the text format of the feed): article text is the body blocks in page order
 (standfirst, paragraphs, subheadings, figure caption) without the <h1> title and byline,
