@@ -2,14 +2,17 @@
 relative to the package, not the working directory: as real paths whether the project
 runs from its tree, from an installed wheel or from a zipped Scrapyd egg.
 
-From a zip, a file is extracted once per process (``importlib.resources.as_file``) to a
-temporary copy that is removed when the process exits.
+From a zip, a file is extracted to the user's cache (``$XDG_CACHE_HOME``, else
+``~/.cache``, under ``pagesight/shipped/<sha256 prefix>/``): one copy per content,
+shared by every process and reused while its bytes match, so that a process killed
+before it exits (Scrapyd's cancel) leaves no stray copy behind.
 """
 
 from __future__ import annotations
 
-import atexit
-from contextlib import ExitStack
+import hashlib
+import os
+import tempfile
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -17,9 +20,6 @@ from pathlib import Path
 #: The project's top-level packages: a relative path starting with one of them names a
 #: shipped file (``models/checkpoints/lenet5-article-list.pt``).
 PACKAGES = ("crawler", "models", "pipelines", "settings")
-
-_extracted = ExitStack()
-atexit.register(_extracted.close)
 
 
 def shipped_resource(package: str, relative: str) -> resources.abc.Traversable:
@@ -36,7 +36,27 @@ def shipped_file(package: str, relative: str) -> Path:
     resource = shipped_resource(package, relative)
     if isinstance(resource, Path) or not resource.is_file():
         return Path(str(resource))
-    return _extracted.enter_context(resources.as_file(resource))
+    return _extracted_copy(resource)
+
+
+def shipped_cache() -> Path:
+    """Where files shipped inside a zip are extracted."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "pagesight" / "shipped"
+
+
+def _extracted_copy(resource: resources.abc.Traversable) -> Path:
+    """The cached copy of a zipped file, written (atomically) unless it holds its bytes."""
+    data = resource.read_bytes()
+    target = shipped_cache() / hashlib.sha256(data).hexdigest()[:16] / resource.name
+    if target.is_file() and target.read_bytes() == data:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, partial = tempfile.mkstemp(dir=target.parent, prefix=f".{resource.name}.")
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+    os.replace(partial, target)
+    return target
 
 
 def project_file(path: str | Path) -> Path:

@@ -72,6 +72,41 @@ def test_a_relative_path_names_the_shipped_file_unless_the_working_directory_has
     assert project_file("models/checkpoints/lenet5-article-list.pt").resolve() == own
 
 
+#: In a fresh process with only ``sys.argv[1]`` (a zip) on sys.path: where its file is.
+ZIPPED_FILE_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from models.shipped import shipped_file
+print(shipped_file("zipped_weights", "checkpoints/head.bin"))
+"""
+
+
+def test_a_zipped_file_is_extracted_once_per_content_and_kept_for_the_next_process(tmp_path):
+    archive = tmp_path / "weights.egg"
+    with zipfile.ZipFile(archive, "w") as egg:
+        egg.writestr("zipped_weights/__init__.py", "")
+        egg.writestr("zipped_weights/checkpoints/head.bin", b"weights v1")
+    env = outside_env(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(PROJECT_ROOT))
+
+    def extracted() -> Path:
+        probe = subprocess.run(
+            [sys.executable, "-c", ZIPPED_FILE_PROBE, str(archive)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return Path(probe.stdout.strip())
+
+    first = extracted()
+    assert first.read_bytes() == b"weights v1" and first.is_relative_to(tmp_path / "cache")
+    first.write_bytes(b"tampered")  # a copy that no longer holds the shipped bytes is rewritten
+    assert extracted() == first and first.read_bytes() == b"weights v1"
+    copies = [path for path in (tmp_path / "cache").rglob("*") if path.is_file()]
+    assert copies == [first]  # one copy, kept after the processes ended: none per process
+
+
 #: Run from an empty directory with only the egg on sys.path: what the crawl loads.
 PROBE = """
 import json, sys
