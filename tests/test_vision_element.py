@@ -13,7 +13,9 @@ import torch
 from PIL import Image, ImageDraw
 from scrapy.settings import Settings
 
+from models.efficientnet import load_imagenet_lite0
 from models.element_data import TrainingPage, read_capture_feed
+from models.pagenet import Trunk
 from models.splits import HELDOUT, TRAIN, VALIDATION
 from models.vision_element import (
     CheckpointError,
@@ -21,6 +23,7 @@ from models.vision_element import (
     box_pool,
     load_backbone,
     load_checkpoint,
+    screenshot_input,
     seed_input,
     size_mask,
     text_context,
@@ -31,7 +34,7 @@ from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_classifier import element_text
 from pipelines.extraction.element_features import candidates
-from pipelines.extraction.vision_element import VisionElementExtractor
+from pipelines.extraction.vision_element import VisionElementExtractor, subtree_boxes
 from tests.element_pages import MAIN_PATH, REGIONS, layout_boxes, layout_page, write_capture
 
 WIDTH, HEIGHT = 1200, 1660
@@ -122,6 +125,36 @@ def test_size_filter_and_text_context_of_the_candidates():
     assert context[story, 0] == text_lens[story] / text_lens[wrap]  # share of the parent's text
     assert context[wrap, 1] == text_lens[story] / text_lens[wrap]  # the story is its largest child
     assert context[story, 2] == MAIN_PATH.count("/") / 30
+
+
+def test_text_context_of_parents_children_and_orphans():
+    paths = ["/html/body/div", "/html/body/div/p[1]", "/html/body/div/p[2]", "/html/body/ul/li"]
+    context = text_context(paths, torch.tensor([10.0, 4.0, 6.0, 3.0]))
+    assert context[:, 0].tolist() == pytest.approx([1.0, 0.4, 0.6, 1.0])  # li's parent is no candidate
+    assert context[:, 1].tolist() == pytest.approx([0.6, 0.0, 0.0, 0.0])  # p[2] is div's largest child
+    assert context[:, 2].tolist() == pytest.approx([3 / 30, 4 / 30, 4 / 30, 4 / 30])
+    assert text_context([], torch.zeros(0)).shape == (0, 3)
+
+
+def test_subtree_boxes_are_the_element_and_its_descendants():
+    paths = ["/html/body/div[1]", "/html/body/div[1]/p", "/html/body/div[10]/p", "/html/body", "/x"]
+    boxes = [{"path": path} for path in paths] + [{"tag": "p"}]
+    assert [b["path"] for b in subtree_boxes(boxes, "/html/body/div[1]")] == paths[:2]
+
+
+def test_the_channels_last_trunk_gives_the_same_map_bit_for_bit_at_one_thread():
+    pixels, cell_px, cut = screenshot_input(Image.open(io.BytesIO(drawn_screenshot())).convert("RGB"))
+    assert pixels.is_contiguous(memory_format=torch.channels_last)
+    assert (cell_px, cut) == (WIDTH / 7, float(WIDTH))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # more threads split the plain layout's work otherwise: ~1e-5 apart
+    try:
+        with torch.inference_mode():
+            fast = load_backbone()(pixels)
+            plain = Trunk(load_imagenet_lite0())(pixels.contiguous())
+    finally:
+        torch.set_num_threads(threads)
+    assert fast.shape == (1, 1152, 7, 7) and torch.equal(fast, plain)
 
 
 def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog):
