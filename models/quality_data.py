@@ -100,6 +100,7 @@ def _run_candidates(
     label: str | None,
 ) -> CandidatePage:
     from pipelines.extraction import ARTICLE, LIST, decode_html
+    from pipelines.extraction.dom import parse_html
 
     html = decode_html(read_local_artifact(record.html_path))
     page_type = label if label in (ARTICLE, LIST) else ARTICLE
@@ -115,7 +116,7 @@ def _run_candidates(
         fold=split.fold(record.domain),
         wcxb_type=record.known_page_type,
         page_type=page_type,
-        page=page_stats(html),
+        page=page_stats(parse_html(html)),
         texts=texts,
         ms=ms,
     )

@@ -4,21 +4,23 @@ Each candidate (one extractor's text on one page) is described by its own shape
 (length, lines, how much of it is link text), by the page (its text length, its share
 of link text, its page type) and by how well it agrees with the other candidates on the
 same page (word F1 between candidate texts: extractors of different natures that agree
-are likely right). Pure functions over text; the page statistics come from the HTML
-once per page (:func:`page_stats`).
+are likely right). Pure functions over text; the page statistics come from the parsed
+page once per page (:func:`page_stats`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from statistics import median
 
+from lxml import etree
+
 from pipelines.evaluation.metrics import PRF
 from pipelines.evaluation.text import tokens
-from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.dom import HtmlElement, body_of
 
 #: Elements whose text is never shown (left out of the page's text).
 _HIDDEN_TAGS = ("script", "style", "noscript", "template")
@@ -37,20 +39,27 @@ class PageStats:
         return asdict(self)
 
 
-def page_stats(html: str) -> PageStats:
-    """Word counts of the page's body text and of its link text (the link words as a bag,
-    to measure how much of a candidate is link text)."""
-    root = parse_html(html)
+def page_stats(root: HtmlElement | None) -> PageStats:
+    """Word counts of the parsed page's body text and of its link text (the link words as
+    a bag, to measure how much of a candidate is link text); the tree is not changed."""
     if root is None:
         return PageStats(0, 0, {})
     body = body_of(root)
-    for hidden in body.iter(*_HIDDEN_TAGS):
-        hidden.text = None
-    words = len(tokens(" ".join(body.itertext())))
+    words = len(tokens(" ".join(_shown_text(body))))
     links: Counter[str] = Counter()
     for anchor in body.iter("a"):
-        links.update(tokens(" ".join(anchor.itertext())))
+        links.update(tokens(" ".join(_shown_text(anchor))))
     return PageStats(words, sum(links.values()), dict(links))
+
+
+def _shown_text(element: HtmlElement) -> Iterator[str]:
+    """``element.itertext()`` (same walk, same pieces) without the text of hidden tags."""
+    for event, node in etree.iterwalk(element, events=("start", "end")):
+        if event == "start":
+            if node.tag not in _HIDDEN_TAGS and node.text:
+                yield node.text
+        elif node is not element and node.tail:
+            yield node.tail
 
 
 def _overlap_f1(first: Counter[str], first_total: int, second: Counter[str], second_total: int) -> float:

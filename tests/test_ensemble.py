@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from lxml import etree
 from scrapy.settings import Settings
 
 from crawler.demo.generator import build_web
@@ -21,6 +22,7 @@ from models.quality_training import TrainConfig, quality_metrics, train_quality
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction import Page, build_extractor, decode_html
+from pipelines.extraction.dom import parse_html
 from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT, FastEnsembleExtractor
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,14 +35,16 @@ def feature(rows: list[list[float]], row: int, name: str, names: list[str] = NAM
     return rows[row][feature_names(names).index(name)]
 
 
-def test_page_stats_count_visible_words_and_link_words():
+def test_page_stats_count_visible_words_and_link_words_without_changing_the_tree():
     html = (
-        "<html><body><script>var hidden = 1;</script><a href='/'>Home page</a>"
-        "<p>Three more words</p></body></html>"
+        "<html><body><script>var hidden = 1;</script><a href='/'>Home page"
+        "<noscript>no script</noscript></a><p>Three more words</p></body></html>"
     )
-    stats = page_stats(html)
+    root = parse_html(html)
+    stats = page_stats(root)
     assert (stats.words, stats.link_words, stats.link_bag) == (5, 2, {"home": 1, "page": 1})
-    assert page_stats("") == PageStats(0, 0, {})
+    assert root is not None and etree.tostring(root) == etree.tostring(parse_html(html))
+    assert page_stats(None) == PageStats(0, 0, {})
 
 
 def test_features_describe_length_links_and_agreement():

@@ -37,8 +37,12 @@ def normalize_text(text: str | None) -> str:
 
 
 def tokens(text: str | None) -> list[str]:
-    """Word tokens of the normalized text (CJK characters one token each)."""
-    return _TOKEN.findall(normalize_text(text))
+    """Word tokens of the normalized text (CJK characters one token each).
+
+    Only :func:`normalize_text`'s NFKC and lowercasing touch tokens (the rest of it
+    rewrites whitespace, which no token holds), so only those run: the same tokens, in
+    about half the time (the ensemble tokenizes every candidate and the page)."""
+    return _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()) if text else []
 
 
 def shingles(words: Sequence[str], size: int = SHINGLE_SIZE) -> list[tuple[str, ...]]:

@@ -92,10 +92,14 @@ BLOCK_TAGS = (
 
 # Characters lxml refuses in text and attributes (XML 1.0): NUL and the C0 controls but
 # tab, newline and carriage return, and the noncharacters U+FFFE and U+FFFF.
-_XML_INCOMPATIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_INCOMPATIBLE_CHARS = "\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff"
+_XML_INCOMPATIBLE = re.compile(f"[{_INCOMPATIBLE_CHARS}]")
 # A surrogate code point on its own (a str decoded with errors="surrogateescape", or
 # text cut inside a pair): libxml2 stops reading at it and drops the rest of the page.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATES = "\ud800-\udfff"
+_LONE_SURROGATE = re.compile(f"[{_SURROGATES}]")
+# Either: one scan tells whether a page needs the two substitutions (most do not).
+_UNSAFE_CHAR = re.compile(f"[{_INCOMPATIBLE_CHARS}{_SURROGATES}]")
 # A numeric character reference (``&#1;``, ``&#x1f;``): libxml2 turns those that name a
 # control character into that character, so they are screened like the text itself.
 _CHARACTER_REFERENCE = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));?")
@@ -132,7 +136,8 @@ def xml_compatible(text: str) -> str:
     """``text`` without the characters lxml refuses: controls and U+FFFE/U+FFFF (and
     the character references that name them) removed, lone surrogates replaced with
     U+FFFD."""
-    text = _LONE_SURROGATE.sub("\ufffd", _XML_INCOMPATIBLE.sub("", text))
+    if _UNSAFE_CHAR.search(text):
+        text = _LONE_SURROGATE.sub("\ufffd", _XML_INCOMPATIBLE.sub("", text))
     if "&#" in text:
         text = _CHARACTER_REFERENCE.sub(_screen_reference, text)
     return text

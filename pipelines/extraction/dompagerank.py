@@ -28,12 +28,12 @@ from scipy.sparse.linalg import spsolve
 
 from pipelines.config import SettingsLike
 from pipelines.evaluation.text import tokens
-from pipelines.extraction.dom import HtmlElement, base_url, body_of, is_element, parse_html
+from pipelines.extraction.dom import HtmlElement, body_of, is_element
 from pipelines.extraction.leaves import IGNORED_TAGS, TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
 from pipelines.extraction.registry import configured_options, register
-from pipelines.extraction.result import extraction_of
+from pipelines.extraction.result import extraction_with
 from pipelines.extraction.textformat import render_blocks
 
 logger = logging.getLogger(__name__)
@@ -187,15 +187,14 @@ class DomPageRankExtractor:
         return graph.elements[int(np.argmax(density_sum(graph, weights)))]
 
     def extract(self, page: Page) -> Extraction | None:
-        root = parse_html(page.html)
-        if root is None:
+        parsed = page.parsed
+        if parsed is None:
             logger.info("dom-pagerank found nothing on %s: the document has no markup", page.url or "<page>")
             return None
-        page_type = page.page_type or guess_page_type(body_of(root))
-        main = self.main_element(root)
-        base = base_url(root, page.url)
-        blocks = render_blocks(main, base) if main is not None else []
+        page_type = page.page_type or guess_page_type(body_of(parsed.root))
+        main = self.main_element(parsed.root)
+        blocks = render_blocks(main, parsed.base) if main is not None else []
         if not blocks:
             logger.info("dom-pagerank found no weighted text on %s", page.url or "<page>")
             return None
-        return extraction_of(self.name, page_type, root, base, blocks)
+        return extraction_with(self.name, page_type, parsed.metadata, blocks)

@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 import numpy as np
 
 from pipelines.config import SettingsLike
-from pipelines.extraction.dom import base_url, parse_html
-from pipelines.extraction.metadata import Metadata, extract_metadata
+from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
 from pipelines.extraction.registry import build_extractor, register
 
@@ -88,8 +87,9 @@ class EnsembleExtractor:
         found: dict[str, Extraction | None] = {first: self.candidates[first].extract(page)}
         lead = found[first]
         page_type = page.page_type or (lead.page_type if lead else ARTICLE)
-        typed = replace(page, page_type=page_type)
-        stats = page_stats(page.html)
+        typed = page.with_page_type(page_type)
+        parsed = page.parsed
+        stats = page_stats(parsed.root if parsed is not None else None)
         winner, quality = self._choose(self.cheap, found, typed, stats)
         if self.full is not None and quality < self.options.confident:
             winner, quality = self._choose(self.full, found, typed, stats)
@@ -122,25 +122,20 @@ class EnsembleExtractor:
     def _with_metadata(
         self, chosen: Extraction, first: Extraction | None, page: Page, page_type: str, quality: float
     ) -> Extraction:
-        """``chosen``'s text with the metadata module's fields (iawce's, when it found
-        content; else read here) and, on a list page, iawce's items."""
-        source: Extraction | Metadata
-        if first is not None:
-            source = first
-        else:
-            root = parse_html(page.html)
-            source = extract_metadata(root, base_url(root, page.url)) if root is not None else Metadata()
+        """``chosen``'s text with the metadata module's fields and, on a list page,
+        iawce's items."""
+        metadata = page.parsed.metadata if page.parsed is not None else Metadata()
         return replace(
             chosen,
             extractor=f"{self.name}:{chosen.extractor}",
             page_type=page_type,
             items=first.items if first is not None else [],
             quality=quality,
-            title=source.title,
-            author=source.author,
-            published=source.published,
-            language=source.language,
-            canonical_url=source.canonical_url,
+            title=metadata.title,
+            author=metadata.author,
+            published=metadata.published,
+            language=metadata.language,
+            canonical_url=metadata.canonical_url,
         )
 
 

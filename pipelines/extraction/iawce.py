@@ -4,28 +4,27 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from copy import deepcopy
 from typing import ClassVar, Self
 
 from pipelines.config import SettingsLike
 from pipelines.extraction.article import article_element_paper, content_element
-from pipelines.extraction.denoise import denoise
-from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
-from pipelines.extraction.lengths import TextLengths, subtree_lengths
+from pipelines.extraction.dom import HtmlElement
+from pipelines.extraction.lengths import TextLengths
 from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
-from pipelines.extraction.metadata import extract_metadata
 from pipelines.extraction.options import IawceOptions
-from pipelines.extraction.page import ARTICLE, LIST, ExtractedItem, Extraction, Page
-from pipelines.extraction.pagetype import guess_page_type
+from pipelines.extraction.page import LIST, ExtractedItem, Extraction, Page
 from pipelines.extraction.registry import configured_options, register
-from pipelines.extraction.textformat import Block, render_blocks, to_markdown, to_text
+from pipelines.extraction.result import extraction_with
+from pipelines.extraction.textformat import Block, render_blocks
 
 logger = logging.getLogger(__name__)
 
 
 class _Iawce(ABC):
-    """Shared steps: parse, metadata, denoise for the page type, measure, then the
-    mode's own article or list algorithm. Thresholds come from ``options``."""
+    """Shared steps: the page's tree denoised for its type and measured (shared by both
+    modes: :meth:`ParsedPage.denoised <pipelines.extraction.parsed.ParsedPage.denoised>`),
+    then the mode's own article or list algorithm; the page's metadata. Thresholds come
+    from ``options``."""
 
     name: ClassVar[str] = ""
     Options: ClassVar[type[IawceOptions]] = IawceOptions
@@ -39,34 +38,19 @@ class _Iawce(ABC):
         return cls(configured_options(cls.name, IawceOptions(), settings))
 
     def extract(self, page: Page) -> Extraction | None:
-        root = parse_html(page.html)
-        if root is None:
+        parsed = page.parsed
+        if parsed is None:
             logger.info("%s found nothing on %s: the document has no markup", self.name, page.url or "<page>")
             return None
-        base = base_url(root, page.url)
-        metadata = extract_metadata(root, base)
-        root, page_type = _denoise_for(root, page, self.options)
-        body = body_of(root)
-        lengths = subtree_lengths(body)
-        if page_type == LIST:
-            blocks, items = self.list_content(body, lengths, base)
+        tree = parsed.denoised(page.page_type, self.options)
+        if tree.page_type == LIST:
+            blocks, items = self.list_content(tree.body, tree.lengths, parsed.base)
         else:
-            blocks, items = self.article_content(body, lengths, base), []
+            blocks, items = self.article_content(tree.body, tree.lengths, parsed.base), []
         if not blocks:
-            logger.info("%s found no %s content on %s", self.name, page_type, page.url or "<page>")
+            logger.info("%s found no %s content on %s", self.name, tree.page_type, page.url or "<page>")
             return None
-        return Extraction(
-            extractor=self.name,
-            page_type=page_type,
-            title=metadata.title,
-            text=to_text(blocks),
-            markdown=to_markdown(blocks),
-            items=items,
-            author=metadata.author,
-            published=metadata.published,
-            language=metadata.language,
-            canonical_url=metadata.canonical_url,
-        )
+        return extraction_with(self.name, tree.page_type, parsed.metadata, blocks, items)
 
     @abstractmethod
     def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
@@ -129,18 +113,3 @@ class IawceExtractor(_Iawce):
                 items.append(item)
                 entries[element] = entry_block(item)
         return render_blocks(region, base, substitutes=entries), items
-
-
-def _denoise_for(root: HtmlElement, page: Page, options: IawceOptions) -> tuple[HtmlElement, str]:
-    """The tree denoised for the page's type, and the type. An unknown type is guessed
-    on a copy denoised with the list table; an article is then denoised afresh with its
-    own table (the list table drops class-marked menus an article keeps)."""
-    if page.page_type is not None:
-        denoise(root, page.page_type, page.boxes)
-        return root, page.page_type
-    as_list = deepcopy(root)
-    denoise(as_list, LIST, page.boxes)
-    if guess_page_type(body_of(as_list), options) == LIST:
-        return as_list, LIST
-    denoise(root, ARTICLE, page.boxes)
-    return root, ARTICLE

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, runtime_checkable
 
@@ -11,6 +11,8 @@ from pipelines.config import SettingsLike
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+
+    from pipelines.extraction.parsed import ParsedPage
 
 ARTICLE = "article"
 LIST = "list"
@@ -25,7 +27,9 @@ class Page:
     the HTML (see :func:`pipelines.extraction.pagetype.guess_page_type`). ``boxes`` are
     the element boxes of the capture (tag, path, visible, ...) or None. ``screenshot``
     is the capture's PNG, as bytes or a loader called on first use (a stored capture is
-    read only by extractors that look at it), or None.
+    read only by extractors that look at it), or None. ``parsed`` is the HTML parsed on
+    first use and shared by every extractor run on this page (so the fields are not to
+    be changed once it is read).
     """
 
     html: str
@@ -39,6 +43,22 @@ class Page:
             raise ValueError(
                 f"page_type must be one of {', '.join(PAGE_TYPES)} or None, got {self.page_type!r}"
             )
+
+    @cached_property
+    def parsed(self) -> ParsedPage | None:
+        """The HTML parsed once, with its metadata and denoised trees, or None when it
+        holds no markup (:mod:`pipelines.extraction.parsed`)."""
+        from pipelines.extraction.parsed import ParsedPage
+
+        return ParsedPage.parse(self.html, self.url, self.boxes)
+
+    def with_page_type(self, page_type: str) -> Page:
+        """This page with ``page_type``, sharing what was already parsed and loaded."""
+        typed = replace(self, page_type=page_type)
+        for name, attribute in vars(Page).items():
+            if isinstance(attribute, cached_property) and name in self.__dict__:
+                typed.__dict__[name] = self.__dict__[name]
+        return typed
 
     @cached_property
     def screenshot_png(self) -> bytes | None:
