@@ -356,14 +356,18 @@ def branch_stack(
     )
 
 
-def fit_fusion(model: PageNet, pages: PageTensors, device: torch.device, batch_size: int) -> None:
-    """Late fusion: the branch weights and bias that minimise the validation pages'
-    cross-entropy of ``sum_b w_b * z_b + bias`` (L-BFGS), stored in the model."""
+def fit_fusion(
+    model: PageNet, pages: PageTensors, device: torch.device, batch_size: int, with_bias: bool = True
+) -> None:
+    """Late fusion: the branch weights (and bias, or 0: each branch keeps the class prior
+    it learnt on the training pages) that minimise the validation pages' cross-entropy of
+    ``sum_b w_b * z_b + bias`` (L-BFGS), stored in the model."""
     val = pages.subset(VALIDATION)
     stacked = branch_stack(model, pages, val, device, batch_size)
     weight = torch.ones(len(model.inputs), requires_grad=True)
-    bias = torch.zeros(stacked.shape[1], requires_grad=True)
-    optimizer = torch.optim.LBFGS([weight, bias], max_iter=500, line_search_fn="strong_wolfe")
+    bias = torch.zeros(stacked.shape[1], requires_grad=with_bias)
+    fitted = [weight, bias] if with_bias else [weight]
+    optimizer = torch.optim.LBFGS(fitted, max_iter=500, line_search_fn="strong_wolfe")
 
     def closure() -> torch.Tensor:
         optimizer.zero_grad()
@@ -438,6 +442,8 @@ class PageNetConfig:
     #: "early" (one head over the concatenated features) or "late" (a head per branch,
     #: trained alone, logits combined with weights fitted on validation pages).
     fusion: str = "early"
+    #: Late fusion: fit a bias beside the branch weights on validation pages.
+    fusion_bias: bool = True
     #: Late fusion's screenshot branch: its head's dropout, learning rate and weight decay
     #: (None: ``dropout`` and the fit config's).
     screenshot_dropout: float | None = None
@@ -456,6 +462,7 @@ class PageNetConfig:
             "dropout": self.dropout,
             "statistics_width": self.statistics_width,
             "fusion": self.fusion,
+            "fusion_bias": self.fusion_bias,
             "screenshot_dropout": self.screenshot_dropout,
             "screenshot_learning_rate": self.screenshot_learning_rate,
             "screenshot_weight_decay": self.screenshot_weight_decay,
@@ -516,7 +523,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
             branches[name] = epoch_summary(history, branch_config)
         training = {"branches": branches}
         round_to_fp16(model)
-        fit_fusion(model, pages, device, fit_config.batch_size)
+        fit_fusion(model, pages, device, fit_config.batch_size, config.fusion_bias)
     else:
         training = epoch_summary(
             fit(model, pages, pagenet_logits(pages, device), len(labels), fit_config), fit_config

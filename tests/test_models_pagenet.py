@@ -39,6 +39,7 @@ from models.pagenet_train import (
     branch_stack,
     epoch_learning_rate,
     expected_calibration_error,
+    fit_fusion,
     fit_temperature,
     paper_learning_rate,
     selection_key,
@@ -307,6 +308,10 @@ def test_late_fusion_checkpoint_trains_no_pixel_layer_and_stores_its_weights(tra
     plain = stacked.sum(dim=-1)
     targets = pages.targets[val]
     assert cross_entropy(fitted, targets) <= cross_entropy(plain, targets) + 1e-3
+    fit_fusion(model, pages, torch.device("cpu"), 4, with_bias=False)
+    assert not model.fusion_bias.any()
+    without_bias = stacked @ model.fusion_weight
+    assert cross_entropy(fitted, targets) <= cross_entropy(without_bias, targets) + 1e-3
 
 
 def test_checkpoint_refuses_another_trunk_and_an_altered_wheel(trained, tmp_path, monkeypatch):

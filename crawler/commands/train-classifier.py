@@ -71,6 +71,12 @@ class Command(ScrapyCommand):
             "branch, each trained alone and selected on validation; their logits weighted by "
             "weights fitted on validation pages; the screenshot tail frozen) (default: early)",
         )
+        group.add_argument(
+            "--no-fusion-bias",
+            action="store_true",
+            help="pagenet --fusion late: fit the branch weights only, no bias (each branch "
+            "keeps the class prior of the training pages)",
+        )
         for option, kind in (
             ("dropout", "head dropout"),
             ("lr", "learning rate"),
@@ -174,6 +180,7 @@ class Command(ScrapyCommand):
             labels=opts.labels,
             statistics_width=opts.statistics_width,
             fusion=opts.fusion,
+            fusion_bias=not opts.no_fusion_bias,
             screenshot_dropout=opts.screenshot_dropout,
             screenshot_learning_rate=opts.screenshot_lr,
             screenshot_weight_decay=opts.screenshot_weight_decay,
