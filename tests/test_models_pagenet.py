@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -352,3 +353,18 @@ def test_a_statistics_model_reads_only_the_screenshot_header():
     )
     with pytest.raises(OSError):
         pixels.predict_page(cut, [], "https://s1.example/news/")
+
+
+def test_classify_benchmark_scores_the_split_role_asked_for(trained_late, dataset):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from classify import evaluation_records  # benchmarks/classify.py
+
+    classifier = load_classifier(trained_late[0])
+    records = read_manifests([dataset])
+    for role in ("validation", "heldout"):
+        chosen = evaluation_records(classifier, records, role)
+        assert len(chosen) == 6
+        assert {record.site for record in chosen} == {
+            f"s{n}.example" for n in range(6, 24) if ("train", "validation", "heldout")[n % 3] == role
+        }
+    assert len(evaluation_records(classifier, records, "all")) == 24
