@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/classify.py --data /work/data/wcxb-captures \\
         --checkpoint models/checkpoints/pagenet-article-list.pt \\
         --checkpoint models/checkpoints/lenet5-article-list.pt \\
-        [--split test|heldout|all] [--timing-pages 32] [--repeats 3] [--threads N]
+        [--split test|heldout|validation|all] [--timing-pages 32] [--repeats 3] [--threads N]
 
 Accuracy: each checkpoint classifies the manifest's pages that belong to the test split
 recorded in the checkpoint (the sites held out when it was trained), the held-out domains
@@ -44,7 +44,7 @@ from models.labels import LabelMappingError, label_mapping_from_dict
 from models.metrics import ClassificationMetrics, classification_metrics
 from models.pagenet_data import read_boxes, record_address
 from models.registry import MODELS
-from models.splits import HELDOUT
+from models.splits import HELDOUT, VALIDATION
 from pipelines.artifacts import read_local_artifact
 from pipelines.extraction.metadata import page_address
 
@@ -80,12 +80,12 @@ def evaluation_records(
     classifier: PageTypeClassifier, records: Sequence[ManifestRecord], split: str
 ) -> list[ManifestRecord]:
     """The pages to score: the checkpoint's held-out test sites, the one split's held-out
-    domains, or all of them."""
+    (or validation) domains, or all of them."""
     if split == "all":
         return list(records)
-    if split == HELDOUT:
+    if split in (HELDOUT, VALIDATION):
         roles = record_roles(records)
-        return [record for record, role in zip(records, roles, strict=True) if role == HELDOUT]
+        return [record for record, role in zip(records, roles, strict=True) if role == split]
     test_sites = set(classifier.metadata["split"].get("test_sites", []))
     held_out = [record for record in records if record.site in test_sites]
     if not held_out:
@@ -177,7 +177,8 @@ def benchmark(
     ]
     return BenchmarkRow(
         checkpoint=checkpoint,
-        title=f"{MODELS[classifier.model_name].title} [{', '.join(classifier.inputs)}]",
+        title=f"{MODELS[classifier.model_name].title} [{', '.join(classifier.inputs)}]"
+        + (" late fusion" if classifier.metadata["args"].get("fusion") == "late" else ""),
         backbone=classifier.metadata["config"].get("backbone", ""),
         input_size=classifier.transform.input_size,
         sites=len({record.site for record in pages}),
@@ -240,10 +241,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--split",
-        choices=("test", HELDOUT, "all"),
+        choices=("test", HELDOUT, VALIDATION, "all"),
         default="test",
-        help="score the checkpoint's held-out test sites (default), the held-out domains "
-        "of the one WCXB dev split (models/splits.py), or every page",
+        help="score the checkpoint's held-out test sites (default), the held-out (or "
+        "validation: choosing --min-score) domains of the one WCXB dev split "
+        "(models/splits.py), or every page",
     )
     parser.add_argument(
         "--min-score",
@@ -283,6 +285,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     scored = {
         "test": "the checkpoint's held-out test sites",
         HELDOUT: "WCXB dev's held-out domains",
+        VALIDATION: "WCXB dev's validation domains",
         "all": "all pages",
     }[args.split]
     print(

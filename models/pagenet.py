@@ -14,9 +14,19 @@ Inputs (any non-empty subset, ``args["inputs"]``):
   address), standardized with the training set's mean and std (buffers), dropped out,
   through one hidden layer (``statistics_width`` units).
 
-The features are concatenated, dropped out, and a linear layer gives the logits, divided
-by a temperature fitted on validation pages (a buffer, 1 until calibrated), so the
-softmax is a calibrated ``page_type_score``.
+How the branches meet (``args["fusion"]``):
+
+* ``early``: the features are concatenated, dropped out, and one linear layer gives the
+  logits;
+* ``late``: every branch has its own dropout + linear head and is trained alone
+  (:func:`models.pagenet_train.train_pagenet`); the logits are ``sum_b w_b * z_b + bias``,
+  the branch weights and the bias fitted on validation pages (buffers), so that a branch
+  that memorises its training pages cannot drown the others. In this mode nothing of
+  EfficientNet trains: the screenshot branch is a linear head on the frozen trunk's
+  activations, average- and max-pooled (:class:`PooledScreenshot`).
+
+Either way the logits are divided by a temperature fitted on validation pages (a buffer,
+1 until calibrated), so the softmax is a calibrated ``page_type_score``.
 """
 
 from __future__ import annotations
@@ -30,27 +40,40 @@ from models.efficientnet import HEAD_FEATURES, EfficientNetLite0, MBConvBlock, l
 from models.layout import RASTER_CHANNELS, STATISTICS
 
 INPUTS = ("screenshot", "layout", "statistics")
+FUSIONS = ("early", "late")
 TRUNK_PREFIX = "trunk."
 #: Blocks the trunk runs whole; the last block's depthwise part is frozen too.
 TRUNK_BLOCKS = 15
+#: Channels of the trunk's output (block 15's depthwise activations).
+TRUNK_CHANNELS = 1152
 LAYOUT_FEATURES = 128
 STATISTICS_FEATURES = 32
 
 
 def pagenet_args(
-    num_classes: int, inputs: list[str], dropout: float = 0.3, statistics_width: int = STATISTICS_FEATURES
+    num_classes: int,
+    inputs: list[str],
+    dropout: float = 0.3,
+    statistics_width: int = STATISTICS_FEATURES,
+    fusion: str = "early",
+    screenshot_dropout: float | None = None,
 ) -> dict[str, Any]:
-    """The constructor arguments a checkpoint records."""
+    """The constructor arguments a checkpoint records (``screenshot_dropout``: late
+    fusion's screenshot head, None: ``dropout``)."""
     unknown = [name for name in inputs if name not in INPUTS]
     if not inputs or unknown:
         raise ValueError(f"inputs must be a non-empty subset of {INPUTS}, got {inputs}")
     if statistics_width < 1:
         raise ValueError(f"statistics_width must be positive, got {statistics_width}")
+    if fusion not in FUSIONS:
+        raise ValueError(f"fusion must be one of {FUSIONS}, got {fusion!r}")
     return {
         "num_classes": num_classes,
         "inputs": [n for n in INPUTS if n in inputs],
         "dropout": dropout,
         "statistics_width": statistics_width,
+        "fusion": fusion,
+        "screenshot_dropout": dropout if screenshot_dropout is None else screenshot_dropout,
     }
 
 
@@ -88,6 +111,28 @@ class ScreenshotTail(nn.Module):
         x: torch.Tensor = self.project_bn(self.project_conv(hidden))
         x = nn.functional.relu6(self.head_bn(self.head_conv(x)))
         return x.mean(dim=(2, 3))
+
+
+class PooledScreenshot(nn.Module):
+    """Late fusion's screenshot features, nothing trained: the frozen trunk's activations
+    average- and max-pooled over the 7 x 7 grid (2 x 1152), standardized with the training
+    pages' mean and std (buffers)."""
+
+    mean: torch.Tensor
+    std: torch.Tensor
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("mean", torch.zeros(2 * TRUNK_CHANNELS))
+        self.register_buffer("std", torch.ones(2 * TRUNK_CHANNELS))
+
+    @staticmethod
+    def pool(hidden: torch.Tensor) -> torch.Tensor:
+        """Average and maximum of each channel over the grid."""
+        return torch.cat([hidden.mean(dim=(2, 3)), hidden.amax(dim=(2, 3))], dim=1)
+
+    def forward(self, hidden: torch.Tensor) -> torch.Tensor:
+        return (self.pool(hidden) - self.mean) / self.std
 
 
 class LayoutCNN(nn.Module):
@@ -141,6 +186,8 @@ class PageNet(nn.Module):
     inputs it was built for (others may be None) and returns calibrated logits."""
 
     temperature: torch.Tensor
+    fusion_weight: torch.Tensor
+    fusion_bias: torch.Tensor
 
     def __init__(
         self,
@@ -149,40 +196,72 @@ class PageNet(nn.Module):
         dropout: float = 0.3,
         pretrained: bool = True,
         statistics_width: int = STATISTICS_FEATURES,
+        fusion: str = "early",
+        screenshot_dropout: float | None = None,
     ):
         super().__init__()
         self.inputs = list(inputs)
-        width = 0
+        self.fusion = fusion
+        widths = {}
         if "screenshot" in self.inputs:
             network = load_imagenet_lite0() if pretrained else EfficientNetLite0()
-            self.screenshot = ScreenshotTail(network)
+            if fusion == "late":
+                self.screenshot: nn.Module = PooledScreenshot()
+                widths["screenshot"] = 2 * TRUNK_CHANNELS
+            else:
+                self.screenshot = ScreenshotTail(network)
+                widths["screenshot"] = HEAD_FEATURES
             self.trunk = Trunk(network)
-            width += HEAD_FEATURES
         if "layout" in self.inputs:
             self.layout = LayoutCNN()
-            width += LAYOUT_FEATURES
+            widths["layout"] = LAYOUT_FEATURES
         if "statistics" in self.inputs:
             self.statistics = StatisticsMLP(statistics_width, dropout)
-            width += statistics_width
-        self.dropout = nn.Dropout(dropout)
-        self.fc = nn.Linear(width, num_classes)
+            widths["statistics"] = statistics_width
+        if fusion == "late":
+            head_dropout = {name: dropout for name in widths}
+            if screenshot_dropout is not None and "screenshot" in widths:
+                head_dropout["screenshot"] = screenshot_dropout
+            self.heads = nn.ModuleDict(
+                {
+                    name: nn.Sequential(nn.Dropout(head_dropout[name]), nn.Linear(width, num_classes))
+                    for name, width in widths.items()
+                }
+            )
+            self.register_buffer("fusion_weight", torch.ones(len(self.inputs)))
+            self.register_buffer("fusion_bias", torch.zeros(num_classes))
+        else:
+            self.dropout = nn.Dropout(dropout)
+            self.fc = nn.Linear(sum(widths.values()), num_classes)
         self.register_buffer("temperature", torch.ones(()))
 
-    def features(
+    def branch_features(
         self,
+        name: str,
         hidden: torch.Tensor | None,
         layout: torch.Tensor | None,
         statistics: torch.Tensor | None,
     ) -> torch.Tensor:
-        """Concatenated branch features from the trunk's output (not the image)."""
-        parts = []
-        if "screenshot" in self.inputs:
-            parts.append(self.screenshot(hidden))
-        if "layout" in self.inputs:
-            parts.append(self.layout(layout))
-        if "statistics" in self.inputs:
-            parts.append(self.statistics(statistics))
-        return torch.cat(parts, dim=1)
+        """One branch's features from its input (the trunk's output for the screenshot)."""
+        source = {"screenshot": hidden, "layout": layout, "statistics": statistics}[name]
+        features: torch.Tensor = getattr(self, name)(source)
+        return features
+
+    def branch_logits(
+        self,
+        name: str,
+        hidden: torch.Tensor | None,
+        layout: torch.Tensor | None,
+        statistics: torch.Tensor | None,
+    ) -> torch.Tensor:
+        """Late fusion: one branch's own uncalibrated logits."""
+        features = self.branch_features(name, hidden, layout, statistics)
+        logits: torch.Tensor = self.heads[name](features)
+        return logits
+
+    def branch(self, name: str) -> nn.Module:
+        """Late fusion: the modules one branch trains alone (its features and head)."""
+        return nn.ModuleDict({"features": getattr(self, name), "head": self.heads[name]})
 
     def logits_from_hidden(
         self,
@@ -191,7 +270,13 @@ class PageNet(nn.Module):
         statistics: torch.Tensor | None,
     ) -> torch.Tensor:
         """Uncalibrated logits from precomputed trunk activations (training)."""
-        logits: torch.Tensor = self.fc(self.dropout(self.features(hidden, layout, statistics)))
+        if self.fusion == "late":
+            branches = torch.stack(
+                [self.branch_logits(name, hidden, layout, statistics) for name in self.inputs], dim=-1
+            )
+            return branches @ self.fusion_weight + self.fusion_bias
+        parts = [self.branch_features(name, hidden, layout, statistics) for name in self.inputs]
+        logits: torch.Tensor = self.fc(self.dropout(torch.cat(parts, dim=1)))
         return logits
 
     def forward(

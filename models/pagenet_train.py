@@ -32,7 +32,7 @@ from models.labels import load_label_mapping
 from models.layout import DOM_STATISTICS, STATISTICS, URL_STATISTICS
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet import STATISTICS_FEATURES, PageNet, Trunk, pagenet_args
+from models.pagenet import STATISTICS_FEATURES, PageNet, PooledScreenshot, Trunk, pagenet_args
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
 from models.registry import resolve_device
 from models.splits import HELDOUT, TRAIN, VALIDATION
@@ -134,6 +134,18 @@ def pagenet_logits(pages: PageTensors, device: torch.device) -> Logits:
     return logits
 
 
+def branch_logits(model: PageNet, name: str, pages: PageTensors, device: torch.device) -> Logits:
+    """Late fusion: one branch's own logits of page indices."""
+
+    def logits(branch: nn.Module, index: torch.Tensor) -> torch.Tensor:
+        hidden = pages.hidden[index].to(device).float() if name == "screenshot" else None
+        layout = pages.layout[index].to(device).float() if name == "layout" else None
+        statistics = pages.statistics[index].to(device) if name == "statistics" else None
+        return model.branch_logits(name, hidden, layout, statistics)
+
+    return logits
+
+
 def lenet_logits(pages: PageTensors, device: torch.device) -> Logits:
     """LeNet-5 logits of page indices, from the grayscale top squares."""
 
@@ -177,11 +189,20 @@ def new_lenet(num_classes: int) -> LeNet5:
 
 
 def prepare_statistics(model: nn.Module, pages: PageTensors) -> None:
-    """Set a statistics branch's standardization from the training pages."""
-    if isinstance(model, PageNet) and "statistics" in model.inputs:
+    """Set the standardization of a statistics branch and of a pooled screenshot branch
+    (late fusion) from the training pages."""
+    if not isinstance(model, PageNet):
+        return
+    if "statistics" in model.inputs:
         train = pages.statistics[pages.subset(TRAIN)]
         model.statistics.mean.copy_(train.mean(dim=0))
         model.statistics.std.copy_(train.std(dim=0).clamp(min=1e-3))
+    screenshot = getattr(model, "screenshot", None)
+    if isinstance(screenshot, PooledScreenshot):
+        hidden = pages.hidden[pages.subset(TRAIN)]
+        pooled = torch.cat([PooledScreenshot.pool(chunk.float()) for chunk in torch.split(hidden, 256)])
+        screenshot.mean.copy_(pooled.mean(dim=0))
+        screenshot.std.copy_(pooled.std(dim=0).clamp(min=1e-3))
 
 
 def fit(
@@ -276,6 +297,19 @@ def expected_calibration_error(probabilities: torch.Tensor, targets: torch.Tenso
     return error
 
 
+def score_by_source(
+    pages: PageTensors, index: torch.Tensor, predicted: torch.Tensor, labels: list[str]
+) -> tuple[ClassificationMetrics, dict[str, ClassificationMetrics]]:
+    """Scores of predictions for page indices: all of them, and each source family apart."""
+    targets = pages.targets[index]
+    families = [source_family(pages.records[i].source) for i in index.tolist()]
+    by_source = {}
+    for family in sorted(set(families)):
+        rows = torch.tensor([f == family for f in families])
+        by_source[family] = classification_metrics(targets[rows].tolist(), predicted[rows].tolist(), labels)
+    return classification_metrics(targets.tolist(), predicted.tolist(), labels), by_source
+
+
 def calibrate_and_evaluate(
     model: nn.Module, pages: PageTensors, logits: Logits, labels: list[str], batch_size: int
 ) -> Evaluation:
@@ -286,19 +320,113 @@ def calibrate_and_evaluate(
         model.temperature.fill_(temperature)
     raw = predict_logits(model, logits, heldout, batch_size)
     targets = pages.targets[heldout]
-    predicted = raw.argmax(dim=1)
-    families = [source_family(pages.records[i].source) for i in heldout.tolist()]
-    by_source = {}
-    for family in sorted(set(families)):
-        rows = torch.tensor([f == family for f in families])
-        by_source[family] = classification_metrics(targets[rows].tolist(), predicted[rows].tolist(), labels)
+    metrics, by_source = score_by_source(pages, heldout, raw.argmax(dim=1), labels)
     return Evaluation(
-        metrics=classification_metrics(targets.tolist(), predicted.tolist(), labels),
+        metrics=metrics,
         ece=expected_calibration_error(torch.softmax(raw / temperature, dim=1), targets),
         ece_uncalibrated=expected_calibration_error(torch.softmax(raw, dim=1), targets),
         temperature=temperature,
         by_source=by_source,
     )
+
+
+def fit_branch(
+    model: PageNet, name: str, pages: PageTensors, device: torch.device, num_classes: int, config: FitConfig
+) -> list[EpochStats]:
+    """Late fusion: train one branch alone, initialised from the seed as a PageNet of
+    that input alone would be, and keep its epoch by its own validation scores."""
+    branch = model.branch(name)
+    seed_everything(config.seed)
+    for module in branch.modules():
+        if isinstance(module, nn.Linear | nn.Conv2d | nn.BatchNorm2d):
+            module.reset_parameters()
+    return fit(branch, pages, branch_logits(model, name, pages, device), num_classes, config)
+
+
+def branch_stack(
+    model: PageNet, pages: PageTensors, index: torch.Tensor, device: torch.device, batch_size: int
+) -> torch.Tensor:
+    """Late fusion: every branch's own logits of page indices, (pages, classes, branches)."""
+    return torch.stack(
+        [
+            predict_logits(model, branch_logits(model, name, pages, device), index, batch_size)
+            for name in model.inputs
+        ],
+        dim=-1,
+    )
+
+
+def fit_fusion(
+    model: PageNet, pages: PageTensors, device: torch.device, batch_size: int, with_bias: bool = True
+) -> None:
+    """Late fusion: the branch weights (and bias, or 0: each branch keeps the class prior
+    it learnt on the training pages) that minimise the validation pages' cross-entropy of
+    ``sum_b w_b * z_b + bias`` (L-BFGS), stored in the model."""
+    val = pages.subset(VALIDATION)
+    stacked = branch_stack(model, pages, val, device, batch_size)
+    weight = torch.ones(len(model.inputs), requires_grad=True)
+    bias = torch.zeros(stacked.shape[1], requires_grad=with_bias)
+    fitted = [weight, bias] if with_bias else [weight]
+    optimizer = torch.optim.LBFGS(fitted, max_iter=500, line_search_fn="strong_wolfe")
+
+    def closure() -> torch.Tensor:
+        optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(stacked @ weight + bias, pages.targets[val])
+        loss.backward()  # type: ignore[no-untyped-call]
+        return loss
+
+    optimizer.step(closure)  # type: ignore[no-untyped-call]
+    model.fusion_weight.copy_(weight.detach())
+    model.fusion_bias.copy_(bias.detach())
+
+
+def late_fusion_report(
+    model: PageNet, pages: PageTensors, labels: list[str], device: torch.device, batch_size: int
+) -> dict[str, Any]:
+    """What each branch is worth in the fused decision on held-out pages: its weight, its
+    share of the fused logit margins (mean |w_b * z_b| over all branches'), its own
+    scores, the scores with its weight set to 0, and how often the fused prediction
+    differs from the branch alone and from the model without it."""
+    heldout = pages.subset(HELDOUT)
+    stacked = branch_stack(model, pages, heldout, device, batch_size)
+    weight, bias = model.fusion_weight.float().cpu(), model.fusion_bias.float().cpu()
+    fused = (stacked @ weight + bias).argmax(dim=1)
+    centred = stacked - stacked.mean(dim=1, keepdim=True)  # softmax-invariant margins
+    contribution = (centred * weight).abs().sum(dim=1).mean(dim=0)
+    branches = {}
+    for b, name in enumerate(model.inputs):
+        alone = stacked[..., b].argmax(dim=1)
+        zeroed = weight.clone()
+        zeroed[b] = 0.0
+        without = (stacked @ zeroed + bias).argmax(dim=1)
+        alone_metrics, alone_by_source = score_by_source(pages, heldout, alone, labels)
+        without_metrics, without_by_source = score_by_source(pages, heldout, without, labels)
+        branches[name] = {
+            "weight": float(weight[b]),
+            "share": float(contribution[b] / contribution.sum()),
+            "alone": {
+                **alone_metrics.to_dict(),
+                "by_source": {f: m.to_dict() for f, m in alone_by_source.items()},
+            },
+            "without": {
+                **without_metrics.to_dict(),
+                "by_source": {f: m.to_dict() for f, m in without_by_source.items()},
+            },
+            "fused_differs_from_alone": float((fused != alone).float().mean()),
+            "fused_differs_from_without": float((fused != without).float().mean()),
+        }
+    return {"bias": bias.tolist(), "branches": branches}
+
+
+def epoch_summary(history: list[EpochStats], config: FitConfig) -> dict[str, Any]:
+    """The kept epoch and the whole history, for a checkpoint's metrics."""
+    best = max(history, key=lambda h: selection_key(config, h))
+    return {
+        "best_epoch": best.epoch,
+        "val_balanced_accuracy": best.val_balanced_accuracy,
+        "val_loss": best.val_loss,
+        "history": [asdict(h) for h in history],
+    }
 
 
 @dataclass
@@ -311,6 +439,16 @@ class PageNetConfig:
     labels: str | None = None
     dropout: float = 0.3
     statistics_width: int = STATISTICS_FEATURES
+    #: "early" (one head over the concatenated features) or "late" (a head per branch,
+    #: trained alone, logits combined with weights fitted on validation pages).
+    fusion: str = "early"
+    #: Late fusion: fit a bias beside the branch weights on validation pages.
+    fusion_bias: bool = True
+    #: Late fusion's screenshot branch: its head's dropout, learning rate and weight decay
+    #: (None: ``dropout`` and the fit config's).
+    screenshot_dropout: float | None = None
+    screenshot_learning_rate: float | None = None
+    screenshot_weight_decay: float | None = None
     #: Folder keeping each page's encoded inputs between runs (None: encode every time).
     cache: Path | None = None
     fit: FitConfig = field(default_factory=FitConfig)
@@ -323,6 +461,11 @@ class PageNetConfig:
             "labels": self.labels,
             "dropout": self.dropout,
             "statistics_width": self.statistics_width,
+            "fusion": self.fusion,
+            "fusion_bias": self.fusion_bias,
+            "screenshot_dropout": self.screenshot_dropout,
+            "screenshot_learning_rate": self.screenshot_learning_rate,
+            "screenshot_weight_decay": self.screenshot_weight_decay,
             "cache": str(self.cache) if self.cache else None,
             **self.fit.to_dict(),
         }
@@ -335,11 +478,23 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     device = resolve_device(config.fit.device)
     seed_everything(config.fit.seed)
     args = {
-        **pagenet_args(len(labels), config.inputs, config.dropout, config.statistics_width),
+        **pagenet_args(
+            len(labels),
+            config.inputs,
+            config.dropout,
+            config.statistics_width,
+            config.fusion,
+            config.screenshot_dropout,
+        ),
         "trunk": wheel_trunk_record(),
     }
     model = PageNet(
-        args["num_classes"], args["inputs"], args["dropout"], statistics_width=args["statistics_width"]
+        args["num_classes"],
+        args["inputs"],
+        args["dropout"],
+        statistics_width=args["statistics_width"],
+        fusion=args["fusion"],
+        screenshot_dropout=args["screenshot_dropout"],
     )
     started = time.perf_counter()
     # The trunk also encodes the screenshot for models that do not read it (the cache
@@ -353,32 +508,40 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
     prepare_statistics(model, pages)
     fit_config = replace(config.fit, device=str(device))
     started = time.perf_counter()
-    history = fit(model, pages, pagenet_logits(pages, device), len(labels), fit_config)
+    training: dict[str, Any]
+    if model.fusion == "late":
+        branches = {}
+        for name in model.inputs:
+            branch_config = fit_config
+            if name == "screenshot":
+                branch_config = replace(
+                    fit_config,
+                    learning_rate=config.screenshot_learning_rate or fit_config.learning_rate,
+                    weight_decay=config.screenshot_weight_decay or fit_config.weight_decay,
+                )
+            history = fit_branch(model, name, pages, device, len(labels), branch_config)
+            branches[name] = epoch_summary(history, branch_config)
+        training = {"branches": branches}
+        round_to_fp16(model)
+        fit_fusion(model, pages, device, fit_config.batch_size, config.fusion_bias)
+    else:
+        training = epoch_summary(
+            fit(model, pages, pagenet_logits(pages, device), len(labels), fit_config), fit_config
+        )
     train_seconds = time.perf_counter() - started
-    # Score exactly the weights that are saved (fp16).
-    model.load_state_dict(
-        {
-            k: v.to(torch.float16).float() if v.is_floating_point() else v
-            for k, v in model.state_dict().items()
-        }
-    )
+    round_to_fp16(model)  # score exactly the weights that are saved
     evaluation = calibrate_and_evaluate(
         model, pages, pagenet_logits(pages, device), labels, fit_config.batch_size
     )
-    best = max(history, key=lambda h: selection_key(fit_config, h))
+    if model.fusion == "late":
+        training["fusion"] = late_fusion_report(model, pages, labels, device, fit_config.batch_size)
     meta = CheckpointMeta(
         model="pagenet",
         args=args,
         labels=labels,
         transform=SCREENSHOT_TRANSFORM.to_dict(),
         config={**config.to_dict(), "label_mapping": mapping.to_dict()},
-        metrics={
-            "heldout": evaluation.to_dict(),
-            "best_epoch": best.epoch,
-            "val_balanced_accuracy": best.val_balanced_accuracy,
-            "val_loss": best.val_loss,
-            "history": [asdict(h) for h in history],
-        },
+        metrics={"heldout": evaluation.to_dict(), **training},
         split={
             "by": "domain",
             "file": "models/splits/wcxb-dev.json",
@@ -397,7 +560,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         checkpoint,
         meta,
         {
-            "sees": {name: MODEL_SEES[name] for name in model.inputs},
+            "sees": {name: model_sees(name, model.fusion) for name in model.inputs},
             "data": data,
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "training_device": str(device),
@@ -409,6 +572,28 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         "Saved PageNet checkpoint to %s (held-out accuracy %.4f)", checkpoint, evaluation.metrics.accuracy
     )
     return checkpoint, card, evaluation
+
+
+def round_to_fp16(model: nn.Module) -> None:
+    """Round the floating weights as a checkpoint stores them (fp16)."""
+    model.load_state_dict(
+        {
+            k: v.to(torch.float16).float() if v.is_floating_point() else v
+            for k, v in model.state_dict().items()
+        }
+    )
+
+
+def model_sees(name: str, fusion: str) -> str:
+    """What a branch reads, for the model card."""
+    if name == "screenshot" and fusion == "late":
+        return (
+            "the top 1366 x 1366 px of the page in RGB, resized to 224 x 224, through "
+            "EfficientNet-Lite0 with its ImageNet weights, frozen, up to the last block's "
+            "depthwise convolution: the 1152 channels' average and maximum over the 7 x 7 "
+            "grid, through a linear head"
+        )
+    return MODEL_SEES[name]
 
 
 MODEL_SEES = {

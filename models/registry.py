@@ -106,6 +106,8 @@ class PageNetModel(PageTypeModel):
             args["inputs"],
             args.get("dropout", 0.0),
             statistics_width=args.get("statistics_width", STATISTICS_FEATURES),
+            fusion=args.get("fusion", "early"),
+            screenshot_dropout=args.get("screenshot_dropout"),
         )
 
 

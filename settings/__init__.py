@@ -176,7 +176,8 @@ PAGESIGHT_CLASSIFIER_THREADS = 1
 # classifier (page_type_score stays empty; stat pagesight/classify/unsure): the
 # extractor's HTML fallback decides it, as with `--page-type auto`.
 # 0.75: on WCXB dev's validation domains, iawce's word F1 with the shipped PageNet's types
-# rises from 0.843 (every type kept; 0.843 with none) to 0.847 at 0.75 to 0.90; 0 keeps all.
+# (screenshot + statistics, late fusion) is 0.843 with every type kept (0.843 with none),
+# 0.845 at 0.75, 0.843 at 0.90 (re-chosen 2026-11-24); 0 keeps all.
 PAGESIGHT_CLASSIFIER_MIN_SCORE = 0.75
 
 # Which page types are lists: a label mapping in models/label_maps/ (by name) or a JSON

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from PIL import Image
+from torch.nn.functional import cross_entropy
 
 from models import efficientnet
 from models.checkpoint import CheckpointError, load_classifier, read_checkpoint
 from models.classifier import PageTypeClassifier
+from models.data import read_manifests
+from models.labels import load_label_mapping
 from models.layout import (
     DOM_STATISTICS,
     RASTER_CHANNELS,
@@ -28,13 +32,15 @@ from models.layout import (
     url_statistics,
 )
 from models.pagenet import PageNet, pagenet_args, trunk_keys
-from models.pagenet_data import SCREENSHOT_TRANSFORM
+from models.pagenet_data import SCREENSHOT_TRANSFORM, prepare_pages
 from models.pagenet_train import (
     EpochStats,
     FitConfig,
     PageNetConfig,
+    branch_stack,
     epoch_learning_rate,
     expected_calibration_error,
+    fit_fusion,
     fit_temperature,
     paper_learning_rate,
     selection_key,
@@ -242,6 +248,73 @@ def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained)
         classifier.predict([Image.new("RGB", (96, 160))])
 
 
+def test_late_fusion_weighs_each_branchs_own_logits():
+    model = PageNet(2, ["screenshot", "statistics"], pretrained=False, fusion="late")
+    assert not list(model.screenshot.parameters()) and not hasattr(model, "fc")
+    assert model.heads["screenshot"][1].in_features == 2 * 1152
+    hidden, statistics = torch.randn(3, 1152, 7, 7), torch.randn(3, len(STATISTICS))
+    model.eval()
+    model.fusion_weight.copy_(torch.tensor([0.5, 2.0]))
+    model.fusion_bias.copy_(torch.tensor([0.1, -0.1]))
+    expected = (
+        0.5 * model.branch_logits("screenshot", hidden, None, statistics)
+        + 2.0 * model.branch_logits("statistics", hidden, None, statistics)
+        + torch.tensor([0.1, -0.1])
+    )
+    assert torch.allclose(model.logits_from_hidden(hidden, None, statistics), expected, atol=1e-5)
+    with pytest.raises(ValueError, match="fusion must be one of"):
+        pagenet_args(2, ["statistics"], fusion="middle")
+
+
+@pytest.fixture(scope="module")
+def trained_late(dataset, tmp_path_factory):
+    torch.set_num_threads(1)
+    config = PageNetConfig(
+        data=[dataset],
+        out=tmp_path_factory.mktemp("out") / "pagenet-late.pt",
+        inputs=["screenshot", "statistics"],
+        fusion="late",
+        screenshot_dropout=0.5,
+        screenshot_learning_rate=1e-3,
+        fit=FitConfig(epochs=3, batch_size=4, progress=False),
+    )
+    return train_pagenet(config)
+
+
+def test_late_fusion_checkpoint_trains_no_pixel_layer_and_stores_its_weights(trained_late, dataset):
+    checkpoint, card, _ = trained_late
+    meta, state = read_checkpoint(checkpoint)
+    assert meta.args["fusion"] == "late" and "fc.weight" not in state
+    assert (meta.args["dropout"], meta.args["screenshot_dropout"]) == (0.3, 0.5)
+    assert meta.config["screenshot_learning_rate"] == 1e-3
+    assert {k for k in state if k.startswith("screenshot.")} == {"screenshot.mean", "screenshot.std"}
+    assert float(state["screenshot.std"].min()) > 0 and float(state["screenshot.mean"].abs().max()) > 0
+    metrics = json.loads(card.read_text())["metrics"]
+    assert set(metrics["branches"]) == {"screenshot", "statistics"}
+    report = metrics["fusion"]["branches"]
+    assert sum(b["share"] for b in report.values()) == pytest.approx(1.0)
+    assert report["screenshot"]["weight"] == pytest.approx(float(state["fusion_weight"][0]), rel=1e-3)
+    assert "frozen" in json.loads(card.read_text())["sees"]["screenshot"]
+    assert all(0.0 <= b["fused_differs_from_alone"] <= 1.0 for b in report.values())
+    classifier = load_classifier(checkpoint)
+    label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes(), "https://s1.example/news/")
+    assert label in ("article", "list") and 0.5 <= score <= 1.0
+    # the fitted weights fit validation pages at least as well as the plain sum
+    model = classifier.model
+    assert [model.heads[name][0].p for name in model.inputs] == [0.5, 0.3]
+    pages = prepare_pages(read_manifests([dataset]), load_label_mapping(None), model.trunk, progress=False)
+    val = pages.subset("validation")
+    stacked = branch_stack(model, pages, val, torch.device("cpu"), 4)
+    fitted = stacked @ model.fusion_weight + model.fusion_bias
+    plain = stacked.sum(dim=-1)
+    targets = pages.targets[val]
+    assert cross_entropy(fitted, targets) <= cross_entropy(plain, targets) + 1e-3
+    fit_fusion(model, pages, torch.device("cpu"), 4, with_bias=False)
+    assert not model.fusion_bias.any()
+    without_bias = stacked @ model.fusion_weight
+    assert cross_entropy(fitted, targets) <= cross_entropy(without_bias, targets) + 1e-3
+
+
 def test_checkpoint_refuses_another_trunk_and_an_altered_wheel(trained, tmp_path, monkeypatch):
     model = PageNet(2, ["screenshot"], pretrained=False)
     assert trunk_keys(model) and all(k.startswith("trunk.") for k in trunk_keys(model))
@@ -280,3 +353,18 @@ def test_a_statistics_model_reads_only_the_screenshot_header():
     )
     with pytest.raises(OSError):
         pixels.predict_page(cut, [], "https://s1.example/news/")
+
+
+def test_classify_benchmark_scores_the_split_role_asked_for(trained_late, dataset):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from classify import evaluation_records  # benchmarks/classify.py
+
+    classifier = load_classifier(trained_late[0])
+    records = read_manifests([dataset])
+    for role in ("validation", "heldout"):
+        chosen = evaluation_records(classifier, records, role)
+        assert len(chosen) == 6
+        assert {record.site for record in chosen} == {
+            f"s{n}.example" for n in range(6, 24) if ("train", "validation", "heldout")[n % 3] == role
+        }
+    assert len(evaluation_records(classifier, records, "all")) == 24

