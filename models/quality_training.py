@@ -3,7 +3,9 @@ domains' candidates, choose its size and its switching margin on the validation 
 (the mean word F1 of the candidate it picks), choose the cascade's confidence threshold
 there, and measure
 everything on the held-out domains (pick F1, the oracle, Spearman correlation of the
-estimate with the true F1, top-vs-bottom quartile gap; per WCXB type).
+estimate with the true F1, top-vs-bottom quartile gap; per WCXB type). The line-level
+merge of the full stage's candidates (:mod:`models.quality_merge`) is measured beside
+(:func:`measure_merge`; not in the checkpoint).
 """
 
 from __future__ import annotations
@@ -189,6 +191,7 @@ def train_quality(
         "escalated_share": share,
         HELDOUT: _report(heldout_picks[FULL], pages, true_f1, estimate),
     }
+    metrics["merge"] = measure_merge(pages, gold, config.full, config)
     meta = {
         "config": asdict(config),
         "confident": threshold,
@@ -196,3 +199,87 @@ def train_quality(
         "scikit_learn": importlib.metadata.version("scikit-learn"),
     }
     return QualityEstimate(stages, meta), metrics
+
+
+#: (drop_below, add_from) of the line-level merge tried on the cross-fitted selection set
+#: (:func:`models.quality_merge.merged_text`); (0.0, 1.01) is the first candidate alone.
+MERGE_THRESHOLDS = [(0.0, 1.01), (0.0, 0.5), (0.1, 0.5), (0.2, 0.5), (0.3, 0.5), (0.1, 0.7), (0.2, 0.7)]
+
+
+def measure_merge(
+    pages: dict[str, CandidatePage], gold: dict[str, str], candidates: list[str], config: TrainConfig
+) -> dict[str, Any]:
+    """The line-level merge of ``candidates`` (README "Ensemble"): a line classifier
+    fitted on the training domains, its thresholds chosen on cross-fitted probabilities
+    (each training fold by the classifier of the other folds, with the validation
+    domains), its merged text's word F1 on the held-out domains beside the first
+    candidate's."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from models.quality_features import candidate_features
+    from models.quality_merge import Grams, Line, candidate_lines, in_gold, merged_text
+    from pipelines.evaluation.metrics import word_prf
+    from pipelines.evaluation.text import tokens
+
+    ordered = [page for _, page in sorted(pages.items()) if page.role in (TRAIN, VALIDATION, HELDOUT)]
+    units: list[list[Line]] = []
+    for page in ordered:
+        texts = [page.texts[name] for name in candidates]
+        rows = candidate_features(texts, candidates, page.page, page.page_type)
+        units.append(candidate_lines(texts, page.page, rows))
+    owner = np.concatenate([np.full(len(lines), i) for i, lines in enumerate(units)]).astype(np.int64)
+    flat = [line for lines in units for line in lines]
+    features = np.array([line.features for line in flat])
+    gold_words = [tokens(gold[page.file_id]) for page in ordered]
+    gold_grams = [Grams(words) for words in gold_words]
+    labels = np.array([in_gold(line, gold_grams[i]) for i, line in zip(owner, flat, strict=True)])
+    weights = np.array([len(line.words) for line in flat], dtype=np.float64)
+    role = np.array([page.role for page in ordered])[owner]
+    fold = np.array([-1 if page.fold is None else page.fold for page in ordered])[owner]
+
+    def fitted(mask: np.ndarray) -> Any:
+        model = HistGradientBoostingClassifier(
+            max_iter=200, learning_rate=0.05, max_leaf_nodes=31, min_samples_leaf=40, random_state=config.seed
+        )
+        return model.fit(features[mask], labels[mask], sample_weight=weights[mask])
+
+    probability = np.zeros(len(flat))
+    train = role == TRAIN
+    for held in np.unique(fold[train]):
+        rows_of_fold = train & (fold == held)
+        probability[rows_of_fold] = fitted(train & (fold != held)).predict_proba(features[rows_of_fold])[:, 1]
+    rest = ~train
+    probability[rest] = fitted(train).predict_proba(features[rest])[:, 1]
+    starts = np.concatenate([[0], np.cumsum([len(lines) for lines in units])])
+
+    def page_f1(thresholds: tuple[float, float], wanted: tuple[str, ...]) -> tuple[np.ndarray, list[int]]:
+        chosen = [i for i, page in enumerate(ordered) if page.role in wanted]
+        scores = [
+            word_prf(
+                tokens(merged_text(units[i], probability[starts[i] : starts[i + 1]].tolist(), *thresholds)),
+                gold_words[i],
+            ).f1
+            for i in chosen
+        ]
+        return np.array(scores), chosen
+
+    selection = {t: float(page_f1(t, (TRAIN, VALIDATION))[0].mean()) for t in MERGE_THRESHOLDS}
+    best = max(MERGE_THRESHOLDS, key=lambda t: selection[t])
+    heldout, chosen = page_f1(best, (HELDOUT,))
+    first, _ = page_f1((0.0, 1.01), (HELDOUT,))
+    by_type: dict[str, list[int]] = defaultdict(list)
+    for n, i in enumerate(chosen):
+        by_type[ordered[i].wcxb_type].append(n)
+    return {
+        "candidates": candidates,
+        "thresholds": list(best),
+        "selection_f1": selection[best],
+        "selection_first_f1": selection[(0.0, 1.01)],
+        HELDOUT: {
+            "pages": len(chosen),
+            "f1": float(heldout.mean()),
+            "first_f1": float(first.mean()),
+            "f1_by_type": {t: float(heldout[ix].mean()) for t, ix in sorted(by_type.items())},
+            "first_f1_by_type": {t: float(first[ix].mean()) for t, ix in sorted(by_type.items())},
+        },
+    }

@@ -38,7 +38,8 @@ class Command(ScrapyCommand):
             "Runs every candidate extractor on the WCXB dev pages not yet in the --cache JSONL "
             "(at most --limit new pages this run, so a long collection can be split), then fits "
             "the estimate on the train domains of the one split, sizes it and the cascade's "
-            "confidence threshold on the validation domains, and reports the held-out domains."
+            "confidence threshold on the validation domains, and reports the held-out domains; "
+            "the line-level merge of the candidates is measured beside (the card's metrics.merge)."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,69 @@
+"""The line-level merge of extraction candidates: units, features, gold labels, merged
+text, and its measurement in training."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.quality_features import PageStats, candidate_features
+from models.quality_merge import Grams, Line, candidate_lines, in_gold, merge_feature_names, merged_text
+
+NAMES = ["first", "second", "third"]
+STORY = "the council agreed to repair the old stone bridge"
+DEBATE = "after a long debate that lasted into the night"
+MENU = "home news sport weather"
+PAGE = PageStats(words=40, link_words=4, link_bag=dict.fromkeys(MENU.split(), 1))
+
+
+def lines_of(texts: list[str | None]) -> list[Line]:
+    return candidate_lines(texts, PAGE, candidate_features(texts, NAMES, PAGE, "article"))
+
+
+def feature(line: Line, name: str) -> float:
+    return line.features[merge_feature_names(NAMES).index(name)]
+
+
+def test_a_later_candidate_adds_only_the_lines_the_earlier_ones_lack():
+    units = lines_of([f"{STORY}\n{MENU}", f"{STORY}\n{DEBATE}", None])
+    assert [(u.text, u.source) for u in units] == [(STORY, 0), (MENU, 0), (DEBATE, 1)]
+    assert all(len(u.features) == len(merge_feature_names(NAMES)) for u in units)
+
+
+def test_line_features_count_who_keeps_it_and_its_links():
+    story, menu, debate = lines_of([f"{STORY}\n{MENU}", f"{STORY}\n{DEBATE}", STORY])
+    assert feature(story, "votes") == 3.0 and feature(menu, "votes") == 1.0
+    assert feature(story, "in_third") == 1.0 and feature(menu, "in_second") == 0.0
+    assert feature(menu, "link_share") == 1.0 and feature(story, "link_share") == 0.0
+    assert feature(debate, "source") == 1.0 and feature(debate, "previous_votes") == -1.0
+    assert feature(story, "next_votes") == 1.0
+
+
+def test_short_lines_are_matched_by_their_own_length():
+    assert Grams(["a", "b"]).contains(["a", "b"]) == 1.0
+    assert Grams(["a", "c", "b"]).contains(["a", "b"]) == 0.0
+    assert Grams().contains([]) == 0.0
+
+
+def test_gold_label_and_merged_text():
+    story, menu, debate = lines_of([f"{STORY}\n{MENU}", f"{STORY}\n{DEBATE}", None])
+    gold = Grams(f"{STORY} {DEBATE}".split())
+    assert [in_gold(u, gold) for u in (story, menu, debate)] == [True, False, True]
+    units = [story, menu, debate]
+    assert merged_text(units, [0.9, 0.05, 0.6], drop_below=0.1, add_from=0.5) == f"{STORY}\n{DEBATE}"
+    assert merged_text(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7) == f"{STORY}\n{MENU}"
+
+
+@pytest.mark.parametrize("first", ["good", "half"])
+def test_training_measures_the_merge_beside_the_first_candidate(first):
+    from models.quality_training import MERGE_THRESHOLDS, TrainConfig, measure_merge
+    from tests.test_ensemble import synthetic_pages
+
+    pages, gold = synthetic_pages()
+    candidates = [first, *(name for name in ("good", "nav", "half") if name != first)]
+    merge = measure_merge(pages, gold, candidates, TrainConfig())
+    assert tuple(merge["thresholds"]) in MERGE_THRESHOLDS
+    assert merge["selection_f1"] >= merge["selection_first_f1"]
+    assert merge["heldout"]["pages"] == 18
+    assert set(merge["heldout"]["f1_by_type"]) == {"article", "forum"}
+    if first == "good":
+        assert merge["heldout"]["first_f1"] == pytest.approx(1.0)
