@@ -32,9 +32,9 @@ from models.vision_element_data import load_pages, prepare_pages
 from models.vision_element_training import CONFIGS, train_vision_element
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.element_classifier import element_text
+from pipelines.extraction.element_classifier import element_text, subtree_boxes
 from pipelines.extraction.element_features import candidates
-from pipelines.extraction.vision_element import VisionElementExtractor, subtree_boxes
+from pipelines.extraction.vision_element import VisionElementExtractor
 from tests.element_pages import MAIN_PATH, REGIONS, layout_boxes, layout_page, write_capture
 
 WIDTH, HEIGHT = 1200, 1660

@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
@@ -43,14 +43,6 @@ SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/vision-element.pt")
 #: Shortest side (px) of a candidate box: keeps the main element of 96.3 % of WCXB dev's
 #: annotated pages (97.8 % at 0 px: the rest are not visible; README, Vision element model).
 MIN_SIDE = 100
-
-
-def subtree_boxes(boxes: list[dict[str, Any]], path: str) -> list[dict[str, Any]]:
-    """The boxes of the element at ``path`` and its descendants: all that decides which of
-    its elements the render hid (the rest of the page's boxes would only be resolved and
-    dropped, ~20 ms on a long page)."""
-    inside = path + "/"
-    return [box for box in boxes if box.get("path") == path or str(box.get("path", "")).startswith(inside)]
 
 
 @dataclass(frozen=True)
@@ -166,7 +158,7 @@ class VisionElementExtractor:
         if choice is None:
             return None
         base = base_url(choice.root, page.url)
-        blocks = shown_blocks(choice.root, choice.element, subtree_boxes(page.boxes or [], choice.path), base)
+        blocks = shown_blocks(choice.root, choice.element, page.boxes or [], base)
         if not blocks:
             logger.info("%s: the chosen element %s of %s shows no text", self.name, choice.path, page.url)
             return None
