@@ -516,8 +516,12 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
             if name == "screenshot":
                 branch_config = replace(
                     fit_config,
-                    learning_rate=config.screenshot_learning_rate or fit_config.learning_rate,
-                    weight_decay=config.screenshot_weight_decay or fit_config.weight_decay,
+                    learning_rate=fit_config.learning_rate
+                    if config.screenshot_learning_rate is None
+                    else config.screenshot_learning_rate,
+                    weight_decay=fit_config.weight_decay
+                    if config.screenshot_weight_decay is None
+                    else config.screenshot_weight_decay,
                 )
             history = fit_branch(model, name, pages, device, len(labels), branch_config)
             branches[name] = epoch_summary(history, branch_config)

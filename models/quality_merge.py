@@ -2,7 +2,7 @@
 block level where candidates agree; measure both").
 
 Every line of every candidate becomes a unit (a later candidate's line only when the
-earlier ones lack it: at least half of its word n-grams unseen), described by which
+earlier ones lack it: fewer than half of its word n-grams already seen), described by which
 candidates contain it, where it sits, how long it is, how much of it is link text, how
 its neighbours voted, and the page's candidate features (:mod:`models.quality_features`).
 A classifier says whether the line belongs to the gold main content; the merged text is

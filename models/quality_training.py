@@ -217,7 +217,7 @@ def measure_merge(
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from models.quality_features import candidate_features
-    from models.quality_merge import Grams, Line, candidate_lines, in_gold, merged_text
+    from models.quality_merge import Grams, Line, candidate_lines, in_gold, merge_feature_names, merged_text
     from pipelines.evaluation.metrics import word_prf
     from pipelines.evaluation.text import tokens
 
@@ -272,6 +272,7 @@ def measure_merge(
         by_type[ordered[i].wcxb_type].append(n)
     return {
         "candidates": candidates,
+        "features": merge_feature_names(candidates),
         "thresholds": list(best),
         "selection_f1": selection[best],
         "selection_first_f1": selection[(0.0, 1.01)],

@@ -3,7 +3,8 @@ relative to the package, not the working directory: as real paths whether the pr
 runs from its tree, from an installed wheel or from a zipped Scrapyd egg.
 
 From a zip, a file is extracted to the user's cache (``$XDG_CACHE_HOME``, else
-``~/.cache``, under ``pagesight/shipped/<sha256 prefix>/``): one copy per content,
+``~/.cache``, under ``pagesight/shipped/<sha256 prefix>/``; the temporary folder when
+there is no writable home): one copy per content,
 shared by every process and reused while its bytes match, so that a process killed
 before it exits (Scrapyd's cancel) leaves no stray copy behind.
 """
@@ -40,9 +41,16 @@ def shipped_file(package: str, relative: str) -> Path:
 
 
 def shipped_cache() -> Path:
-    """Where files shipped inside a zip are extracted."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pagesight" / "shipped"
+    """Where files shipped inside a zip are extracted: the user's cache, or the temporary
+    folder for a user without a writable home (a daemon's)."""
+    try:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        base.mkdir(parents=True, exist_ok=True)
+        if os.access(base, os.W_OK):
+            return base / "pagesight" / "shipped"
+    except (OSError, RuntimeError):  # no home directory, or one that cannot be written
+        pass
+    return Path(tempfile.gettempdir()) / f"pagesight-shipped-{os.getuid()}"
 
 
 def _extracted_copy(resource: resources.abc.Traversable) -> Path:

@@ -82,8 +82,12 @@ class ExtractPipeline:
         page_type = self.config.forced_page_type or page_type_label(self.config.label_mapping, item.page_type)
         html: str = item.capture.html
         boxes: list[dict[str, Any]] | None = item.capture.boxes
-        # Two documents parsed when the render was cut off: off the reactor thread.
-        sent_html = await asyncio.to_thread(_sent_html_if_render_fell_short, item.capture)
+        stats = self.crawler.stats
+        try:  # two documents parsed when the render was cut off: off the reactor thread
+            sent_html = await asyncio.to_thread(_sent_html_if_render_fell_short, item.capture)
+        except Exception as error:  # one page's failure must not lose its line
+            record_step_failure(item, "extract", error, stats)
+            return item
         if sent_html is not None:
             html, boxes = sent_html.html, None
             reason = (
@@ -95,7 +99,7 @@ class ExtractPipeline:
                 page_type, item.page_type, item.page_type_score = None, None, None
                 reason += ", page type from their HTML"
             item.warnings.append(reason)
-            self.crawler.stats.inc_value("pagesight/extract/from_sent_bytes")
+            stats.inc_value("pagesight/extract/from_sent_bytes")
         page = Page(
             html=html,
             url=item.url,
@@ -107,7 +111,6 @@ class ExtractPipeline:
         item.provenance["extractor"] = self.provenance
         if self.checkpoints:
             item.provenance.setdefault("checkpoints", {}).update(self.checkpoints)
-        stats = self.crawler.stats
         started = time.perf_counter()
         try:
             extraction: Extraction | None = await asyncio.to_thread(self.extractor.extract, page)

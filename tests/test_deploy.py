@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -24,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from models.shipped import project_file, shipped_file
+from models.shipped import project_file, shipped_cache, shipped_file
 from pipelines.version import PAGESIGHT_VERSION
 from tests.crawling import PROJECT_ROOT, processes_with_marker
 from tests.redis_server import free_port
@@ -105,6 +106,15 @@ def test_a_zipped_file_is_extracted_once_per_content_and_kept_for_the_next_proce
     assert extracted() == first and first.read_bytes() == b"weights v1"
     copies = [path for path in (tmp_path / "cache").rglob("*") if path.is_file()]
     assert copies == [first]  # one copy, kept after the processes ended: none per process
+
+
+def test_without_a_usable_cache_folder_zipped_files_go_to_the_temporary_folder(tmp_path, monkeypatch):
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(not_a_folder))
+    assert shipped_cache() == Path(tempfile.gettempdir()) / f"pagesight-shipped-{os.getuid()}"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fresh"))
+    assert shipped_cache() == tmp_path / "fresh" / "pagesight" / "shipped"
 
 
 #: Run from an empty directory with only the egg on sys.path: what the crawl loads.

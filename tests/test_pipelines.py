@@ -213,6 +213,18 @@ def test_a_render_cut_off_before_its_text_is_extracted_from_the_servers_bytes(cu
         assert item.text is None and item.warnings == ["extract: iawce found no main content"]
 
 
+def test_a_failing_render_check_leaves_a_warning_not_a_lost_line(monkeypatch):
+    def broken(capture):
+        raise LookupError("unknown encoding: x-broken")
+
+    monkeypatch.setattr("pipelines.extract._sent_html_if_render_fell_short", broken)
+    crawler = get_crawler(settings_dict={"PAGESIGHT_PAGE_TYPE": "article"})
+    item = run(ExtractPipeline.from_crawler(crawler), captured_item())
+    assert item.status == "ok" and item.text is None
+    assert item.warnings == ["extract: LookupError: unknown encoding: x-broken"]
+    assert crawler.stats.get_value("pagesight/extract/failed") == 1
+
+
 def test_the_classifiers_type_of_a_cut_off_render_gives_way_to_the_bytes_html():
     # The screenshot of a render cut off before its text shows an empty page: whatever the
     # classifier called it, the bytes' page type comes from their HTML.

@@ -87,8 +87,8 @@ class EnsembleExtractor:
         found: dict[str, Extraction | None] = {first: self.candidates[first].extract(page)}
         lead = found[first]
         page_type = page.page_type or (lead.page_type if lead else ARTICLE)
+        parsed = page.parsed  # parsed before the typed copy, which then shares it
         typed = page.with_page_type(page_type)
-        parsed = page.parsed
         stats = page_stats(parsed.root if parsed is not None else None)
         winner, quality = self._choose(self.cheap, found, typed, stats)
         if self.full is not None and quality < self.options.confident:
