@@ -225,6 +225,14 @@ def test_command_usage_errors(tmp_path):
         command.run(["extra"], options)
 
 
+def test_late_fusion_options_without_late_fusion_are_a_usage_error():
+    command = _load_command()
+    late_only = {"screenshot_dropout": None, "screenshot_lr": 0.0, "screenshot_weight_decay": None}
+    options = Namespace(model="pagenet", fusion="early", no_fusion_bias=False, **late_only)
+    with pytest.raises(UsageError, match="--screenshot-lr: only with --fusion late"):
+        command.run([], options)
+
+
 def test_scrapy_train_classifier_command(dataset, tmp_path, monkeypatch, capsys):
     out = tmp_path / "cli" / "lenet5.pt"
     monkeypatch.chdir(ROOT)

@@ -173,6 +173,18 @@ class Command(ScrapyCommand):
     def _train_pagenet(self, opts: argparse.Namespace) -> None:
         from models.pagenet_train import LR_PEAK, FitConfig, PageNetConfig, train_pagenet
 
+        late_only = [
+            f"--{name}"
+            for name, given in (
+                ("no-fusion-bias", opts.no_fusion_bias),
+                ("screenshot-dropout", opts.screenshot_dropout is not None),
+                ("screenshot-lr", opts.screenshot_lr is not None),
+                ("screenshot-weight-decay", opts.screenshot_weight_decay is not None),
+            )
+            if given
+        ]
+        if late_only and opts.fusion != "late":
+            raise UsageError(f"{', '.join(late_only)}: only with --fusion late", print_help=False)
         config = PageNetConfig(
             data=[Path(directory) for directory in opts.data],
             out=Path(opts.out),
