@@ -142,8 +142,28 @@ def test_layout_statistics_see_a_card_grid_and_a_text_column():
     assert article["headings_per_screen"] < grid["headings_per_screen"]
 
 
+def test_a_stack_of_teasers_of_uneven_height_is_one_card_group():
+    boxes = []
+    for i, (width, height) in enumerate([(800, 100), (799.5, 140), (801, 120), (790, 110), (806, 130)]):
+        teaser = f"/html/body/main/div[{i + 1}]"
+        y = 150 * i
+        boxes += [
+            box("div", 0, y, width, height, teaser, text_len=120),
+            box("h2", 0, y, width, 30, teaser + "/h2", text_len=40),
+            box("a", 0, y, 300, 30, teaser + "/h2/a", text_len=40),
+        ]
+    # a sibling of another width (the sidebar) is no member, however many links it holds
+    boxes += [box("div", 820, 0, 300, 130, "/html/body/main/div[6]", text_len=120)]
+    boxes += [box("h2", 820, 0, 300, 30, "/html/body/main/div[6]/h2", text_len=40)]
+    boxes += [box("a", 820, 0, 300, 30, "/html/body/main/div[6]/h2/a", text_len=40)]
+    statistics = dict(zip(LAYOUT_STATISTICS, layout_statistics(boxes, WIDTH), strict=True))
+    assert statistics["card_group"] == pytest.approx(np.log1p(5))
+    assert statistics["card_group_columns"] == pytest.approx(np.log1p(1))
+    assert statistics["card_group_heading_share"] == 1.0 and statistics["card_group_image_share"] == 0.0
+
+
 def test_layout_statistics_of_an_empty_page_are_zero():
-    np.testing.assert_array_equal(layout_statistics([], WIDTH)[:-1], 0.0)
+    np.testing.assert_array_equal(layout_statistics([], WIDTH), 0.0)
 
 
 def test_layout_raster_marks_elements_by_kind_and_place():
