@@ -12,7 +12,7 @@ import torch
 from PIL import Image
 from torch import nn
 
-from models.layout import layout_raster, page_statistics
+from models.layout import DEFAULT_STATISTICS_GROUPS, layout_raster, page_statistics
 from models.transform import ScreenshotTransform, open_screenshot
 from pipelines.config import SettingsLike
 
@@ -81,6 +81,11 @@ class PageTypeClassifier:
         return tuple(getattr(self.model, "inputs", ("screenshot",)))
 
     @property
+    def statistics_groups(self) -> tuple[str, ...]:
+        """The page statistics' groups PageNet's statistics branch reads."""
+        return tuple(getattr(self.model, "statistics_groups", DEFAULT_STATISTICS_GROUPS))
+
+    @property
     def needs_boxes(self) -> bool:
         """True when the model also reads the page's element boxes (PageNet's layout)."""
         return bool({"layout", "statistics"} & set(self.inputs))
@@ -143,7 +148,10 @@ class PageTypeClassifier:
             rasters = torch.stack([torch.from_numpy(layout_raster(b, image.width)) for image, b, _ in pages])
         if "statistics" in self.inputs:
             statistics = torch.stack(
-                [torch.from_numpy(page_statistics(b, image.width, url)) for image, b, url in pages]
+                [
+                    torch.from_numpy(page_statistics(b, image.width, url, self.statistics_groups))
+                    for image, b, url in pages
+                ]
             )
         return [t.to(self.device) if t is not None else None for t in (rasters, statistics)]
 

@@ -10,9 +10,15 @@ px, visible, text_len).
   their share of the text, repeated sibling groups, long paragraphs, headings, linked
   headings, the class names sites give teasers, pagination and excerpts), as
   :data:`DOM_STATISTICS` names them, log-scaled;
+* :func:`layout_statistics`: the page as a person sees it (a grid or stack of same-size
+  cards, each a link with a heading or a picture, against one tall column of text; links
+  on the first screen and below it; headings per screen), as :data:`LAYOUT_STATISTICS`
+  names them;
 * :func:`url_statistics`: what the page's address says (``/category/``, ``/page/2``, a
   section path ending in ``/``, a dated slug), as :data:`URL_STATISTICS` names them;
-* :func:`page_statistics`: both, in :data:`STATISTICS` order (the model's input).
+* :func:`page_statistics`: the groups a model reads (:data:`STATISTICS_GROUPS`: ``dom``,
+  ``layout``, ``url``), in that order (the model's input; checkpoints that record no groups
+  read :data:`DEFAULT_STATISTICS_GROUPS`).
 
 All are cheap (no HTML parse): a few milliseconds for thousands of boxes. Adding the
 class-name and address features took a gradient-boosted probe on WCXB dev's held-out
@@ -23,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -68,6 +74,20 @@ _PAGINATION_URL = re.compile(r"/page/\d+|[?&]page=")
 _SECTION_PATH = re.compile(r"/(blog|news|articles|posts|stories|press|resources|insights)/?$")
 _DATED_PATH = re.compile(r"\d{4}/\d{2}")
 _INDEX = re.compile(r"\[\d+\]")
+#: A screen's height over its width (the crawl's 1366 x 768 viewport).
+SCREEN_ASPECT = 768 / 1366
+#: Repeated blocks are measured on this many first screens.
+GRID_SCREENS = 3
+#: A block smaller than this (CSS px) is no card.
+MIN_BLOCK_WIDTH, MIN_BLOCK_HEIGHT = 60.0, 30.0
+#: Siblings of the same size: widths within this ratio of the group's first member, and
+#: heights within ``HEIGHT_TOLERANCE`` (teasers in a stack differ in height).
+WIDTH_TOLERANCE, HEIGHT_TOLERANCE = 0.05, 0.5
+#: A group of at least this many same-size cards counts as a grid or stack of teasers.
+MIN_CARDS = 3
+#: Images smaller than this (CSS px, both sides) are icons.
+MIN_IMAGE_SIDE = 50.0
+PICTURE_TAGS = frozenset({"img", "picture", "video"})
 
 DOM_STATISTICS = (
     "links",
@@ -107,7 +127,26 @@ URL_STATISTICS = (
     "url_query",
     "url_root",
 )
-STATISTICS = DOM_STATISTICS + URL_STATISTICS
+LAYOUT_STATISTICS = (
+    "card_group",
+    "card_group_area_share",
+    "card_group_columns",
+    "card_group_image_share",
+    "card_group_heading_share",
+    "card_groups",
+    "same_size_group",
+    "same_size_group_area_share",
+    "first_screen_link_share",
+    "lower_link_share",
+    "text_block_height_share",
+    "text_block_text_share",
+    "headings_per_screen",
+    "images_first_screens",
+    "largest_image_share",
+)
+STATISTICS_GROUPS = {"dom": DOM_STATISTICS, "layout": LAYOUT_STATISTICS, "url": URL_STATISTICS}
+#: The groups a statistics branch reads unless its checkpoint records others.
+DEFAULT_STATISTICS_GROUPS = ("dom", "url")
 
 
 def _channels(tag: str) -> list[int]:
@@ -158,9 +197,33 @@ def layout_raster(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
     return raster
 
 
-def page_statistics(boxes: Sequence[dict[str, Any]], width: int, url: str) -> np.ndarray:
-    """The :data:`STATISTICS` of a page (its boxes and its address), float32."""
-    return np.concatenate([dom_statistics(boxes, width), url_statistics(url)])
+def statistics_groups(groups: Sequence[str]) -> tuple[str, ...]:
+    """Statistics groups in :data:`STATISTICS_GROUPS` order; ValueError for an unknown or
+    empty choice."""
+    unknown = sorted(set(groups) - set(STATISTICS_GROUPS))
+    if not groups or unknown:
+        raise ValueError(
+            f"statistics groups must be a non-empty subset of {list(STATISTICS_GROUPS)}, got {list(groups)}"
+        )
+    return tuple(name for name in STATISTICS_GROUPS if name in groups)
+
+
+def statistics_names(groups: Sequence[str] = DEFAULT_STATISTICS_GROUPS) -> tuple[str, ...]:
+    """The names of the statistics that :func:`page_statistics` gives for ``groups``."""
+    return tuple(name for group in statistics_groups(groups) for name in STATISTICS_GROUPS[group])
+
+
+def page_statistics(
+    boxes: Sequence[dict[str, Any]], width: int, url: str, groups: Sequence[str] = DEFAULT_STATISTICS_GROUPS
+) -> np.ndarray:
+    """A page's statistics (its boxes and its address) of ``groups``, float32, in the order
+    of :func:`statistics_names`."""
+    compute = {
+        "dom": lambda: dom_statistics(boxes, width),
+        "layout": lambda: layout_statistics(boxes, width),
+        "url": lambda: url_statistics(url),
+    }
+    return np.concatenate([compute[group]() for group in statistics_groups(groups)])
 
 
 def url_statistics(url: str) -> np.ndarray:
@@ -256,3 +319,137 @@ def dom_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
         **{f"class_{name}": math.log1p(class_hints[name]) for name in CLASS_HINTS},
     }
     return np.asarray([values[name] for name in DOM_STATISTICS], dtype=np.float32)
+
+
+def _same_size_groups(blocks: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Sibling blocks of the same size (:data:`WIDTH_TOLERANCE`, :data:`HEIGHT_TOLERANCE`),
+    groups of two or more, each in document order."""
+    by_parent: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    for block in blocks:
+        by_parent[block["path"].rsplit("/", 1)[0]].append(block)
+    groups: list[list[dict[str, Any]]] = []
+    step = math.log1p(WIDTH_TOLERANCE)
+    for children in by_parent.values():
+        # clusters by width bucket, so that a child is compared with near widths only
+        buckets: defaultdict[int, list[list[dict[str, Any]]]] = defaultdict(list)
+        clusters: list[list[dict[str, Any]]] = []
+        for child in children:
+            bucket = round(math.log(child["w"]) / step)
+            near = (c for b in (bucket - 1, bucket, bucket + 1) for c in buckets.get(b, ()))
+            for cluster in near:
+                first = cluster[0]
+                if (
+                    abs(child["w"] - first["w"]) <= WIDTH_TOLERANCE * first["w"]
+                    and abs(child["h"] - first["h"]) <= HEIGHT_TOLERANCE * first["h"]
+                ):
+                    cluster.append(child)
+                    break
+            else:
+                clusters.append([child])
+                buckets[bucket].append(clusters[-1])
+        groups.extend(cluster for cluster in clusters if len(cluster) > 1)
+    return groups
+
+
+def _area_within(blocks: Sequence[dict[str, Any]], bottom: float) -> float:
+    """The area of the blocks above ``bottom`` (CSS px²), the part below cut off."""
+    return float(sum(b["w"] * max(0.0, min(b["y"] + b["h"], bottom) - b["y"]) for b in blocks))
+
+
+def _link_share(links: Sequence[dict[str, Any]], own_text: Sequence[tuple[dict[str, Any], int]]) -> float:
+    text = sum(length for _, length in own_text)
+    return min(sum(b.get("text_len", 0) for b in links) / text, 1.0) if text else 0.0
+
+
+def layout_statistics(boxes: Sequence[dict[str, Any]], width: int) -> np.ndarray:
+    """The :data:`LAYOUT_STATISTICS` of a page, float32: what a person sees of it.
+
+    A list page is a grid or stack of same-size sibling blocks (cards), each holding a link
+    and often a heading or a picture; an article is one tall column of text. Card groups:
+    the largest group of same-size siblings whose members all hold a link and a heading or
+    a picture (its size, the share of the first :data:`GRID_SCREENS` screens it covers, its
+    columns), and how many such groups there are; the largest same-size group of any
+    blocks with text; the share of the visible text in links on the first screen and
+    below it; the text block (the parent of the most paragraph text): its height and text
+    shares; headings per screen; pictures on the first screens and the largest one's share
+    of a screen."""
+    visible = [b for b in boxes if b.get("visible")]
+    page_width, page_height = page_extent(boxes, width)
+    screen = page_width * SCREEN_ASPECT
+    top = screen * GRID_SCREENS
+    top_area = page_width * min(top, page_height)
+
+    def ancestors_of(tags: frozenset[str]) -> set[str]:
+        return {a for b in visible if b["tag"] in tags for a in _ancestors(b["path"])}
+
+    holds_link = ancestors_of(frozenset({"a"}))
+    holds_heading = ancestors_of(HEADING_TAGS)
+    holds_picture = ancestors_of(PICTURE_TAGS)
+    blocks = [
+        b
+        for b in visible
+        if b["w"] >= MIN_BLOCK_WIDTH
+        and b["h"] >= MIN_BLOCK_HEIGHT
+        and b["tag"] not in IMAGE_TAGS
+        and (b.get("text_len", 0) > 0 or b["path"] in holds_picture)
+    ]
+    groups = _same_size_groups(blocks)
+
+    def is_card(b: dict[str, Any]) -> bool:
+        linked = b["tag"] == "a" or b["path"] in holds_link
+        return linked and (b["path"] in holds_heading or b["path"] in holds_picture)
+
+    card_groups = [g for g in groups if sum(map(is_card, g)) >= MIN_CARDS and all(map(is_card, g))]
+    cards = max(card_groups, key=lambda g: (_area_within(g, top), len(g)), default=[])
+    texts = [g for g in groups if all(b.get("text_len", 0) >= GROUP_MIN_TEXT for b in g)]
+    same_size = max(texts, key=lambda g: (_area_within(g, top), len(g)), default=[])
+
+    child_text: Counter[str] = Counter()
+    for b in boxes:
+        child_text[b["path"].rsplit("/", 1)[0]] += b.get("text_len", 0)
+    own_text = [(b, max(0, b.get("text_len", 0) - child_text[b["path"]])) for b in visible]
+    links = [b for b in visible if b["tag"] == "a"]
+
+    def above(b: dict[str, Any]) -> bool:
+        return bool(b["y"] + b["h"] / 2 < screen)
+
+    paragraph_text: Counter[str] = Counter()
+    for b in visible:
+        if b["tag"] == "p" and b.get("text_len", 0) >= LONG_PARAGRAPH:
+            paragraph_text[b["path"].rsplit("/", 1)[0]] += b["text_len"]
+    text_block = max(paragraph_text, key=paragraph_text.__getitem__, default=None)
+    block_height = next((b["h"] for b in visible if b["path"] == text_block), 0.0)
+    total_text = max((b.get("text_len", 0) for b in boxes), default=0)
+    headings = [b for b in visible if b["tag"] in HEADING_TAGS and b.get("text_len", 0)]
+    pictures = [b for b in visible if b["tag"] in PICTURE_TAGS and min(b["w"], b["h"]) >= MIN_IMAGE_SIDE]
+
+    values = {
+        "card_group": math.log1p(len(cards)),
+        "card_group_area_share": min(_area_within(cards, top) / top_area, 1.0),
+        "card_group_columns": math.log1p(len({round(b["x"] / 10) for b in cards})),
+        "card_group_image_share": sum(b["path"] in holds_picture for b in cards) / len(cards)
+        if cards
+        else 0.0,
+        "card_group_heading_share": sum(b["path"] in holds_heading for b in cards) / len(cards)
+        if cards
+        else 0.0,
+        "card_groups": math.log1p(len(card_groups)),
+        "same_size_group": math.log1p(len(same_size)),
+        "same_size_group_area_share": min(_area_within(same_size, top) / top_area, 1.0),
+        "first_screen_link_share": _link_share(
+            [b for b in links if above(b)], [(b, n) for b, n in own_text if above(b)]
+        ),
+        "lower_link_share": _link_share(
+            [b for b in links if not above(b)], [(b, n) for b, n in own_text if not above(b)]
+        ),
+        "text_block_height_share": min(block_height / page_height, 1.0),
+        "text_block_text_share": min(paragraph_text[text_block] / total_text, 1.0)
+        if total_text and text_block
+        else 0.0,
+        "headings_per_screen": math.log1p(len(headings) * screen / page_height),
+        "images_first_screens": math.log1p(sum(1 for b in pictures if b["y"] < top)),
+        "largest_image_share": min(
+            max((b["w"] * b["h"] for b in pictures), default=0.0) / (page_width * screen), 1.0
+        ),
+    }
+    return np.asarray([values[name] for name in LAYOUT_STATISTICS], dtype=np.float32)

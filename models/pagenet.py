@@ -10,8 +10,8 @@ Inputs (any non-empty subset, ``args["inputs"]``):
   pinned wheel, never stored in a checkpoint.
 * ``layout``: the element-box raster (:func:`models.layout.layout_raster`) through a small
   CNN.
-* ``statistics``: the page statistics (:func:`models.layout.page_statistics`: DOM and
-  address), standardized with the training set's mean and std (buffers), dropped out,
+* ``statistics``: the page statistics (:func:`models.layout.page_statistics`: the groups
+  ``args["statistics_groups"]`` names, DOM and address by default), standardized with the training set's mean and std (buffers), dropped out,
   through one hidden layer (``statistics_width`` units).
 
 How the branches meet (``args["fusion"]``):
@@ -31,13 +31,14 @@ Either way the logits are divided by a temperature fitted on validation pages (a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import torch
 from torch import nn
 
 from models.efficientnet import HEAD_FEATURES, EfficientNetLite0, MBConvBlock, load_imagenet_lite0
-from models.layout import RASTER_CHANNELS, STATISTICS
+from models.layout import DEFAULT_STATISTICS_GROUPS, RASTER_CHANNELS, statistics_groups, statistics_names
 
 INPUTS = ("screenshot", "layout", "statistics")
 FUSIONS = ("early", "late")
@@ -57,9 +58,10 @@ def pagenet_args(
     statistics_width: int = STATISTICS_FEATURES,
     fusion: str = "early",
     screenshot_dropout: float | None = None,
+    statistics: Sequence[str] = DEFAULT_STATISTICS_GROUPS,
 ) -> dict[str, Any]:
     """The constructor arguments a checkpoint records (``screenshot_dropout``: late
-    fusion's screenshot head, None: ``dropout``)."""
+    fusion's screenshot head, None: ``dropout``; ``statistics``: the statistics groups)."""
     unknown = [name for name in inputs if name not in INPUTS]
     if not inputs or unknown:
         raise ValueError(f"inputs must be a non-empty subset of {INPUTS}, got {inputs}")
@@ -74,6 +76,7 @@ def pagenet_args(
         "statistics_width": statistics_width,
         "fusion": fusion,
         "screenshot_dropout": dropout if screenshot_dropout is None else screenshot_dropout,
+        "statistics_groups": list(statistics_groups(statistics)),
     }
 
 
@@ -170,11 +173,11 @@ class StatisticsMLP(nn.Module):
     mean: torch.Tensor
     std: torch.Tensor
 
-    def __init__(self, width: int = STATISTICS_FEATURES, dropout: float = 0.0) -> None:
+    def __init__(self, features: int, width: int = STATISTICS_FEATURES, dropout: float = 0.0) -> None:
         super().__init__()
-        self.register_buffer("mean", torch.zeros(len(STATISTICS)))
-        self.register_buffer("std", torch.ones(len(STATISTICS)))
-        self.net = nn.Sequential(nn.Dropout(dropout), nn.Linear(len(STATISTICS), width), nn.ReLU())
+        self.register_buffer("mean", torch.zeros(features))
+        self.register_buffer("std", torch.ones(features))
+        self.net = nn.Sequential(nn.Dropout(dropout), nn.Linear(features, width), nn.ReLU())
 
     def forward(self, statistics: torch.Tensor) -> torch.Tensor:
         features: torch.Tensor = self.net((statistics - self.mean) / self.std)
@@ -198,10 +201,12 @@ class PageNet(nn.Module):
         statistics_width: int = STATISTICS_FEATURES,
         fusion: str = "early",
         screenshot_dropout: float | None = None,
+        statistics: Sequence[str] = DEFAULT_STATISTICS_GROUPS,
     ):
         super().__init__()
         self.inputs = list(inputs)
         self.fusion = fusion
+        self.statistics_groups = statistics_groups(statistics)
         widths = {}
         if "screenshot" in self.inputs:
             network = load_imagenet_lite0() if pretrained else EfficientNetLite0()
@@ -216,7 +221,7 @@ class PageNet(nn.Module):
             self.layout = LayoutCNN()
             widths["layout"] = LAYOUT_FEATURES
         if "statistics" in self.inputs:
-            self.statistics = StatisticsMLP(statistics_width, dropout)
+            self.statistics = StatisticsMLP(len(statistics_names(statistics)), statistics_width, dropout)
             widths["statistics"] = statistics_width
         if fusion == "late":
             head_dropout = {name: dropout for name in widths}

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from models.data import ManifestError, ManifestRecord, record_roles
 from models.labels import LabelMapping
-from models.layout import layout_raster, page_statistics
+from models.layout import DEFAULT_STATISTICS_GROUPS, layout_raster, page_statistics
 from models.pagenet import Trunk
 from models.transform import ScreenshotTransform, open_screenshot
 from pipelines.artifacts import read_local_artifact
@@ -72,11 +72,13 @@ def prepare_pages(
     trunk: Trunk,
     cache: Path | None = None,
     progress: bool = True,
+    statistics: Sequence[str] = DEFAULT_STATISTICS_GROUPS,
 ) -> PageTensors:
     """Decode, transform and encode every page once (see the module docstring).
 
     ``cache``: a folder keeping each page's tensors (named after its screenshot file, which
-    the store names by content), so that a later run encodes only new pages."""
+    the store names by content), so that a later run encodes only new pages;
+    ``statistics``: the page statistics' groups (:func:`models.layout.page_statistics`)."""
     roles = record_roles(records)
     kept = [(r, role) for r, role in zip(records, roles, strict=True) if role is not None]
     if len(kept) < len(records):
@@ -85,7 +87,7 @@ def prepare_pages(
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
     encoded = [
-        encode_page(record, trunk, cache)
+        encode_page(record, trunk, cache, statistics)
         for record, _ in tqdm(kept, desc="encode pages", unit="page", disable=not progress)
     ]
     return PageTensors(
@@ -99,7 +101,12 @@ def prepare_pages(
     )
 
 
-def encode_page(record: ManifestRecord, trunk: Trunk, cache: Path | None) -> dict[str, torch.Tensor]:
+def encode_page(
+    record: ManifestRecord,
+    trunk: Trunk,
+    cache: Path | None,
+    statistics: Sequence[str] = DEFAULT_STATISTICS_GROUPS,
+) -> dict[str, torch.Tensor]:
     """One page's tensors, the pixel ones from the cache when it has them (the page
     statistics are cheap and always computed afresh, so that they follow the code)."""
     boxes = read_boxes(record.boxes)
@@ -123,7 +130,7 @@ def encode_page(record: ManifestRecord, trunk: Trunk, cache: Path | None) -> dic
         }
         if cached is not None:
             torch.save(page, cached)
-    page["statistics"] = torch.from_numpy(page_statistics(boxes, width, record_address(record)))
+    page["statistics"] = torch.from_numpy(page_statistics(boxes, width, record_address(record), statistics))
     return page
 
 

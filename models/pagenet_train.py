@@ -13,7 +13,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import pairwise
@@ -29,7 +29,7 @@ from models.checkpoint import CheckpointMeta, save_checkpoint, wheel_trunk_recor
 from models.data import read_manifests, summarize
 from models.efficientnet import load_imagenet_lite0
 from models.labels import load_label_mapping
-from models.layout import DOM_STATISTICS, STATISTICS, URL_STATISTICS
+from models.layout import DEFAULT_STATISTICS_GROUPS, STATISTICS_GROUPS, statistics_names
 from models.lenet import LeNet5
 from models.metrics import ClassificationMetrics, classification_metrics
 from models.pagenet import STATISTICS_FEATURES, PageNet, PooledScreenshot, Trunk, pagenet_args
@@ -439,6 +439,8 @@ class PageNetConfig:
     labels: str | None = None
     dropout: float = 0.3
     statistics_width: int = STATISTICS_FEATURES
+    #: The page statistics' groups (:data:`models.layout.STATISTICS_GROUPS`).
+    statistics_groups: list[str] = field(default_factory=lambda: list(DEFAULT_STATISTICS_GROUPS))
     #: "early" (one head over the concatenated features) or "late" (a head per branch,
     #: trained alone, logits combined with weights fitted on validation pages).
     fusion: str = "early"
@@ -461,6 +463,7 @@ class PageNetConfig:
             "labels": self.labels,
             "dropout": self.dropout,
             "statistics_width": self.statistics_width,
+            "statistics_groups": self.statistics_groups,
             "fusion": self.fusion,
             "fusion_bias": self.fusion_bias,
             "screenshot_dropout": self.screenshot_dropout,
@@ -485,6 +488,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
             config.statistics_width,
             config.fusion,
             config.screenshot_dropout,
+            config.statistics_groups,
         ),
         "trunk": wheel_trunk_record(),
     }
@@ -495,13 +499,19 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         statistics_width=args["statistics_width"],
         fusion=args["fusion"],
         screenshot_dropout=args["screenshot_dropout"],
+        statistics=args["statistics_groups"],
     )
     started = time.perf_counter()
     # The trunk also encodes the screenshot for models that do not read it (the cache
     # then serves every variant).
     trunk = model.trunk if "screenshot" in model.inputs else Trunk(load_imagenet_lite0())
     pages = prepare_pages(
-        read_manifests(config.data), mapping, trunk, config.cache, progress=config.fit.progress
+        read_manifests(config.data),
+        mapping,
+        trunk,
+        config.cache,
+        progress=config.fit.progress,
+        statistics=args["statistics_groups"],
     )
     prepare_seconds = time.perf_counter() - started
     model.to(device)
@@ -564,7 +574,7 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         checkpoint,
         meta,
         {
-            "sees": {name: model_sees(name, model.fusion) for name in model.inputs},
+            "sees": {name: model_sees(name, model.fusion, model.statistics_groups) for name in model.inputs},
             "data": data,
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "training_device": str(device),
@@ -588,7 +598,7 @@ def round_to_fp16(model: nn.Module) -> None:
     )
 
 
-def model_sees(name: str, fusion: str) -> str:
+def model_sees(name: str, fusion: str, statistics: Sequence[str] = DEFAULT_STATISTICS_GROUPS) -> str:
     """What a branch reads, for the model card."""
     if name == "screenshot" and fusion == "late":
         return (
@@ -597,6 +607,11 @@ def model_sees(name: str, fusion: str) -> str:
             "depthwise convolution: the 1152 channels' average and maximum over the 7 x 7 "
             "grid, through a linear head"
         )
+    if name == "statistics":
+        groups = "; ".join(
+            f"{len(STATISTICS_GROUPS[group])} {STATISTICS_SEES[group]}" for group in statistics
+        )
+        return f"{len(statistics_names(statistics))} page statistics, no pixels: {groups}"
     return MODEL_SEES[name]
 
 
@@ -605,9 +620,16 @@ MODEL_SEES = {
     "EfficientNet-Lite0 (ImageNet, frozen up to the last block's projection)",
     "layout": "every element box of the whole page, squashed to a 128 x 48 raster of text, "
     "link, heading, image, list-container and list-item masks",
-    "statistics": f"{len(STATISTICS)} page statistics, no pixels: {len(DOM_STATISTICS)} from the element "
-    "boxes of the rendered page (links and their share of the text and area, long paragraphs, "
-    "headings and linked headings, repeated sibling groups, page height, class-name hints such as "
-    f"pagination, excerpt, card) and {len(URL_STATISTICS)} from the page's address (canonical "
-    "link, og:url or the URL: depth, taxonomy, pagination and section paths, dated slug)",
+}
+#: What each statistics group holds, for the model card.
+STATISTICS_SEES = {
+    "dom": "from the element boxes of the rendered page (links and their share of the text and "
+    "area, long paragraphs, headings and linked headings, repeated sibling groups, page height, "
+    "class-name hints such as pagination, excerpt, card)",
+    "layout": "of the boxes' layout as a person sees it (the largest grid or stack of same-size "
+    "sibling cards holding a link and a heading or picture: its size, columns and share of the "
+    "first screens; same-size text blocks; the share of text in links on the first screen and "
+    "below; the text column's height and text shares; headings per screen; pictures)",
+    "url": "from the page's address (canonical link, og:url or the URL: depth, taxonomy, "
+    "pagination and section paths, dated slug)",
 }

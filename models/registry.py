@@ -10,6 +10,7 @@ from typing import Any, ClassVar, TypeVar
 import torch
 from torch import nn
 
+from models.layout import DEFAULT_STATISTICS_GROUPS
 from models.lenet import LeNet5
 from models.pagenet import STATISTICS_FEATURES, PageNet
 from models.resnet import ResNet101Classifier
@@ -108,6 +109,7 @@ class PageNetModel(PageTypeModel):
             statistics_width=args.get("statistics_width", STATISTICS_FEATURES),
             fusion=args.get("fusion", "early"),
             screenshot_dropout=args.get("screenshot_dropout"),
+            statistics=args.get("statistics_groups", DEFAULT_STATISTICS_GROUPS),
         )
 
 

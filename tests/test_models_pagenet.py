@@ -21,14 +21,16 @@ from models.data import read_manifests
 from models.labels import load_label_mapping
 from models.layout import (
     DOM_STATISTICS,
+    LAYOUT_STATISTICS,
     RASTER_CHANNELS,
     RASTER_HEIGHT,
     RASTER_WIDTH,
-    STATISTICS,
     URL_STATISTICS,
     dom_statistics,
     layout_raster,
+    layout_statistics,
     page_statistics,
+    statistics_names,
     url_statistics,
 )
 from models.pagenet import PageNet, pagenet_args, trunk_keys
@@ -85,6 +87,85 @@ def article_boxes(paragraphs: int = 8) -> list[dict]:
     return boxes
 
 
+def card_grid_boxes(rows: int = 3, columns: int = 3) -> list[dict]:
+    """A list page as a person sees it: a nav bar of links, then a grid of same-size
+    cards, each a linked picture above a linked heading and a short excerpt."""
+    boxes = [box("nav", 0, 0, WIDTH, 60, "/html/body/nav", text_len=60)]
+    boxes += [box("a", 100 * i, 10, 90, 40, f"/html/body/nav/a[{i + 1}]", text_len=10) for i in range(6)]
+    boxes.append(box("main", 0, 60, WIDTH, 420 * rows, "/html/body/main", text_len=150 * rows * columns))
+    for row in range(rows):
+        for column in range(columns):
+            card = f"/html/body/main/div[{row * columns + column + 1}]"
+            x, y = 40 + 440 * column, 80 + 420 * row
+            boxes += [
+                box("div", x, y, 400, 400, card, text_len=150),
+                box("a", x, y, 400, 220, card + "/a"),
+                box("img", x, y, 400, 220, card + "/a/img"),
+                box("h3", x, y + 230, 400, 30, card + "/h3", text_len=40),
+                box("a", x, y + 230, 400, 30, card + "/h3/a", text_len=40),
+                box("p", x, y + 270, 400, 100, card + "/p", text_len=110),
+            ]
+    return boxes
+
+
+def article_with_nav_boxes() -> list[dict]:
+    """An article as a person sees it: the same nav bar, then one tall column of text."""
+    boxes = [box("nav", 0, 0, WIDTH, 60, "/html/body/nav", text_len=60)]
+    boxes += [box("a", 100 * i, 10, 90, 40, f"/html/body/nav/a[{i + 1}]", text_len=10) for i in range(6)]
+    return boxes + [
+        {**b, "y": b["y"] + 60, "path": b["path"].replace("body", "body/main")} for b in article_boxes(12)
+    ]
+
+
+def test_layout_statistics_see_a_card_grid_and_a_text_column():
+    grid = dict(zip(LAYOUT_STATISTICS, layout_statistics(card_grid_boxes(), WIDTH), strict=True))
+    article = dict(zip(LAYOUT_STATISTICS, layout_statistics(article_with_nav_boxes(), WIDTH), strict=True))
+    # nine same-size cards, each a link with a picture and a heading, in three columns
+    assert grid["card_group"] == pytest.approx(np.log1p(9))
+    assert grid["card_group_columns"] == pytest.approx(np.log1p(3))
+    assert grid["card_group_image_share"] == grid["card_group_heading_share"] == 1.0
+    assert grid["card_groups"] == pytest.approx(np.log1p(1))
+    # the cards cover 9 * 400 * 400 of the page's 1366 x 1320 px (shorter than 3 screens)
+    assert grid["card_group_area_share"] == pytest.approx(9 * 400 * 400 / (WIDTH * 1320))
+    assert grid["images_first_screens"] == pytest.approx(np.log1p(9))
+    assert article["card_group"] == article["card_group_area_share"] == article["card_groups"] == 0.0
+    # the paragraphs are same-size siblings with text, but no cards
+    assert article["same_size_group"] == pytest.approx(np.log1p(12))
+    # the article's text block is its one column: nearly all the page's height and text
+    assert article["text_block_height_share"] > 0.9 and article["text_block_text_share"] > 0.9
+    assert grid["text_block_height_share"] == grid["text_block_text_share"] == 0.0
+    # links: the nav bar is all links, the article's text below the first screen none
+    assert article["first_screen_link_share"] > article["lower_link_share"] == 0.0
+    # below the first screen: the last row's cards (40 of 150 characters in links) and
+    # the excerpts of the row the screen's edge cuts
+    assert grid["lower_link_share"] == pytest.approx(3 * 40 / (3 * 150 + 3 * 110))
+    assert article["headings_per_screen"] < grid["headings_per_screen"]
+
+
+def test_a_stack_of_teasers_of_uneven_height_is_one_card_group():
+    boxes = []
+    for i, (width, height) in enumerate([(800, 100), (799.5, 140), (801, 120), (790, 110), (806, 130)]):
+        teaser = f"/html/body/main/div[{i + 1}]"
+        y = 150 * i
+        boxes += [
+            box("div", 0, y, width, height, teaser, text_len=120),
+            box("h2", 0, y, width, 30, teaser + "/h2", text_len=40),
+            box("a", 0, y, 300, 30, teaser + "/h2/a", text_len=40),
+        ]
+    # a sibling of another width (the sidebar) is no member, however many links it holds
+    boxes += [box("div", 820, 0, 300, 130, "/html/body/main/div[6]", text_len=120)]
+    boxes += [box("h2", 820, 0, 300, 30, "/html/body/main/div[6]/h2", text_len=40)]
+    boxes += [box("a", 820, 0, 300, 30, "/html/body/main/div[6]/h2/a", text_len=40)]
+    statistics = dict(zip(LAYOUT_STATISTICS, layout_statistics(boxes, WIDTH), strict=True))
+    assert statistics["card_group"] == pytest.approx(np.log1p(5))
+    assert statistics["card_group_columns"] == pytest.approx(np.log1p(1))
+    assert statistics["card_group_heading_share"] == 1.0 and statistics["card_group_image_share"] == 0.0
+
+
+def test_layout_statistics_of_an_empty_page_are_zero():
+    np.testing.assert_array_equal(layout_statistics([], WIDTH), 0.0)
+
+
 def test_layout_raster_marks_elements_by_kind_and_place():
     raster = layout_raster(list_boxes(), WIDTH)
     assert raster.shape == (len(RASTER_CHANNELS), RASTER_HEIGHT, RASTER_WIDTH)
@@ -139,10 +220,23 @@ def test_url_statistics_read_the_address(url, expected):
         assert statistics[name] == pytest.approx(value), name
 
 
-def test_page_statistics_are_the_dom_then_the_address():
-    values = page_statistics(list_boxes(), WIDTH, "https://a.example/tag/x/")
-    assert values.shape == (len(STATISTICS),) == (len(DOM_STATISTICS) + len(URL_STATISTICS),)
-    np.testing.assert_array_equal(values[len(DOM_STATISTICS) :], url_statistics("https://a.example/tag/x/"))
+def test_page_statistics_are_the_groups_asked_for_in_order():
+    url = "https://a.example/tag/x/"
+    dom, layout, address = (
+        dom_statistics(list_boxes(), WIDTH),
+        layout_statistics(list_boxes(), WIDTH),
+        url_statistics(url),
+    )
+    # the default (checkpoints that record no groups): the DOM, then the address
+    np.testing.assert_array_equal(page_statistics(list_boxes(), WIDTH, url), np.concatenate([dom, address]))
+    assert statistics_names() == DOM_STATISTICS + URL_STATISTICS
+    every = page_statistics(list_boxes(), WIDTH, url, ("url", "layout", "dom"))
+    np.testing.assert_array_equal(every, np.concatenate([dom, layout, address]))
+    assert statistics_names(("url", "layout", "dom")) == DOM_STATISTICS + LAYOUT_STATISTICS + URL_STATISTICS
+    with pytest.raises(ValueError, match="non-empty subset"):
+        page_statistics(list_boxes(), WIDTH, url, ("dom", "pixels"))
+    with pytest.raises(ValueError, match="non-empty subset"):
+        statistics_names(())
 
 
 def test_paper_learning_rate_warms_up_then_decays():
@@ -237,6 +331,7 @@ def test_train_pagenet_writes_a_calibrated_checkpoint_without_the_trunk(trained)
     assert source_family("demo-11") == "demo" and source_family("wcxb") == "wcxb"
     meta, state = read_checkpoint(checkpoint)
     assert meta.args["trunk"]["sha256"] == efficientnet.WEIGHTS_SHA256
+    assert meta.args["statistics_groups"] == ["dom", "url"]  # the default
     assert not any(key.startswith("trunk.") for key in state)
     assert all(t.dtype == torch.float16 for t in state.values() if t.is_floating_point())
     assert set(json.loads(card.read_text())["sees"]) == {"screenshot", "layout", "statistics"}
@@ -252,7 +347,7 @@ def test_late_fusion_weighs_each_branchs_own_logits():
     model = PageNet(2, ["screenshot", "statistics"], pretrained=False, fusion="late")
     assert not list(model.screenshot.parameters()) and not hasattr(model, "fc")
     assert model.heads["screenshot"][1].in_features == 2 * 1152
-    hidden, statistics = torch.randn(3, 1152, 7, 7), torch.randn(3, len(STATISTICS))
+    hidden, statistics = torch.randn(3, 1152, 7, 7), torch.randn(3, len(statistics_names()))
     model.eval()
     model.fusion_weight.copy_(torch.tensor([0.5, 2.0]))
     model.fusion_bias.copy_(torch.tensor([0.1, -0.1]))
@@ -276,6 +371,7 @@ def trained_late(dataset, tmp_path_factory):
         fusion="late",
         screenshot_dropout=0.5,
         screenshot_learning_rate=1e-3,
+        statistics_groups=["dom", "layout", "url"],
         fit=FitConfig(epochs=3, batch_size=4, progress=False),
     )
     return train_pagenet(config)
@@ -294,15 +390,28 @@ def test_late_fusion_checkpoint_trains_no_pixel_layer_and_stores_its_weights(tra
     report = metrics["fusion"]["branches"]
     assert sum(b["share"] for b in report.values()) == pytest.approx(1.0)
     assert report["screenshot"]["weight"] == pytest.approx(float(state["fusion_weight"][0]), rel=1e-3)
-    assert "frozen" in json.loads(card.read_text())["sees"]["screenshot"]
+    sees = json.loads(card.read_text())["sees"]
+    assert "frozen" in sees["screenshot"] and "same-size" in sees["statistics"]
+    # the statistics groups it reads are recorded, and the crawl computes those
+    assert meta.args["statistics_groups"] == ["dom", "layout", "url"]
+    assert state["statistics.mean"].shape == (
+        len(DOM_STATISTICS) + len(LAYOUT_STATISTICS) + len(URL_STATISTICS),
+    )
     assert all(0.0 <= b["fused_differs_from_alone"] <= 1.0 for b in report.values())
     classifier = load_classifier(checkpoint)
     label, score = classifier.predict_page(_png((40, 60, 200)), list_boxes(), "https://s1.example/news/")
     assert label in ("article", "list") and 0.5 <= score <= 1.0
+    assert classifier.statistics_groups == ("dom", "layout", "url")
     # the fitted weights fit validation pages at least as well as the plain sum
     model = classifier.model
     assert [model.heads[name][0].p for name in model.inputs] == [0.5, 0.3]
-    pages = prepare_pages(read_manifests([dataset]), load_label_mapping(None), model.trunk, progress=False)
+    pages = prepare_pages(
+        read_manifests([dataset]),
+        load_label_mapping(None),
+        model.trunk,
+        progress=False,
+        statistics=model.statistics_groups,
+    )
     val = pages.subset("validation")
     stacked = branch_stack(model, pages, val, torch.device("cpu"), 4)
     fitted = stacked @ model.fusion_weight + model.fusion_bias

@@ -125,6 +125,13 @@ class Command(ScrapyCommand):
             help="pagenet: hidden units of the statistics branch (default: 32)",
         )
         group.add_argument(
+            "--statistics",
+            default="dom,url",
+            metavar="GROUPS",
+            help="pagenet: the page statistics the statistics branch reads, of dom, layout, url "
+            "(default: dom,url)",
+        )
+        group.add_argument(
             "--input-size", type=int, default=224, help="square input side in pixels (default: 224)"
         )
         group.add_argument("--device", default="auto", help="cpu, cuda or auto (default: auto)")
@@ -191,6 +198,7 @@ class Command(ScrapyCommand):
             inputs=[name.strip() for name in opts.inputs.split(",") if name.strip()],
             labels=opts.labels,
             statistics_width=opts.statistics_width,
+            statistics_groups=[name.strip() for name in opts.statistics.split(",") if name.strip()],
             fusion=opts.fusion,
             fusion_bias=not opts.no_fusion_bias,
             screenshot_dropout=opts.screenshot_dropout,
