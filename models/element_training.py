@@ -5,9 +5,10 @@ Settings (:data:`SETTINGS`): ``faithful`` is constractor's model on its 17 featu
 ``GradientBoostingClassifier(n_estimators=100, learning_rate=1.0, max_depth=1)``;
 ``shipped`` is what measured best on the validation domains: ``hgb-f1-page``,
 ``HistGradientBoostingRegressor(max_iter=300, learning_rate=0.1, max_leaf_nodes=31)`` of
-each element's word F1 on the 17 features and the page-relative ones. The others are ablations (render, tree and page-relative features,
-deeper trees, and regressors of each element's word F1, ``hgb-f1*``: the page's pick is the
-element with the highest estimated F1).
+each element's word F1 on the 17 features and the page-relative ones (the page's pick is
+the element with the highest estimated F1). The others are ablations (the main-element
+classifier ``hgb-original``, shipped before; render, tree and page-relative features;
+deeper trees).
 """
 
 from __future__ import annotations

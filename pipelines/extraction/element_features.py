@@ -38,8 +38,8 @@ among the page's candidates: ``text_rank``, ``area_rank`` (share of candidates w
 text / a larger box), ``link_density_rank`` (share with less linked text),
 ``depth_from_core`` and ``unlinked_share_of_core`` (depth below, and share of the unlinked
 text of, the text core: the deepest candidate holding at least half as much unlinked text
-as the candidate holding the most, usually body; the core's ancestors have a negative depth
-from it, its parts a positive one).
+as the candidate holding the most; the core's ancestors have a negative depth from it, its
+parts a positive one).
 """
 
 from __future__ import annotations
@@ -231,19 +231,19 @@ def feature_matrix(
     ]
     if any(name in PAGE_FEATURES for name in names):
         element_rows = np.array([[v[name] for name in ELEMENT_FEATURES] for v in values])
-        page_rows = page_relative(element_rows)
-        for own, extra in zip(values, page_rows.tolist(), strict=True):
+        relative = page_relative(element_rows)
+        for own, extra in zip(values, relative.tolist(), strict=True):
             own.update(zip(PAGE_FEATURES, extra, strict=True))
     return found, [[v[name] for name in names] for v in values]
 
 
 def page_relative(rows: np.ndarray) -> np.ndarray:
-    """The :data:`PAGE_FEATURES` columns of one page's candidates, from their
-    :data:`ELEMENT_FEATURES` rows (one row per candidate, in that order)."""
+    """The :data:`PAGE_FEATURES` columns of one page's candidates (at least one), from
+    their :data:`ELEMENT_FEATURES` rows (one row per candidate, in that order)."""
     column = {name: rows[:, i] for i, name in enumerate(ELEMENT_FEATURES)}
     unlinked, depth = column["unlinked_text_share"], column["depth"]
-    holders = np.flatnonzero(unlinked >= CORE_SHARE * unlinked.max(initial=0.0))
-    core = holders[np.argmax(depth[holders])] if len(holders) else 0
+    holders = np.flatnonzero(unlinked >= CORE_SHARE * unlinked.max())
+    core = holders[np.argmax(depth[holders])]
     return np.column_stack(
         [
             _share_above(column["relative_text_length"]),
