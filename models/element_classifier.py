@@ -3,9 +3,12 @@ stored as plain arrays so that prediction needs numpy only (no pickle, no scikit
 crawl time).
 
 Training fits scikit-learn's ``GradientBoostingClassifier`` or
-``HistGradientBoostingClassifier`` (see :mod:`models.element_training`); :meth:`TreeEnsemble.from_sklearn` copies its trees into
-flat arrays. A checkpoint is one ``.npz``: those arrays plus ``meta``, a JSON string with
-the format, feature names, settings, training arguments and metrics.
+``HistGradientBoostingClassifier`` on the main-element label, or their regressors on each
+element's word F1 (see :mod:`models.element_training`); :meth:`TreeEnsemble.from_sklearn`
+copies its trees into flat arrays. A checkpoint is one ``.npz``: those arrays plus
+``meta``, a JSON string with the format, feature names, what the scores are (``output``:
+log-odds, or an estimate such as a word F1; files without it hold log-odds), settings,
+training arguments and metrics.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ FORMAT = "pagesight-element-classifier/1"
 #: The arrays that hold one tree ensemble in a checkpoint.
 TREE_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
 #: The scalars stored beside them (``TreeEnsemble.header``).
-_HEADER_KEYS = ("features", "baseline", "rate", "depth", "float32")
+_HEADER_KEYS = ("features", "baseline", "rate", "depth", "float32", "output")
+#: What a tree ensemble's scores are: a classifier's log-odds, or a regressor's estimate.
+LOG_ODDS, ESTIMATE = "log-odds", "estimate"
 
 
 def sigmoid(x: np.ndarray | float) -> np.ndarray:
@@ -36,7 +41,9 @@ class CheckpointError(ValueError):
 
 @dataclass
 class TreeEnsemble:
-    """Binary gradient boosting: P(main) = sigmoid(baseline + rate * sum of tree values).
+    """Gradient boosting: score = baseline + rate * sum of tree values; for a binary
+    classifier (``output`` log-odds) P(main) = sigmoid(score), for a regressor (``output``
+    estimate) the score is the estimate.
 
     The trees live in flat arrays (one node per entry, ``left == -1`` at a leaf); tree
     ``t`` starts at node ``roots[t]``. A sample goes left when its feature value is <= the
@@ -56,12 +63,15 @@ class TreeEnsemble:
     features: list[str]
     meta: dict[str, Any] = field(default_factory=dict)
     float32: bool = True
+    output: str = LOG_ODDS
 
     @classmethod
     def from_sklearn(cls, model: Any, features: list[str], meta: dict[str, Any]) -> TreeEnsemble:
         """Copy a fitted binary ``GradientBoostingClassifier`` or
-        ``HistGradientBoostingClassifier`` (whose leaf values hold the learning rate)."""
-        if hasattr(model, "_predictors"):  # HistGradientBoostingClassifier (scikit-learn pinned)
+        ``HistGradientBoostingClassifier`` (whose leaf values hold the learning rate), or
+        one of their regressors (anything without ``predict_proba``: its scores are
+        ``predict``, or ``decision_function`` where it has one)."""
+        if hasattr(model, "_predictors"):  # HistGradientBoosting* (scikit-learn pinned)
             nodes = [stage[0].nodes for stage in model._predictors]
             parts = [
                 (
@@ -102,9 +112,11 @@ class TreeEnsemble:
             features=list(features),
             meta=meta,
             float32=float32,
+            output=LOG_ODDS if hasattr(model, "predict_proba") else ESTIMATE,
         )
         probe = np.zeros((1, len(features)))
-        ensemble.baseline = float(model.decision_function(probe)[0] - ensemble.raw_scores(probe)[0])
+        score = getattr(model, "decision_function", None) or model.predict
+        ensemble.baseline = float(score(probe)[0] - ensemble.raw_scores(probe)[0])
         return ensemble
 
     def raw_scores(self, rows: np.ndarray) -> np.ndarray:
@@ -125,6 +137,13 @@ class TreeEnsemble:
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
         """P(main element) of each row (rank by :meth:`raw_scores`: these saturate at 1)."""
         return sigmoid(self.raw_scores(rows))
+
+    def confidence(self, scores: np.ndarray | float) -> np.ndarray:
+        """What :meth:`raw_scores` say on a 0..1 scale: a classifier's probability, a
+        regressor's estimate clipped to [0, 1]."""
+        if self.output == LOG_ODDS:
+            return sigmoid(scores)
+        return np.clip(np.asarray(scores, dtype=np.float64), 0.0, 1.0)
 
     def header(self) -> dict[str, Any]:
         """The scalars a checkpoint stores beside :meth:`to_arrays`."""
@@ -163,6 +182,7 @@ class TreeEnsemble:
             depth=int(header["depth"]),
             features=features,
             float32=bool(header.get("float32", False)),
+            output=str(header.get("output", LOG_ODDS)),
             **extra,
         )
 

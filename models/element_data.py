@@ -3,7 +3,9 @@ crawl feed and its store), their main element (a person's mark, else the
 auto-annotation of the gold text), and one feature row per candidate element.
 
 Labels: one positive per page, the main element; every other candidate is a negative.
-A person's mark (a gold JSONL line with ``path``) outranks the auto-annotation of the
+Graded targets beside them: each candidate's word F1 against the page's gold text, from
+the annotation's aligned token counts (2·matched / (tokens + gold tokens)); a page marked
+by a person without a text gets 1 for the marked element and 0 elsewhere. A person's mark (a gold JSONL line with ``path``) outranks the auto-annotation of the
 same page. A page whose main element is not among its candidates (no box, no text, or a
 mark whose path no longer exists) is left out with a logged reason.
 """
@@ -20,7 +22,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from models.annotation import annotate
+from models.annotation import Annotation, annotate
 from models.splits import TRAIN, load_split
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.feed import read_feed
@@ -69,12 +71,14 @@ class TrainingPage:
 
 @dataclass
 class PageRows:
-    """The candidates of one page: their paths, feature rows and which one is the main."""
+    """The candidates of one page: their paths, feature rows, which one is the main and
+    each one's word F1 against the gold (``targets``)."""
 
     page: TrainingPage
     paths: list[str]
     rows: np.ndarray
     positive: int
+    targets: np.ndarray
 
 
 def read_capture_feed(feed: str | Path) -> list[CapturedPage]:
@@ -176,10 +180,10 @@ def page_rows(page: TrainingPage, features: list[str], viewport_height: int) -> 
     if root is None or root.find("body") is None:
         logger.warning("Left out %s: no body", page.capture.url)
         return None
+    annotation = annotate(root, page.gold_text) if page.gold_text.strip() else None
+    if page.main_path is None and annotation is not None:
+        page.main_path = annotation.main_path
     main_path = page.main_path
-    if main_path is None:
-        main_path = annotate(root, page.gold_text).main_path
-        page.main_path = main_path
     found, rows = feature_matrix(root, boxes, features, viewport_height)
     paths = [candidate.path for candidate in found]
     if main_path not in paths:
@@ -190,7 +194,27 @@ def page_rows(page: TrainingPage, features: list[str], viewport_height: int) -> 
             page.source,
         )
         return None
-    return PageRows(page, paths, np.asarray(rows, dtype=np.float32), paths.index(main_path))
+    positive = paths.index(main_path)
+    if annotation is None:
+        targets = np.zeros(len(paths), dtype=np.float32)
+        targets[positive] = 1.0
+    else:
+        targets = element_f1(annotation, paths)
+    return PageRows(page, paths, np.asarray(rows, dtype=np.float32), positive, targets)
+
+
+def element_f1(annotation: Annotation, paths: list[str]) -> np.ndarray:
+    """Word F1 against the gold of the elements at ``paths`` (0 where the annotation saw
+    no text), from its aligned token counts."""
+    stats = {element.path: element for element in annotation.elements}
+    gold = annotation.gold_tokens
+    return np.array(
+        [
+            2 * stats[path].matched / max(stats[path].tokens + gold, 1) if path in stats else 0.0
+            for path in paths
+        ],
+        dtype=np.float32,
+    )
 
 
 def collect_rows(
@@ -216,21 +240,25 @@ def save_rows(path: str | Path, collected: list[PageRows], features: list[str], 
             rows=np.concatenate([rows.rows for rows in collected])
             if collected
             else np.zeros((0, len(features))),
+            targets=np.concatenate([rows.targets for rows in collected]) if collected else np.zeros(0),
         )
 
 
 def load_rows(path: str | Path, features: list[str], viewport_height: int) -> list[PageRows] | None:
-    """Rows cached by :func:`save_rows`; None when the cache was computed differently."""
+    """Rows cached by :func:`save_rows`; None when the cache was computed differently (or
+    before graded targets)."""
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
         matrix = data["rows"]
-    if meta["features"] != features or meta["viewport_height"] != viewport_height:
+        targets = data.get("targets")
+    if meta["features"] != features or meta["viewport_height"] != viewport_height or targets is None:
         return None
     collected, start = [], 0
     for entry in meta["pages"]:
         capture = entry.pop("capture")
         paths, positive = entry.pop("paths"), entry.pop("positive")
         page = TrainingPage(capture=CapturedPage(**capture), **entry)
-        collected.append(PageRows(page, paths, matrix[start : start + len(paths)], positive))
+        end = start + len(paths)
+        collected.append(PageRows(page, paths, matrix[start:end], positive, targets[start:end]))
         start += len(paths)
     return collected

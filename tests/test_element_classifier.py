@@ -12,16 +12,27 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.element_classifier import CheckpointError, TreeEnsemble
-from models.element_data import collect_rows, labeled_pages, page_rows, read_capture_feed, read_marks
-from models.element_training import TrainConfig, train_element_classifier
+from models.element_classifier import ESTIMATE, LOG_ODDS, CheckpointError, TreeEnsemble
+from models.element_data import (
+    collect_rows,
+    labeled_pages,
+    load_rows,
+    page_rows,
+    read_capture_feed,
+    read_marks,
+    save_rows,
+)
+from models.element_training import TrainConfig, train_element_classifier, training_rows
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
 from pipelines.extraction.element_features import (
+    ELEMENT_FEATURES,
     ORIGINAL_FEATURES,
+    PAGE_FEATURES,
     candidates,
     feature_matrix,
+    page_relative,
     tag_weight,
     word_weight,
 )
@@ -67,6 +78,35 @@ def test_features_of_the_story_and_the_sidebar():
     assert 0.0 < story["text_length_vs_html_length"] < 1.0
 
 
+def test_page_relative_features_place_the_story_among_its_candidates():
+    html = layout_page(1)
+    story, wrap = features_of(html, MAIN_PATH), features_of(html, "/html/body/div[2]")
+    paragraph, side = features_of(html, MAIN_PATH + "/p[1]"), features_of(html, SIDEBAR)
+    assert story["depth_from_core"] == 0.0 and story["unlinked_share_of_core"] == 1.0
+    assert wrap["depth_from_core"] == -1.0 and paragraph["depth_from_core"] == 1.0
+    assert side["unlinked_share_of_core"] == 0.0
+    assert wrap["text_rank"] < story["text_rank"] < paragraph["text_rank"]
+    assert story["link_density_rank"] == 0.0 < side["link_density_rank"]
+    assert wrap["area_rank"] < story["area_rank"]
+
+
+def test_page_relative_ranks_and_core_on_a_hand_made_matrix():
+    names = list(ELEMENT_FEATURES)
+    rows = np.zeros((4, len(names)))
+    column = {name: rows[:, i] for i, name in enumerate(names)}
+    column["relative_text_length"][:] = [1.0, 0.9, 0.5, 0.1]
+    column["relative_area"][:] = [1.0, 0.5, 0.5, 0.1]
+    column["link_text_density"][:] = [0.3, 0.1, 0.0, 1.0]
+    column["unlinked_text_share"][:] = [1.0, 0.6, 0.55, 0.0]
+    column["depth"][:] = [0, 1, 2, 1]
+    relative = dict(zip(PAGE_FEATURES, page_relative(rows).T, strict=True))
+    np.testing.assert_allclose(relative["text_rank"], [0.0, 0.25, 0.5, 0.75])
+    np.testing.assert_allclose(relative["area_rank"], [0.0, 0.25, 0.25, 0.75])
+    np.testing.assert_allclose(relative["link_density_rank"], [0.5, 0.25, 0.0, 0.75])
+    np.testing.assert_allclose(relative["depth_from_core"], [-2, -1, 0, -1])
+    np.testing.assert_allclose(relative["unlinked_share_of_core"], [1 / 0.55, 0.6 / 0.55, 1.0, 0.0])
+
+
 def test_candidates_are_boxed_elements_with_text():
     html = layout_page(2).replace("</body>", "<script>var x = 1;</script><div></div></body>")
     root = parse_html(html)
@@ -92,6 +132,44 @@ def test_tree_ensemble_matches_sklearn_and_survives_a_round_trip(tmp_path, estim
     loaded = TreeEnsemble.load(ensemble.save(tmp_path / "m.npz"), KNOWN_FEATURES)
     np.testing.assert_allclose(loaded.raw_scores(x), ensemble.raw_scores(x))
     assert loaded.features == names and loaded.meta["viewport_height"] == 768
+
+
+@pytest.mark.parametrize("estimator", ["GradientBoostingRegressor", "HistGradientBoostingRegressor"])
+def test_a_regressor_copies_into_a_tree_ensemble_of_estimates(tmp_path, estimator):
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(400, 3))
+    y = np.clip(0.5 + 0.4 * x[:, 0] - 0.2 * x[:, 1] ** 2, 0.0, 1.0)
+    model = getattr(sklearn, estimator)(max_depth=3, learning_rate=0.3, random_state=0).fit(x, y)
+    ensemble = TreeEnsemble.from_sklearn(model, list(ORIGINAL_FEATURES[:3]), {"viewport_height": 768})
+    np.testing.assert_allclose(ensemble.raw_scores(x), model.predict(x), atol=1e-9)
+    loaded = TreeEnsemble.load(ensemble.save(tmp_path / "r.npz"), KNOWN_FEATURES)
+    assert loaded.output == ESTIMATE
+    assert int(np.argmax(loaded.raw_scores(x))) == int(np.argmax(model.predict(x)))
+    np.testing.assert_allclose(loaded.confidence(np.array([-0.2, 0.4, 1.3])), [0.0, 0.4, 1.0])
+
+
+def test_a_checkpoint_without_output_holds_log_odds(tmp_path):
+    ensemble = TreeEnsemble(
+        *(np.array([-1]),) * 2,
+        np.array([0]),
+        np.array([0.0]),
+        np.array([0.5]),
+        np.array([0]),
+        baseline=0.0,
+        rate=1.0,
+        depth=0,
+        features=["depth"],
+    )
+    path = ensemble.save(tmp_path / "old.npz")
+    with np.load(path) as data:
+        arrays = dict(data)
+    meta = json.loads(str(arrays.pop("meta")))
+    del meta["output"]
+    np.savez(path, meta=np.array(json.dumps(meta)), **arrays)
+    loaded = TreeEnsemble.load(path, KNOWN_FEATURES)
+    assert loaded.output == LOG_ODDS
+    assert loaded.confidence(np.array([0.5]))[0] == pytest.approx(1 / (1 + np.exp(-0.5)))
 
 
 def test_checkpoint_errors_are_one_clear_line(tmp_path):
@@ -139,6 +217,60 @@ def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(m
     assert found is not None and found.extractor == "element-classifier"
     assert found.text == element_text(html, boxes, MAIN_PATH)
     assert found.text.split("\n\n")[0] == parse_html(html).find(".//h1").text
+
+
+def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout, tmp_path):
+    feed, _ = marked_layout
+    captures = read_capture_feed(feed)
+    html, boxes = captures[0].read()
+    story = element_text(html, boxes, MAIN_PATH)
+    marks = tmp_path / "text-marks.jsonl"
+    marks.write_text(
+        json.dumps({"url": captures[0].url, "text": story, "path": MAIN_PATH})
+        + "\n"
+        + json.dumps({"url": captures[1].url, "text": "", "path": MAIN_PATH})
+        + "\n",
+        encoding="utf-8",
+    )
+    graded, binary = collect_rows(labeled_pages(captures, read_marks(marks)), list(KNOWN_FEATURES), 768)
+    target = dict(zip(graded.paths, graded.targets.tolist(), strict=True))
+    assert target[MAIN_PATH] == pytest.approx(1.0)
+    assert 0.5 < target["/html/body/div[2]"] < 1.0  # the wrapper adds the sidebar's words
+    assert 0.0 < target[MAIN_PATH + "/p[1]"] < 0.5  # one of four paragraphs
+    assert target[SIDEBAR] == 0.0
+    assert binary.targets.tolist() == [float(path == MAIN_PATH) for path in binary.paths]
+    cache = tmp_path / "rows.npz"
+    save_rows(cache, [graded, binary], list(KNOWN_FEATURES), 768)
+    reloaded = load_rows(cache, list(KNOWN_FEATURES), 768)
+    assert reloaded is not None
+    np.testing.assert_array_equal(reloaded[0].targets, graded.targets)
+    config = TrainConfig.from_setting("hgb-f1-page", list(KNOWN_FEATURES), 3, 0, 768)
+    x, y = training_rows([graded], config)
+    assert x.shape[1] == len(ORIGINAL_FEATURES) + len(PAGE_FEATURES) and y[0] == pytest.approx(1.0)
+    assert y[1:].max() > 0.5  # the wrapper, a near miss, keeps its word F1
+
+
+def test_an_f1_regressor_trained_on_graded_marks_picks_the_story(marked_layout, tmp_path):
+    pytest.importorskip("sklearn")
+    feed, _ = marked_layout
+    captures = read_capture_feed(feed)
+    marks = tmp_path / "text-marks.jsonl"
+    marks.write_text(
+        "".join(
+            json.dumps({"url": c.url, "text": element_text(*c.read(), MAIN_PATH), "path": MAIN_PATH}) + "\n"
+            for c in captures[:3]
+        ),
+        encoding="utf-8",
+    )
+    rows = collect_rows(labeled_pages(captures, read_marks(marks)), list(KNOWN_FEATURES), 768)
+    config = TrainConfig.from_setting("hgb-f1-page", list(KNOWN_FEATURES), 50, 0, 768)
+    model = train_element_classifier(rows, config).model
+    assert model.output == ESTIMATE
+    checkpoint = model.save(tmp_path / "model.npz")
+    extractor = ElementClassifierExtractor(ElementClassifierExtractor.Options(checkpoint))
+    html, boxes = captures[3].read()
+    choice = extractor.choose(Page(html, captures[3].url, boxes=boxes))
+    assert choice is not None and choice.path == MAIN_PATH and 0.0 <= choice.probability <= 1.0
 
 
 def test_a_mark_whose_element_is_gone_is_left_out(marked_layout, caplog):

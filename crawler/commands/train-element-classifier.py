@@ -12,12 +12,14 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from models.element_classifier import FORMAT, TreeEnsemble
+from models.element_training import F1, MAIN
 from models.splits import FOLDS
 from pipelines.extraction.element_classifier import SHIPPED_CHECKPOINT
 
@@ -159,7 +161,15 @@ class Command(ScrapyCommand):
         print(f"Checkpoint: {out} (card: {card})")
 
 
-def model_card(checkpoint: Path, model: TreeEnsemble) -> dict:
+#: What the model was fitted on, by target (``models.element_training``).
+LABELS = {
+    MAIN: "one positive per page: a person's mark, else the auto-annotation's main element",
+    F1: "each candidate's word F1 against the gold (the auto-annotation's aligned token counts; "
+    "a person's mark without a text: 1 for the marked element); the pick is the highest estimate",
+}
+
+
+def model_card(checkpoint: Path, model: TreeEnsemble) -> dict[str, Any]:
     """The checkpoint's model card: file, data, split, setting, metrics, command."""
     data, meta = checkpoint.read_bytes(), model.meta
     return {
@@ -171,7 +181,7 @@ def model_card(checkpoint: Path, model: TreeEnsemble) -> dict:
         },
         "model": "element classifier (seed 002): gradient boosting over rendered elements, argmax per page",
         "features": model.features,
-        "labels": "one positive per page: a person's mark, else the auto-annotation's main element",
+        "labels": LABELS[meta["config"].get("target", MAIN)],
         "split": "models/splits/wcxb-dev.json: fit on train domains, OOF over its 5 folds, "
         "measured on validation and held-out domains",
         **{
@@ -179,5 +189,5 @@ def model_card(checkpoint: Path, model: TreeEnsemble) -> dict:
             for key in ("config", "args", "trained_pages", "trained_rows", "sklearn", "trained_at")
         },
         "metrics": meta["metrics"],
-        "command": "scrapy train-element-classifier " + " ".join(sys.argv[2:]),
+        "command": "scrapy train-element-classifier " + " ".join(sys.argv[1:]),  # scrapy popped its name
     }

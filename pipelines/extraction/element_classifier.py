@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from models.element_classifier import CheckpointError, TreeEnsemble, sigmoid
+from models.element_classifier import CheckpointError, TreeEnsemble
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.denoise import invisible_elements
@@ -37,7 +37,8 @@ KNOWN_FEATURES = ALL_FEATURES
 
 @dataclass(frozen=True)
 class ElementChoice:
-    """The element a model picks on a page, with its box and probability."""
+    """The element a model picks on a page, with its box and probability (for a model of
+    each element's word F1: its estimate)."""
 
     element: HtmlElement
     root: HtmlElement
@@ -98,7 +99,9 @@ class ElementClassifierExtractor:
         scores = model.raw_scores(np.asarray(rows))
         best = int(np.argmax(scores))
         chosen = found[best]
-        return ElementChoice(chosen.element, root, chosen.path, chosen.box, float(sigmoid(scores[best])))
+        return ElementChoice(
+            chosen.element, root, chosen.path, chosen.box, float(model.confidence(scores[best]))
+        )
 
     def extract(self, page: Page) -> Extraction | None:
         choice = self.choose(page)

@@ -32,6 +32,14 @@ What the render adds (:data:`RENDER_FEATURES`): ``visible`` (the box is shown),
 (:data:`STRUCTURE_FEATURES`): ``largest_child_share`` (share of the text in the element's
 largest child: near 1 when a child would do as well) and ``unlinked_text_share`` (share of
 the body's text outside links).
+
+Page-relative features (:data:`PAGE_FEATURES`, :func:`page_relative`) place each candidate
+among the page's candidates: ``text_rank``, ``area_rank`` (share of candidates with more
+text / a larger box), ``link_density_rank`` (share with less linked text),
+``depth_from_core`` and ``unlinked_share_of_core`` (depth below, and share of the unlinked
+text of, the text core: the deepest candidate holding at least half as much unlinked text
+as the candidate holding the most; the core's ancestors have a negative depth from it, its
+parts a positive one).
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from pipelines.extraction.dom import NON_TEXT_TAGS, HtmlElement, body_of, is_element
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
@@ -71,13 +81,20 @@ RENDER_FEATURES = (
     "parent_text_share",
 )
 STRUCTURE_FEATURES = ("largest_child_share", "unlinked_text_share")
+PAGE_FEATURES = ("text_rank", "area_rank", "link_density_rank", "depth_from_core", "unlinked_share_of_core")
 #: Named feature sets; a checkpoint stores the names it was trained on.
 FEATURE_SETS = {
     "original": ORIGINAL_FEATURES,
     "render": ORIGINAL_FEATURES + RENDER_FEATURES,
     "extended": ORIGINAL_FEATURES + RENDER_FEATURES + STRUCTURE_FEATURES,
+    "original-page": ORIGINAL_FEATURES + PAGE_FEATURES,
+    "extended-page": ORIGINAL_FEATURES + RENDER_FEATURES + STRUCTURE_FEATURES + PAGE_FEATURES,
 }
-ALL_FEATURES = FEATURE_SETS["extended"]
+ALL_FEATURES = FEATURE_SETS["extended-page"]
+#: The features of one candidate alone (what :func:`page_relative` derives the rest from).
+ELEMENT_FEATURES = FEATURE_SETS["extended"]
+#: Share of the most unlinked text any candidate holds that the text core holds at least.
+CORE_SHARE = 0.5
 
 CONTENT_TAGS = frozenset({"p", "div", "article", "table", "td", "tr", "tbody", "span", "form", "body"})
 #: HTML elements (living standard plus common obsolete ones); others weigh 0.5.
@@ -206,13 +223,43 @@ def feature_matrix(
     body_text = max(lengths[body], 1)
     body_unlinked = max(lengths.unlinked(body), 1)
     body_depth = len(body.getroottree().getpath(body).split("/"))
-    rows = []
-    for candidate in found:
-        values = _features(
+    values = [
+        _features(
             candidate, lengths, counts, page_w, page_h, body_text, body_unlinked, body_depth, viewport_height
         )
-        rows.append([values[name] for name in names])
-    return found, rows
+        for candidate in found
+    ]
+    if any(name in PAGE_FEATURES for name in names):
+        element_rows = np.array([[v[name] for name in ELEMENT_FEATURES] for v in values])
+        relative = page_relative(element_rows)
+        for own, extra in zip(values, relative.tolist(), strict=True):
+            own.update(zip(PAGE_FEATURES, extra, strict=True))
+    return found, [[v[name] for name in names] for v in values]
+
+
+def page_relative(rows: np.ndarray) -> np.ndarray:
+    """The :data:`PAGE_FEATURES` columns of one page's candidates (at least one), from
+    their :data:`ELEMENT_FEATURES` rows (one row per candidate, in that order)."""
+    column = {name: rows[:, i] for i, name in enumerate(ELEMENT_FEATURES)}
+    unlinked, depth = column["unlinked_text_share"], column["depth"]
+    holders = np.flatnonzero(unlinked >= CORE_SHARE * unlinked.max())
+    core = holders[np.argmax(depth[holders])]
+    return np.column_stack(
+        [
+            _share_above(column["relative_text_length"]),
+            _share_above(column["relative_area"]),
+            _share_above(-column["link_text_density"]),
+            depth - depth[core],
+            unlinked / max(float(unlinked[core]), 1e-9),
+        ]
+    )
+
+
+def _share_above(values: np.ndarray) -> np.ndarray:
+    """For each value, the share of ``values`` strictly greater than it."""
+    ordered = np.sort(values)
+    above: np.ndarray = (len(values) - np.searchsorted(ordered, values, side="right")) / len(values)
+    return above
 
 
 def _features(
