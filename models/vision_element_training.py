@@ -36,6 +36,7 @@ from models.splits import HELDOUT, TRAIN, VALIDATION
 from models.vision_element import (
     BoxHead,
     SeedElementCNN,
+    box_relations,
     decode_screenshot,
     head_inputs,
     save_checkpoint,
@@ -67,6 +68,8 @@ class VisionConfig:
     seed_size: int = 905
     seed_negatives: int = 4
     seed_pages: int = 0  # 0: all training pages
+    tau: float = 0.0  # > 0: graded targets, softmax(F1 / tau) over the page (batch_loss); 0: the main only
+    relations: bool = False  # the head also takes box_relations
 
 
 CONFIGS = {
@@ -87,6 +90,7 @@ class PageRows:
     rows: torch.Tensor
     positive: int | None  # index into keep
     below_cut: torch.Tensor
+    f1s: torch.Tensor  # the kept candidates' word F1 against the gold (graded targets)
 
 
 def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
@@ -94,8 +98,17 @@ def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
     keep = torch.nonzero(size_mask(page.boxes, page.visible, config.min_side)).flatten().tolist()
     boxes, text_lens = page.boxes[keep], page.text_lens[keep]
     context = text_context(page.paths, page.text_lens)[keep]
+    relations = box_relations(page.paths, page.boxes, page.text_lens)[keep] if config.relations else None
     rows = head_inputs(
-        page.hidden, boxes, text_lens, context, page.cell_px, page.cut, page.page_width, config.text
+        page.hidden,
+        boxes,
+        text_lens,
+        context,
+        page.cell_px,
+        page.cut,
+        page.page_width,
+        config.text,
+        relations,
     )
     positive = page.positive
     return PageRows(
@@ -104,6 +117,7 @@ def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
         rows,
         keep.index(positive) if positive in keep else None,
         boxes[:, 1] >= page.cut,
+        page.f1s[keep],
     )
 
 
@@ -127,12 +141,17 @@ def fit_head(
     epochs: int | None = None,
     progress: Callable[..., Any] = iter,
 ) -> tuple[BoxHead, int]:
-    """Train the head on ``train`` (pages with a positive); keep the epoch with the best
-    validation top-1 accuracy (or train exactly ``epochs``); returns (head, epochs)."""
+    """Train the head on ``train`` (pages with a positive, or with graded targets a
+    candidate of some F1); keep the epoch with the best validation word F1 of the pick
+    (from the annotation's counts: ``pick_f1``), or train exactly ``epochs``; returns
+    (head, epochs)."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
-    head = BoxHead(config.hidden, config.dropout, config.text)
+    if config.tau > 0:
+        pages = [p for p in train if len(p.keep) > 0 and float(p.f1s.max()) > 0]
+    else:
+        pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
+    head = BoxHead(config.hidden, config.dropout, config.text, config.relations)
     optimizer = torch.optim.AdamW(head.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     best_state, best_accuracy, best_epoch = None, -1.0, 0
     for epoch in progress(range(1, (epochs or config.epochs) + 1)):
@@ -141,11 +160,11 @@ def fit_head(
         for start in range(0, len(pages), config.pages_per_batch):
             batch = pages[start : start + config.pages_per_batch]
             optimizer.zero_grad()
-            loss = batch_loss(head, batch)
+            loss = batch_loss(head, batch, config.tau)
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
         if epochs is None and validation:
-            accuracy = fmean(r["correct"] for r in (predict_page(head, p) for p in validation))
+            accuracy = fmean(r["pick_f1"] for r in (predict_page(head, p) for p in validation))
             if accuracy > best_accuracy:
                 best_accuracy, best_epoch = accuracy, epoch
                 best_state = {k: v.clone() for k, v in head.state_dict().items()}
@@ -155,18 +174,26 @@ def fit_head(
     return head.eval(), epochs or config.epochs
 
 
-def batch_loss(head: BoxHead, batch: list[PageRows]) -> torch.Tensor:
-    """Mean over pages of the softmax cross-entropy of the page's main candidate among its
-    candidates, plus the candidates' binary cross-entropy (so that scores compare across
-    pages: AUC). One head call for the whole batch."""
+def batch_loss(head: BoxHead, batch: list[PageRows], tau: float = 0.0) -> torch.Tensor:
+    """Mean over pages of a listwise softmax cross-entropy over the page's candidates, plus
+    the candidates' binary cross-entropy (so that scores compare across pages: AUC). With
+    ``tau`` 0 the target is the main candidate alone (BCE target 1 for it, 0 for the rest);
+    with ``tau`` > 0 it is graded: softmax(F1 / tau) of the candidates' word F1 against the
+    gold (BCE target: the F1), so a wrapper or child of the main element with nearly its
+    text costs little and a menu costs much. One head call for the whole batch."""
     logits = head(torch.cat([rows.rows for rows in batch]))
     targets = torch.zeros_like(logits)
     losses, start = [], 0
     for rows in batch:
-        assert rows.positive is not None
         page = logits[start : start + len(rows.keep)]
-        targets[start + rows.positive] = 1
-        losses.append(functional.cross_entropy(page[None], torch.tensor([rows.positive])))
+        if tau > 0:
+            targets[start : start + len(rows.keep)] = rows.f1s
+            wanted = torch.softmax(rows.f1s / tau, dim=0)
+        else:
+            assert rows.positive is not None
+            targets[start + rows.positive] = 1
+            wanted = functional.one_hot(torch.tensor(rows.positive), len(rows.keep)).float()
+        losses.append(-(wanted * functional.log_softmax(page, dim=0)).sum())
         start += len(rows.keep)
     return torch.stack(losses).mean() + functional.binary_cross_entropy_with_logits(logits, targets)
 
@@ -193,6 +220,8 @@ def page_record(rows: PageRows, scores: torch.Tensor) -> dict[str, Any]:
         "score": round(float(scores[best]), 6) if best is not None else None,
         "main_path": page.main_path,
         "correct": best is not None and best == rows.positive,
+        "pick_f1": float(rows.f1s[best]) if best is not None else 0.0,
+        "best_f1": float(rows.f1s.max()) if best is not None else 0.0,
         "scores": scores.tolist(),
         "labels": [int(i == rows.positive) for i in range(len(rows.keep))],
         "below_cut": rows.below_cut.tolist(),
@@ -231,6 +260,8 @@ def evaluate(records: list[dict[str, Any]]) -> dict[str, Any]:
             "top1": round(fmean(r["correct"] for r in members), 4),
             "main_kept": round(fmean(r["main_kept"] for r in members), 4),
             "below_cut": round(fmean(b for r in members for b in r["below_cut"]), 4) if labels else 0.0,
+            "pick_f1": round(fmean(r["pick_f1"] for r in members), 4),
+            "best_f1": round(fmean(r["best_f1"] for r in members), 4),
         }
         if 0 < sum(labels) < len(labels):
             row["auc"] = round(float(roc_auc_score(labels, scores)), 4)
@@ -344,7 +375,12 @@ def train_vision_element(
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "seed": seed,
         }
-        args = {"hidden": config.hidden, "dropout": config.dropout, "text": config.text}
+        args = {
+            "hidden": config.hidden,
+            "dropout": config.dropout,
+            "text": config.text,
+            "relations": config.relations,
+        }
         result.checkpoint = save_checkpoint(checkpoint, head, args, meta)
     return result
 

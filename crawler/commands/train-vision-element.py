@@ -92,6 +92,7 @@ class Command(ScrapyCommand):
             cache,
             lambda xs: progress(xs, desc="encode pages", unit="page"),
             opts.limit,
+            Path(opts.trunk_cache) if opts.trunk_cache else None,
         )
         print(f"Encoded {encoded} new pages into {cache}")
         if opts.prepare_only:
