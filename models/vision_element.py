@@ -199,23 +199,60 @@ def box_geometry(
     return torch.stack(columns, dim=1)
 
 
+def kept_parents(paths: Sequence[str], keep: Sequence[int]) -> torch.Tensor:
+    """(len(keep),) for each kept candidate the index (into ``keep``) of its nearest kept
+    ancestor, -1 for none."""
+    index = {paths[k]: i for i, k in enumerate(keep)}
+    parents = []
+    for k in keep:
+        path, found = paths[k], -1
+        while found < 0 and "/" in path:
+            path = path.rsplit("/", 1)[0]
+            found = index.get(path, -1)
+        parents.append(found)
+    return torch.tensor(parents, dtype=torch.long)
+
+
 class BoxHead(nn.Module):
     """Scores candidates: [box-pooled trunk map, geometry (+ text, + relations)] → LayerNorm
-    → Linear → ReLU → Dropout → Linear (a logit per candidate)."""
+    → Linear → ReLU → Dropout → Linear (a logit per candidate). With ``neighbours`` the
+    last layer also sees the hidden layer of the candidate's nearest kept ancestor and the
+    maximum over its kept children's (zeros where there are none): one step of message
+    passing along the tree, so a wrapper and its child are scored knowing of each other."""
 
-    def __init__(self, hidden: int = 64, dropout: float = 0.3, text: bool = True, relations: bool = False):
+    def __init__(
+        self,
+        hidden: int = 64,
+        dropout: float = 0.3,
+        text: bool = True,
+        relations: bool = False,
+        neighbours: bool = False,
+    ):
         super().__init__()
         self.text = text
         self.relations = relations
+        self.neighbours = neighbours
         geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0) + (len(RELATIONS) if relations else 0)
         width = TRUNK_FEATURES + geometry
         self.norm = nn.LayerNorm(width)
         self.hidden = nn.Linear(width, hidden)
         self.dropout = nn.Dropout(dropout)
-        self.out = nn.Linear(hidden, 1)
+        self.out = nn.Linear(3 * hidden if neighbours else hidden, 1)
 
-    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.out(self.dropout(functional.relu(self.hidden(self.norm(inputs)))))
+    def forward(self, inputs: torch.Tensor, parents: torch.Tensor | None = None) -> torch.Tensor:
+        """A logit per row; ``parents`` (:func:`kept_parents`, offset into ``inputs``' rows
+        when several pages are stacked) is needed with ``neighbours``."""
+        hidden = functional.relu(self.hidden(self.norm(inputs)))
+        if self.neighbours:
+            if parents is None:
+                raise ValueError("a head with neighbours needs the candidates' parents")
+            child = torch.nonzero(parents >= 0).flatten()
+            parent_hidden = torch.zeros_like(hidden)
+            parent_hidden[child] = hidden[parents[child]]
+            index = parents[child][:, None].expand(-1, hidden.shape[1])
+            children = torch.zeros_like(hidden).scatter_reduce(0, index, hidden[child], reduce="amax")
+            hidden = torch.cat([hidden, parent_hidden, children], dim=1)
+        logits: torch.Tensor = self.out(self.dropout(hidden))
         return logits.squeeze(-1)
 
 

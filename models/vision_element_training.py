@@ -39,6 +39,7 @@ from models.vision_element import (
     box_relations,
     decode_screenshot,
     head_inputs,
+    kept_parents,
     save_checkpoint,
     seed_input,
     size_mask,
@@ -70,6 +71,7 @@ class VisionConfig:
     seed_pages: int = 0  # 0: all training pages
     tau: float = 0.0  # > 0: graded targets, softmax(F1 / tau) over the page (batch_loss); 0: the main only
     relations: bool = False  # the head also takes box_relations
+    neighbours: bool = False  # the head's last layer also sees the parent's and children's (BoxHead)
 
 
 CONFIGS = {
@@ -91,6 +93,7 @@ class PageRows:
     positive: int | None  # index into keep
     below_cut: torch.Tensor
     f1s: torch.Tensor  # the kept candidates' word F1 against the gold (graded targets)
+    parents: torch.Tensor  # each kept candidate's nearest kept ancestor (kept_parents)
 
 
 def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
@@ -118,6 +121,7 @@ def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
         keep.index(positive) if positive in keep else None,
         boxes[:, 1] >= page.cut,
         page.f1s[keep],
+        kept_parents(page.paths, keep),
     )
 
 
@@ -151,7 +155,7 @@ def fit_head(
         pages = [p for p in train if len(p.keep) > 0 and float(p.f1s.max()) > 0]
     else:
         pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
-    head = BoxHead(config.hidden, config.dropout, config.text, config.relations)
+    head = BoxHead(config.hidden, config.dropout, config.text, config.relations, config.neighbours)
     optimizer = torch.optim.AdamW(head.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     best_state, best_accuracy, best_epoch = None, -1.0, 0
     for epoch in progress(range(1, (epochs or config.epochs) + 1)):
@@ -181,7 +185,14 @@ def batch_loss(head: BoxHead, batch: list[PageRows], tau: float = 0.0) -> torch.
     with ``tau`` > 0 it is graded: softmax(F1 / tau) of the candidates' word F1 against the
     gold (BCE target: the F1), so a wrapper or child of the main element with nearly its
     text costs little and a menu costs much. One head call for the whole batch."""
-    logits = head(torch.cat([rows.rows for rows in batch]))
+    offsets = torch.cumsum(torch.tensor([0] + [len(rows.keep) for rows in batch[:-1]]), dim=0)
+    parents = torch.cat(
+        [
+            torch.where(rows.parents >= 0, rows.parents + offset, -1)
+            for rows, offset in zip(batch, offsets, strict=True)
+        ]
+    )
+    logits = head(torch.cat([rows.rows for rows in batch]), parents)
     targets = torch.zeros_like(logits)
     losses, start = [], 0
     for rows in batch:
@@ -201,7 +212,7 @@ def batch_loss(head: BoxHead, batch: list[PageRows], tau: float = 0.0) -> torch.
 def predict_page(head: BoxHead, rows: PageRows) -> dict[str, Any]:
     """The page's head scores and its top-1 candidate against the main element."""
     with torch.no_grad():
-        scores = torch.sigmoid(head(rows.rows)) if rows.keep else torch.zeros(0)
+        scores = torch.sigmoid(head(rows.rows, rows.parents)) if rows.keep else torch.zeros(0)
     return page_record(rows, scores)
 
 
@@ -380,6 +391,7 @@ def train_vision_element(
             "dropout": config.dropout,
             "text": config.text,
             "relations": config.relations,
+            "neighbours": config.neighbours,
         }
         result.checkpoint = save_checkpoint(checkpoint, head, args, meta)
     return result

@@ -13,6 +13,7 @@ import pytest
 import torch
 from PIL import Image, ImageDraw
 from scrapy.settings import Settings
+from torch.nn import functional
 
 from models.annotation import annotate
 from models.efficientnet import load_imagenet_lite0
@@ -26,6 +27,7 @@ from models.vision_element import (
     SeedElementCNN,
     box_pool,
     box_relations,
+    kept_parents,
     load_backbone,
     load_checkpoint,
     screenshot_input,
@@ -176,6 +178,7 @@ def synthetic_rows(page: int, f1s: list[float], width: int) -> PageRows:
         best,
         torch.zeros(len(f1s)),
         targets,
+        torch.full((len(f1s),), -1),
     )  # type: ignore[arg-type]
 
 
@@ -192,7 +195,7 @@ def test_the_graded_loss_costs_a_near_copy_of_the_main_less_than_a_menu():
         shifted = torch.full_like(scores, -5.0)
         shifted[index] = 0.0
         original = head.forward
-        head.forward = lambda _: shifted  # type: ignore[method-assign]
+        head.forward = lambda *_: shifted  # type: ignore[method-assign]
         try:
             return float(batch_loss(head, [rows], tau))
         finally:
@@ -215,6 +218,31 @@ def test_a_tiny_graded_fit_picks_the_highest_f1_candidate():
     with torch.no_grad():
         picks = [int(head(p.rows).argmax()) for p in pages]
     assert picks == [int(p.f1s.argmax()) for p in pages]
+
+
+def test_kept_parents_and_a_neighbour_head_see_the_nearest_kept_ancestor():
+    paths = [
+        "/html/body/div",
+        "/html/body/div/div",
+        "/html/body/div/div/p",
+        "/html/body/ul",
+        "/html/body/div/h1",
+    ]
+    keep = [0, 2, 3, 4]  # div/div is filtered out: p's nearest kept ancestor is the outer div
+    parents = kept_parents(paths, keep)
+    assert parents.tolist() == [-1, 0, -1, 0]
+    head = BoxHead(hidden=3, dropout=0.0, neighbours=True)
+    rows = torch.randn(4, head.norm.normalized_shape[0])
+    with pytest.raises(ValueError, match="needs the candidates' parents"):
+        head(rows)
+    with torch.no_grad():
+        head.out.weight.zero_()
+        head.out.weight[0, 6:] = 1.0  # read only the children's maximum
+        hidden = functional.relu(head.hidden(head.norm(rows)))
+        logits = head(rows, parents)
+        bias = float(head.out.bias)
+    assert logits[0] == pytest.approx(float(torch.maximum(hidden[1], hidden[3]).sum()) + bias)
+    assert logits[1:].tolist() == pytest.approx([bias] * 3)  # no kept children
 
 
 def test_box_relations_of_wrappers_children_and_the_page():

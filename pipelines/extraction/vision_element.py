@@ -104,6 +104,7 @@ class VisionElementExtractor:
             box_relations,
             decode_screenshot,
             head_inputs,
+            kept_parents,
             screenshot_input,
             size_mask,
             text_context,
@@ -159,7 +160,7 @@ class VisionElementExtractor:
                 head.text,
                 relations,
             )
-            scores = torch.sigmoid(head(rows))
+            scores = torch.sigmoid(head(rows, kept_parents(paths, keep) if head.neighbours else None))
         best = int(torch.argmax(scores))
         chosen = every[keep[best]]
         return VisionChoice(chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut)
