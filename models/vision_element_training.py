@@ -16,7 +16,8 @@ ceiling of any single-element pick).
 Configs (:data:`CONFIGS`): ``shipped`` (head over pooled backbone features, box geometry,
 the box's text from the capture and its relations to parent, children and page, trained
 on graded targets), ``main-only`` (the previous shipped head: the main element as the one
-positive, no relations), ``no-text`` (geometry only: pixels and boxes), ``seed`` (the
+positive, no relations), ``neighbours`` (graded, with relations, hidden 64, and one
+message-passing step along the tree: :class:`BoxHead`), ``no-text`` (geometry only: pixels and boxes), ``seed`` (the
 seed's network on sampled candidates, for comparison; ``seed-301`` the same at a third of
 the input size on 60 training and 60 held-out pages).
 """
@@ -83,6 +84,7 @@ class VisionConfig:
 CONFIGS = {
     "shipped": VisionConfig(tau=0.1, relations=True, hidden=128),
     "main-only": VisionConfig(),
+    "neighbours": VisionConfig(tau=0.1, relations=True, neighbours=True),
     "no-text": VisionConfig(text=False),
     "seed": VisionConfig(model="seed", dropout=0.5, epochs=3, lr=1e-3),
     # The seed's network at a third of its input size on 60 pages: what 2 CPU cores afford.
@@ -498,7 +500,8 @@ def write_card(checkpoint: Path, command: str) -> Path:
             "format": saved["format"],
         },
         "model": "vision element (seed 000), shared-pass variant: frozen EfficientNet-Lite0 features "
-        "once per page, each candidate box pooled over them + box geometry -> MLP head; argmax per page",
+        "once per page, each candidate box pooled over them + box geometry, text and relations to "
+        "parent / children / page -> MLP head; argmax per page",
         "backbone": saved["backbone"],
         "head_args": saved["args"],
         "labels": (

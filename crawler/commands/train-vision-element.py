@@ -24,7 +24,7 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return "--captures FEED --wcxb DIR --cache DIR [--config shipped|main-only|no-text|seed|seed-301] [options]"
+        return "--captures FEED --wcxb DIR --cache DIR [--config NAME] [options]"
 
     def short_desc(self) -> str:
         return "Train the vision element model (screenshot + candidate box -> main content?)"
