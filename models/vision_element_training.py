@@ -17,9 +17,9 @@ Configs (:data:`CONFIGS`): ``shipped`` (head over pooled backbone features, box 
 the box's text from the capture and its relations to parent, children and page, trained
 on graded targets), ``main-only`` (the previous shipped head: the main element as the one
 positive, no relations), ``neighbours`` (graded, with relations, hidden 64, and one
-message-passing step along the tree: :class:`BoxHead`), ``no-text`` (geometry only: pixels and boxes), ``seed`` (the
-seed's network on sampled candidates, for comparison; ``seed-301`` the same at a third of
-the input size on 60 training and 60 held-out pages).
+message-passing step along the tree: :class:`BoxHead`), ``no-text`` (geometry only:
+pixels and boxes), ``seed`` (the seed's network on sampled candidates, for comparison;
+``seed-301`` the same at a third of the input size on 60 training and 60 held-out pages).
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def fit_head(
         pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
     head = BoxHead(config.hidden, config.dropout, config.text, config.relations, config.neighbours)
     optimizer = torch.optim.AdamW(head.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    best_state, best_accuracy, best_epoch = None, -1.0, 0
+    best_state, best_score, best_epoch = None, -1.0, 0
     for epoch in progress(range(1, (epochs or config.epochs) + 1)):
         head.train()
         rng.shuffle(pages)
@@ -177,9 +177,9 @@ def fit_head(
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
         if epochs is None and validation:
-            accuracy = fmean(r["pick_f1"] for r in (predict_page(head, p) for p in validation))
-            if accuracy > best_accuracy:
-                best_accuracy, best_epoch = accuracy, epoch
+            score = fmean(r["pick_f1"] for r in (predict_page(head, p) for p in validation))
+            if score > best_score:
+                best_score, best_epoch = score, epoch
                 best_state = {k: v.clone() for k, v in head.state_dict().items()}
     if best_state is not None:
         head.load_state_dict(best_state)
