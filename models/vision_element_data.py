@@ -159,5 +159,10 @@ def load_pages(cache: Path, file_ids: Iterable[str] | None = None) -> list[Visio
     for path in sorted(folder.glob("*.pt")):
         if wanted is not None and path.stem not in wanted:
             continue
-        pages.append(VisionPage(**torch.load(path, weights_only=True)))
+        record = torch.load(path, weights_only=True)
+        if "f1s" not in record:
+            raise ValueError(
+                f"{path} was encoded without graded targets: encode the pages into a new --cache"
+            )
+        pages.append(VisionPage(**record))
     return pages

@@ -165,6 +165,15 @@ def test_graded_targets_are_each_candidates_word_f1_against_the_gold(captured):
     assert candidate_f1s(annotation, ["/nowhere", MAIN_PATH]).tolist() == [0.0, 1.0]
 
 
+def test_a_cache_without_graded_targets_asks_for_a_new_one(captured, tmp_path):
+    _, encoded = captured
+    record = {k: v for k, v in vars(encoded[0]).items() if k != "f1s"}
+    (tmp_path / "pages").mkdir()
+    torch.save(record, tmp_path / "pages" / "old.pt")
+    with pytest.raises(ValueError, match=r"old\.pt was encoded without graded targets"):
+        load_pages(tmp_path)
+
+
 def synthetic_rows(page: int, f1s: list[float], width: int) -> PageRows:
     """A page of random candidate rows with the given graded targets; the main element is
     the best-F1 one."""
