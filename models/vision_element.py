@@ -60,6 +60,16 @@ GEOMETRY = (
 #: ``text_len``, see :func:`text_context`).
 TEXT_GEOMETRY = ("log_text_len", "text_share", "parent_share", "largest_child_share", "depth")
 MAX_DEPTH = 30.0
+#: The box's relation to its parent and children and to the whole page (optional,
+#: ``BoxHead(relations=True)``, see :func:`box_relations`): the wrapper-vs-child cues.
+RELATIONS = (
+    "parent_area_share",
+    "largest_child_area_share",
+    "log_children",
+    "top_of_page",
+    "height_of_page",
+    "log_text_density",
+)
 
 
 class CheckpointError(ValueError):
@@ -132,6 +142,34 @@ def text_context(paths: Sequence[str], text_lens: torch.Tensor) -> torch.Tensor:
     return torch.stack([parent_share, largest / text_lens.clamp(min=1), depth], dim=1).reshape(-1, 3)
 
 
+def box_relations(paths: Sequence[str], boxes: torch.Tensor, text_lens: torch.Tensor) -> torch.Tensor:
+    """(N, len(RELATIONS)) per candidate (all of a page's, before the size filter): its box
+    area's share of its parent's, its largest child's area share of its own, the log of its
+    number of child candidates, its top and height over the page's height (the lowest box
+    bottom), the log of its text characters per 100 px² of box; parents and children as in
+    :func:`text_context`."""
+    index = {path: i for i, path in enumerate(paths)}
+    parents = torch.tensor([index.get(path.rsplit("/", 1)[0], -1) for path in paths], dtype=torch.long)
+    child = torch.nonzero(parents >= 0).flatten()
+    parent = parents[child]
+    boxes = boxes.reshape(-1, 4)
+    area = (boxes[:, 2] * boxes[:, 3]).clamp(min=1)
+    parent_share = torch.ones(len(paths))
+    parent_share[child] = (area[child] / area[parent]).clamp(max=1)
+    largest = torch.zeros(len(paths)).scatter_reduce(0, parent, area[child], reduce="amax")
+    children = torch.zeros(len(paths)).scatter_add(0, parent, torch.ones(len(child)))
+    height = (boxes[:, 1] + boxes[:, 3]).max().clamp(min=1) if len(paths) else torch.tensor(1.0)
+    columns = [
+        parent_share,
+        (largest / area).clamp(max=1),
+        torch.log1p(children) / 5,
+        boxes[:, 1] / height,
+        boxes[:, 3] / height,
+        torch.log1p(100 * text_lens / area),
+    ]
+    return torch.stack(columns, dim=1).reshape(-1, len(RELATIONS))
+
+
 def box_geometry(
     boxes: torch.Tensor,
     text_lens: torch.Tensor,
@@ -161,22 +199,60 @@ def box_geometry(
     return torch.stack(columns, dim=1)
 
 
-class BoxHead(nn.Module):
-    """Scores candidates: [box-pooled trunk map, geometry] → LayerNorm
-    → Linear → ReLU → Dropout → Linear (a logit per candidate)."""
+def kept_parents(paths: Sequence[str], keep: Sequence[int]) -> torch.Tensor:
+    """(len(keep),) for each kept candidate the index (into ``keep``) of its nearest kept
+    ancestor, -1 for none."""
+    index = {paths[k]: i for i, k in enumerate(keep)}
+    parents = []
+    for k in keep:
+        path, found = paths[k], -1
+        while found < 0 and "/" in path:
+            path = path.rsplit("/", 1)[0]
+            found = index.get(path, -1)
+        parents.append(found)
+    return torch.tensor(parents, dtype=torch.long)
 
-    def __init__(self, hidden: int = 64, dropout: float = 0.3, text: bool = True):
+
+class BoxHead(nn.Module):
+    """Scores candidates: [box-pooled trunk map, geometry (+ text, + relations)] → LayerNorm
+    → Linear → ReLU → Dropout → Linear (a logit per candidate). With ``neighbours`` the
+    last layer also sees the hidden layer of the candidate's nearest kept ancestor and the
+    maximum over its kept children's (zeros where there are none): one step of message
+    passing along the tree, so a wrapper and its child are scored knowing of each other."""
+
+    def __init__(
+        self,
+        hidden: int = 64,
+        dropout: float = 0.3,
+        text: bool = True,
+        relations: bool = False,
+        neighbours: bool = False,
+    ):
         super().__init__()
         self.text = text
-        geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0)
+        self.relations = relations
+        self.neighbours = neighbours
+        geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0) + (len(RELATIONS) if relations else 0)
         width = TRUNK_FEATURES + geometry
         self.norm = nn.LayerNorm(width)
         self.hidden = nn.Linear(width, hidden)
         self.dropout = nn.Dropout(dropout)
-        self.out = nn.Linear(hidden, 1)
+        self.out = nn.Linear(3 * hidden if neighbours else hidden, 1)
 
-    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.out(self.dropout(functional.relu(self.hidden(self.norm(inputs)))))
+    def forward(self, inputs: torch.Tensor, parents: torch.Tensor | None = None) -> torch.Tensor:
+        """A logit per row; ``parents`` (:func:`kept_parents`, offset into ``inputs``' rows
+        when several pages are stacked) is needed with ``neighbours``."""
+        hidden = functional.relu(self.hidden(self.norm(inputs)))
+        if self.neighbours:
+            if parents is None:
+                raise ValueError("a head with neighbours needs the candidates' parents")
+            child = torch.nonzero(parents >= 0).flatten()
+            parent_hidden = torch.zeros_like(hidden)
+            parent_hidden[child] = hidden[parents[child]]
+            index = parents[child][:, None].expand(-1, hidden.shape[1])
+            children = torch.zeros_like(hidden).scatter_reduce(0, index, hidden[child], reduce="amax")
+            hidden = torch.cat([hidden, parent_hidden, children], dim=1)
+        logits: torch.Tensor = self.out(self.dropout(hidden))
         return logits.squeeze(-1)
 
 
@@ -189,12 +265,12 @@ def head_inputs(
     cut: float,
     page_width: float,
     text: bool,
+    relations: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The head's input rows for one page's candidates, from its trunk map (C, 7, 7)."""
-    return torch.cat(
-        [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, context, page_width, cut, text)],
-        dim=1,
-    )
+    """The head's input rows for one page's candidates, from its trunk map (C, 7, 7);
+    ``relations``: :func:`box_relations` of the same boxes, for a head that takes them."""
+    parts = [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, context, page_width, cut, text)]
+    return torch.cat(parts if relations is None else [*parts, relations], dim=1)
 
 
 class SeparableConv2d(nn.Module):

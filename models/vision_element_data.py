@@ -1,8 +1,10 @@
 """Data prep for the vision element model: captured WCXB pages → per page, computed once,
 the frozen trunk's map of the screenshot's top square (fp16; taken from the page-type
-model's feature cache when it holds the page, ``--trunk-cache``), every candidate box and which one is the main
-element (the page's ``main_path`` when known, e.g. from the element classifier's rows
-cache, else the auto-annotation of the gold text, :func:`models.annotation.annotate`).
+model's feature cache when it holds the page, ``--trunk-cache``), every candidate box,
+which one is the main element (the page's ``main_path`` when known, e.g. from the element
+classifier's rows cache, else the auto-annotation of the gold text,
+:func:`models.annotation.annotate`) and every candidate's graded target: its word F1
+against the gold from the same annotation's token counts (:func:`candidate_f1s`).
 
 Each page is one ``torch.save`` file ``CACHE/pages/FILE_ID.pt`` (written atomically, so
 an interrupted run resumes where it stopped). Candidates are stored before the size
@@ -21,7 +23,7 @@ from typing import Any
 
 import torch
 
-from models.annotation import annotate
+from models.annotation import Annotation, annotate
 from models.element_data import TrainingPage
 from models.pagenet import Trunk
 from models.vision_element import decode_screenshot, screenshot_input
@@ -47,6 +49,7 @@ class VisionPage:
     boxes: torch.Tensor  # (N, 4) x, y, w, h in page px
     visible: torch.Tensor  # (N,) bool
     text_lens: torch.Tensor  # (N,) float
+    f1s: torch.Tensor  # (N,) float: each candidate's word F1 against the gold (candidate_f1s)
     hidden: torch.Tensor  # (1152, 7, 7) fp16 trunk map of the top square
     cell_px: float
     cut: float
@@ -60,6 +63,19 @@ class VisionPage:
     def positive(self) -> int | None:
         """Index of the main element among the candidates (None: not a candidate)."""
         return self.paths.index(self.main_path) if self.main_path in self.paths else None
+
+
+def candidate_f1s(annotation: Annotation, paths: list[str]) -> torch.Tensor:
+    """(N,) each path's word F1 against the gold from the annotation's token counts:
+    2·matched / (tokens + gold tokens); 0 for a path the annotation has no text for."""
+    stats = {e.path: e for e in annotation.elements}
+    gold = annotation.gold_tokens
+    f1s = []
+    for path in paths:
+        element = stats.get(path)
+        total = element.tokens + gold if element is not None else 0
+        f1s.append(2 * element.matched / total if element is not None and total else 0.0)
+    return torch.tensor(f1s, dtype=torch.float32)
 
 
 def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = None) -> dict[str, Any] | None:
@@ -81,6 +97,8 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
         logger.warning("Left out %s: no body", capture.url)
         return None
     found = candidates(root, boxes)
+    paths = [c.path for c in found]
+    annotation = annotate(root, page.gold_text)
     pixels, cell_px, cut = screenshot_input(image)
     cached = trunk_cache / f"{Path(capture.screenshot['uri']).stem}.pt" if trunk_cache else None
     if cached is not None and cached.is_file():
@@ -95,11 +113,12 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
         "page_type": page.page_type,
         "role": page.role,
         "fold": page.fold,
-        "main_path": page.main_path or annotate(root, page.gold_text).main_path,
-        "paths": [c.path for c in found],
+        "main_path": page.main_path or annotation.main_path,
+        "paths": paths,
         "boxes": torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32),
         "visible": torch.tensor([bool(c.box.get("visible")) for c in found]),
         "text_lens": torch.tensor([float(c.box.get("text_len", 0)) for c in found]),
+        "f1s": candidate_f1s(annotation, paths),
         "hidden": hidden,
         "cell_px": cell_px,
         "cut": cut,
@@ -140,5 +159,10 @@ def load_pages(cache: Path, file_ids: Iterable[str] | None = None) -> list[Visio
     for path in sorted(folder.glob("*.pt")):
         if wanted is not None and path.stem not in wanted:
             continue
-        pages.append(VisionPage(**torch.load(path, weights_only=True)))
+        record = torch.load(path, weights_only=True)
+        if "f1s" not in record:
+            raise ValueError(
+                f"{path} was encoded without graded targets: encode the pages into a new --cache"
+            )
+        pages.append(VisionPage(**record))
     return pages

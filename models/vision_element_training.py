@@ -9,10 +9,17 @@ accuracy per page (a page whose main element fails the size filter counts as wro
 share of candidates below the screenshot's cut; word F1 of the chosen element's shown
 text against the gold; and the share of pages whose main element passes the filter.
 
-Configs (:data:`CONFIGS`): ``shipped`` (head over pooled backbone features, box geometry
-and the box's text length from the capture), ``no-text`` (geometry only: pixels and
-boxes), ``seed`` (the seed's network on sampled candidates, for comparison; ``seed-301``
-the same at a third of the input size on 60 training and 60 held-out pages).
+Also the word F1 of the pick from the annotation's token counts (``pick_f1``, what the
+epoch is chosen by) and of the best candidate that passes the filter (``best_f1``, the
+ceiling of any single-element pick).
+
+Configs (:data:`CONFIGS`): ``shipped`` (head over pooled backbone features, box geometry,
+the box's text from the capture and its relations to parent, children and page, trained
+on graded targets), ``main-only`` (the previous shipped head: the main element as the one
+positive, no relations), ``neighbours`` (graded, with relations, hidden 64, and one
+message-passing step along the tree: :class:`BoxHead`), ``no-text`` (geometry only:
+pixels and boxes), ``seed`` (the seed's network on sampled candidates, for comparison;
+``seed-301`` the same at a third of the input size on 60 training and 60 held-out pages).
 """
 
 from __future__ import annotations
@@ -36,8 +43,10 @@ from models.splits import HELDOUT, TRAIN, VALIDATION
 from models.vision_element import (
     BoxHead,
     SeedElementCNN,
+    box_relations,
     decode_screenshot,
     head_inputs,
+    kept_parents,
     save_checkpoint,
     seed_input,
     size_mask,
@@ -67,10 +76,15 @@ class VisionConfig:
     seed_size: int = 905
     seed_negatives: int = 4
     seed_pages: int = 0  # 0: all training pages
+    tau: float = 0.0  # > 0: graded targets, softmax(F1 / tau) over the page (batch_loss); 0: the main only
+    relations: bool = False  # the head also takes box_relations
+    neighbours: bool = False  # the head's last layer also sees the parent's and children's (BoxHead)
 
 
 CONFIGS = {
-    "shipped": VisionConfig(),
+    "shipped": VisionConfig(tau=0.1, relations=True, hidden=128),
+    "main-only": VisionConfig(),
+    "neighbours": VisionConfig(tau=0.1, relations=True, neighbours=True),
     "no-text": VisionConfig(text=False),
     "seed": VisionConfig(model="seed", dropout=0.5, epochs=3, lr=1e-3),
     # The seed's network at a third of its input size on 60 pages: what 2 CPU cores afford.
@@ -87,6 +101,8 @@ class PageRows:
     rows: torch.Tensor
     positive: int | None  # index into keep
     below_cut: torch.Tensor
+    f1s: torch.Tensor  # the kept candidates' word F1 against the gold (graded targets)
+    parents: torch.Tensor  # each kept candidate's nearest kept ancestor (kept_parents)
 
 
 def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
@@ -94,8 +110,17 @@ def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
     keep = torch.nonzero(size_mask(page.boxes, page.visible, config.min_side)).flatten().tolist()
     boxes, text_lens = page.boxes[keep], page.text_lens[keep]
     context = text_context(page.paths, page.text_lens)[keep]
+    relations = box_relations(page.paths, page.boxes, page.text_lens)[keep] if config.relations else None
     rows = head_inputs(
-        page.hidden, boxes, text_lens, context, page.cell_px, page.cut, page.page_width, config.text
+        page.hidden,
+        boxes,
+        text_lens,
+        context,
+        page.cell_px,
+        page.cut,
+        page.page_width,
+        config.text,
+        relations,
     )
     positive = page.positive
     return PageRows(
@@ -104,6 +129,8 @@ def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
         rows,
         keep.index(positive) if positive in keep else None,
         boxes[:, 1] >= page.cut,
+        page.f1s[keep],
+        kept_parents(page.paths, keep),
     )
 
 
@@ -127,27 +154,32 @@ def fit_head(
     epochs: int | None = None,
     progress: Callable[..., Any] = iter,
 ) -> tuple[BoxHead, int]:
-    """Train the head on ``train`` (pages with a positive); keep the epoch with the best
-    validation top-1 accuracy (or train exactly ``epochs``); returns (head, epochs)."""
+    """Train the head on ``train`` (pages with a positive, or with graded targets a
+    candidate of some F1); keep the epoch with the best validation word F1 of the pick
+    (from the annotation's counts: ``pick_f1``), or train exactly ``epochs``; returns
+    (head, epochs)."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
-    head = BoxHead(config.hidden, config.dropout, config.text)
+    if config.tau > 0:
+        pages = [p for p in train if len(p.keep) > 0 and float(p.f1s.max()) > 0]
+    else:
+        pages = [p for p in train if p.positive is not None and len(p.keep) > 0]
+    head = BoxHead(config.hidden, config.dropout, config.text, config.relations, config.neighbours)
     optimizer = torch.optim.AdamW(head.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    best_state, best_accuracy, best_epoch = None, -1.0, 0
+    best_state, best_score, best_epoch = None, -1.0, 0
     for epoch in progress(range(1, (epochs or config.epochs) + 1)):
         head.train()
         rng.shuffle(pages)
         for start in range(0, len(pages), config.pages_per_batch):
             batch = pages[start : start + config.pages_per_batch]
             optimizer.zero_grad()
-            loss = batch_loss(head, batch)
+            loss = batch_loss(head, batch, config.tau)
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
         if epochs is None and validation:
-            accuracy = fmean(r["correct"] for r in (predict_page(head, p) for p in validation))
-            if accuracy > best_accuracy:
-                best_accuracy, best_epoch = accuracy, epoch
+            score = fmean(r["pick_f1"] for r in (predict_page(head, p) for p in validation))
+            if score > best_score:
+                best_score, best_epoch = score, epoch
                 best_state = {k: v.clone() for k, v in head.state_dict().items()}
     if best_state is not None:
         head.load_state_dict(best_state)
@@ -155,18 +187,33 @@ def fit_head(
     return head.eval(), epochs or config.epochs
 
 
-def batch_loss(head: BoxHead, batch: list[PageRows]) -> torch.Tensor:
-    """Mean over pages of the softmax cross-entropy of the page's main candidate among its
-    candidates, plus the candidates' binary cross-entropy (so that scores compare across
-    pages: AUC). One head call for the whole batch."""
-    logits = head(torch.cat([rows.rows for rows in batch]))
+def batch_loss(head: BoxHead, batch: list[PageRows], tau: float = 0.0) -> torch.Tensor:
+    """Mean over pages of a listwise softmax cross-entropy over the page's candidates, plus
+    the candidates' binary cross-entropy (so that scores compare across pages: AUC). With
+    ``tau`` 0 the target is the main candidate alone (BCE target 1 for it, 0 for the rest);
+    with ``tau`` > 0 it is graded: softmax(F1 / tau) of the candidates' word F1 against the
+    gold (BCE target: the F1), so a wrapper or child of the main element with nearly its
+    text costs little and a menu costs much. One head call for the whole batch."""
+    offsets = torch.cumsum(torch.tensor([0] + [len(rows.keep) for rows in batch[:-1]]), dim=0)
+    parents = torch.cat(
+        [
+            torch.where(rows.parents >= 0, rows.parents + offset, -1)
+            for rows, offset in zip(batch, offsets, strict=True)
+        ]
+    )
+    logits = head(torch.cat([rows.rows for rows in batch]), parents)
     targets = torch.zeros_like(logits)
     losses, start = [], 0
     for rows in batch:
-        assert rows.positive is not None
         page = logits[start : start + len(rows.keep)]
-        targets[start + rows.positive] = 1
-        losses.append(functional.cross_entropy(page[None], torch.tensor([rows.positive])))
+        if tau > 0:
+            targets[start : start + len(rows.keep)] = rows.f1s
+            wanted = torch.softmax(rows.f1s / tau, dim=0)
+        else:
+            assert rows.positive is not None
+            targets[start + rows.positive] = 1
+            wanted = functional.one_hot(torch.tensor(rows.positive), len(rows.keep)).float()
+        losses.append(-(wanted * functional.log_softmax(page, dim=0)).sum())
         start += len(rows.keep)
     return torch.stack(losses).mean() + functional.binary_cross_entropy_with_logits(logits, targets)
 
@@ -174,7 +221,7 @@ def batch_loss(head: BoxHead, batch: list[PageRows]) -> torch.Tensor:
 def predict_page(head: BoxHead, rows: PageRows) -> dict[str, Any]:
     """The page's head scores and its top-1 candidate against the main element."""
     with torch.no_grad():
-        scores = torch.sigmoid(head(rows.rows)) if rows.keep else torch.zeros(0)
+        scores = torch.sigmoid(head(rows.rows, rows.parents)) if rows.keep else torch.zeros(0)
     return page_record(rows, scores)
 
 
@@ -193,6 +240,8 @@ def page_record(rows: PageRows, scores: torch.Tensor) -> dict[str, Any]:
         "score": round(float(scores[best]), 6) if best is not None else None,
         "main_path": page.main_path,
         "correct": best is not None and best == rows.positive,
+        "pick_f1": float(rows.f1s[best]) if best is not None else 0.0,
+        "best_f1": float(rows.f1s.max()) if best is not None else 0.0,
         "scores": scores.tolist(),
         "labels": [int(i == rows.positive) for i in range(len(rows.keep))],
         "below_cut": rows.below_cut.tolist(),
@@ -231,6 +280,8 @@ def evaluate(records: list[dict[str, Any]]) -> dict[str, Any]:
             "top1": round(fmean(r["correct"] for r in members), 4),
             "main_kept": round(fmean(r["main_kept"] for r in members), 4),
             "below_cut": round(fmean(b for r in members for b in r["below_cut"]), 4) if labels else 0.0,
+            "pick_f1": round(fmean(r["pick_f1"] for r in members), 4),
+            "best_f1": round(fmean(r["best_f1"] for r in members), 4),
         }
         if 0 < sum(labels) < len(labels):
             row["auc"] = round(float(roc_auc_score(labels, scores)), 4)
@@ -344,7 +395,13 @@ def train_vision_element(
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "seed": seed,
         }
-        args = {"hidden": config.hidden, "dropout": config.dropout, "text": config.text}
+        args = {
+            "hidden": config.hidden,
+            "dropout": config.dropout,
+            "text": config.text,
+            "relations": config.relations,
+            "neighbours": config.neighbours,
+        }
         result.checkpoint = save_checkpoint(checkpoint, head, args, meta)
     return result
 
@@ -443,13 +500,20 @@ def write_card(checkpoint: Path, command: str) -> Path:
             "format": saved["format"],
         },
         "model": "vision element (seed 000), shared-pass variant: frozen EfficientNet-Lite0 features "
-        "once per page, each candidate box pooled over them + box geometry -> MLP head; argmax per page",
+        "once per page, each candidate box pooled over them + box geometry, text and relations to "
+        "parent / children / page -> MLP head; argmax per page",
         "backbone": saved["backbone"],
         "head_args": saved["args"],
-        "labels": "one positive per page: the auto-annotation's main element (models/annotation.py)",
+        "labels": (
+            "graded: each candidate's word F1 against the gold from the auto-annotation's token counts "
+            f"(models/annotation.py), listwise target softmax(F1 / {saved['config']['tau']}) plus BCE on "
+            "the F1; top-1 is counted against the annotation's main element"
+            if saved["config"].get("tau", 0) > 0
+            else "one positive per page: the auto-annotation's main element (models/annotation.py)"
+        ),
         "data": "WCXB dev captures (/work/data/wcxb-captures/capture-feed.jsonl)",
-        "split": "models/splits/wcxb-dev.json: fit on train domains, epoch by validation top-1, "
-        "OOF over the train folds, reported on held-out domains",
+        "split": "models/splits/wcxb-dev.json: fit on train domains, epoch by validation word F1 of the "
+        "pick (annotation counts), OOF over the train folds, reported on held-out domains",
         **{k: saved[k] for k in ("config", "notes", "trained_at", "seed")},
         "metrics": saved["metrics"],
         "command": command,

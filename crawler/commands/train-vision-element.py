@@ -24,7 +24,7 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return "--captures FEED --wcxb DIR --cache DIR [--config shipped|no-text|seed|seed-301] [options]"
+        return "--captures FEED --wcxb DIR --cache DIR [--config NAME] [options]"
 
     def short_desc(self) -> str:
         return "Train the vision element model (screenshot + candidate box -> main content?)"
@@ -92,6 +92,7 @@ class Command(ScrapyCommand):
             cache,
             lambda xs: progress(xs, desc="encode pages", unit="page"),
             opts.limit,
+            Path(opts.trunk_cache) if opts.trunk_cache else None,
         )
         print(f"Encoded {encoded} new pages into {cache}")
         if opts.prepare_only:

@@ -2,9 +2,9 @@
 main content. Candidates are the element classifier's (boxed elements under body with
 text, :func:`pipelines.extraction.element_features.candidates`) that are visible and at
 least ``min_side`` px wide and high; one pass of the frozen trunk over the screenshot's
-top square, each candidate's box pooled over its feature map plus the box geometry, a
-small head scores
-them (:mod:`models.vision_element`), and the best one's shown text is the extraction.
+top square, each candidate's box pooled over its feature map plus the box geometry (and,
+for a head that takes them, the box's relations to its parent and children), a small head
+scores them (:mod:`models.vision_element`), and the best one's shown text is the extraction.
 
 A candidate below the top square (the cut) has no pixels: it is scored from its geometry
 alone (its pooled features are zero, ``below_cut`` is 1).
@@ -101,8 +101,10 @@ class VisionElementExtractor:
 
         from models.vision_element import (
             CheckpointError,
+            box_relations,
             decode_screenshot,
             head_inputs,
+            kept_parents,
             screenshot_input,
             size_mask,
             text_context,
@@ -142,13 +144,23 @@ class VisionElementExtractor:
             return None
         pixels, cell_px, cut = screenshot_input(image)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
-        context = text_context([c.path for c in every], text_lens)[keep]
+        paths = [c.path for c in every]
+        context = text_context(paths, text_lens)[keep]
+        relations = box_relations(paths, boxes, text_lens)[keep] if head.relations else None
         with torch.inference_mode():
             hidden = trunk(pixels)[0]
             rows = head_inputs(
-                hidden, boxes[keep], text_lens[keep], context, cell_px, cut, float(image.width), head.text
+                hidden,
+                boxes[keep],
+                text_lens[keep],
+                context,
+                cell_px,
+                cut,
+                float(image.width),
+                head.text,
+                relations,
             )
-            scores = torch.sigmoid(head(rows))
+            scores = torch.sigmoid(head(rows, kept_parents(paths, keep) if head.neighbours else None))
         best = int(torch.argmax(scores))
         chosen = every[keep[best]]
         return VisionChoice(chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut)
