@@ -3,17 +3,23 @@ number them, and batches of encoded pages.
 
 Words are the evaluation's tokens (lowercased ``\\w+`` runs; one token per CJK
 character), so the same code serves spaced and unspaced scripts. Ancestor tags are the
-tags of the leaf's owner element and all its ancestors.
+tags of the leaf's owner element and all its ancestors. The optional numeric features
+(:data:`FEATURES`, not the seed's) are what boilerplate classifiers such as Web2Text and
+jusText rely on and a bag misses: length, link density around the leaf, position, depth,
+punctuation and stop words, the size of the leaf's block.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import torch
 
+from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement
 from pipelines.extraction.leaves import TextLeaf
 
 #: Index 0 of both vocabularies: an unknown word / any other tag.
@@ -23,6 +29,121 @@ UNKNOWN = 0
 def ancestor_tags(leaf: TextLeaf) -> list[str]:
     """Tags of the leaf's owner and its ancestors, nearest first."""
     return [element.tag for element in leaf.ancestors() if isinstance(element.tag, str)]
+
+
+#: The per-leaf numeric features, in the order of :func:`leaf_features`' rows.
+FEATURES = (
+    "log_tokens",  # log(1 + the leaf's token count)
+    "in_link",  # 1 when the leaf is inside an <a>
+    "parent_link_share",  # share of the owner's tokens that are inside links
+    "grandparent_link_share",  # the same for the owner's parent
+    "position",  # leaf index / (leaves - 1), 0 for a single leaf
+    "log_depth",  # log(1 + ancestors)
+    "punctuation_share",  # non-word, non-space characters among the non-space ones
+    "stop_word_share",  # tokens among the English STOP_WORDS
+    "ends_sentence",  # 1 when the text ends with . ! ? or their CJK forms
+    "block_log_tokens",  # log(1 + tokens of the nearest block-level ancestor)
+    "block_log_leaves",  # log(1 + leaves of that block)
+    "parent_log_leaves",  # log(1 + leaves under the owner): the leaf's sibling leaves
+)
+
+#: Frequent English function words (jusText's signal; WCXB is mostly English).
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "he",
+        "her",
+        "his",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "that",
+        "the",
+        "their",
+        "them",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "which",
+        "who",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
+_PUNCTUATION = re.compile(r"[^\w\s]")
+_SENTENCE_END = ".!?。！？"
+
+
+def leaf_features(leaves: Sequence[TextLeaf]) -> list[tuple[float, ...]]:
+    """One row of :data:`FEATURES` per leaf, in order (unnormalised; the network
+    standardises them with the training set's mean and deviation)."""
+    chains: list[list[HtmlElement]] = []
+    linked: list[bool] = []
+    token_totals: Counter[HtmlElement] = Counter()
+    link_totals: Counter[HtmlElement] = Counter()
+    leaf_totals: Counter[HtmlElement] = Counter()
+    for leaf in leaves:
+        chain = list(leaf.ancestors())
+        in_link = any(element.tag == "a" for element in chain)
+        count = len(leaf.tokens)
+        for element in chain:
+            token_totals[element] += count
+            leaf_totals[element] += 1
+            if in_link:
+                link_totals[element] += count
+        chains.append(chain)
+        linked.append(in_link)
+    last = max(len(leaves) - 1, 1)
+    rows: list[tuple[float, ...]] = []
+    for index, (leaf, chain, in_link) in enumerate(zip(leaves, chains, linked, strict=True)):
+        parent = chain[0]
+        grandparent = chain[1] if len(chain) > 1 else parent
+        block = next((e for e in chain if e.tag in BLOCK_TAGS), chain[-1])
+        visible = "".join(leaf.text.split())
+        count = len(leaf.tokens)
+        rows.append(
+            (
+                math.log1p(count),
+                float(in_link),
+                link_totals[parent] / token_totals[parent],
+                link_totals[grandparent] / token_totals[grandparent],
+                index / last,
+                math.log1p(len(chain)),
+                len(_PUNCTUATION.findall(visible)) / max(len(visible), 1),
+                sum(token in STOP_WORDS for token in leaf.tokens) / count,
+                float(leaf.text.rstrip()[-1] in _SENTENCE_END),  # a leaf has a token: never blank
+                math.log1p(token_totals[block]),
+                math.log1p(leaf_totals[block]),
+                math.log1p(leaf_totals[parent]),
+            )
+        )
+    return rows
 
 
 @dataclass(frozen=True)
@@ -77,12 +198,14 @@ class Vocabulary:
 
 @dataclass
 class EncodedPage:
-    """One page's leaves as ids: flat word and tag ids with per-leaf counts."""
+    """One page's leaves as ids: flat word and tag ids with per-leaf counts, and the
+    leaves' numeric features (leaves × features; zero columns when unused)."""
 
     word_ids: torch.Tensor
     word_counts: torch.Tensor
     tag_ids: torch.Tensor
     tag_counts: torch.Tensor
+    features: torch.Tensor
 
     def __len__(self) -> int:
         return len(self.tag_counts)
@@ -96,6 +219,7 @@ class EncodedPage:
             self.word_counts[start:stop],
             self.tag_ids[tag_starts[start] : tag_starts[stop]],
             self.tag_counts[start:stop],
+            self.features[start:stop],
         )
 
 
@@ -107,8 +231,11 @@ class PageEncoder:
         self.word_index = {w: i for i, w in enumerate(vocabulary.words, start=1)}
         self.tag_index = {t: i for i, t in enumerate(vocabulary.tags, start=1)}
 
-    def encode(self, leaves: Sequence[tuple[Sequence[str], Sequence[str]]]) -> EncodedPage:
-        """Encode (word tokens, ancestor tags) pairs, in order."""
+    def encode(
+        self, leaves: Sequence[tuple[Sequence[str], Sequence[str]]], features: torch.Tensor | None = None
+    ) -> EncodedPage:
+        """Encode (word tokens, ancestor tags) pairs, in order, with their numeric
+        features (a leaves × :data:`FEATURES` tensor; ``None``: no features)."""
         word_ids: list[int] = []
         word_counts: list[int] = []
         tag_ids: list[int] = []
@@ -121,23 +248,29 @@ class PageEncoder:
                 word_counts.append(0)
             tag_ids.extend(self.tag_index.get(t, UNKNOWN) for t in tags)
             tag_counts.append(len(tags))
+        if features is None:
+            features = torch.zeros(len(leaves), 0)
+        elif len(features) != len(leaves):
+            raise ValueError(f"{len(features)} feature rows for {len(leaves)} leaves")
         return EncodedPage(
             torch.tensor(word_ids, dtype=torch.long),
             torch.tensor(word_counts, dtype=torch.long),
             torch.tensor(tag_ids, dtype=torch.long),
             torch.tensor(tag_counts, dtype=torch.long),
+            features.float(),
         )
 
 
 @dataclass
 class LeafBatch:
-    """Several pages' leaves, flat, with offsets for ``EmbeddingBag`` and each page's
-    leaf count (``lengths``, on the CPU as packing wants)."""
+    """Several pages' leaves, flat, with offsets for ``EmbeddingBag``, their features
+    and each page's leaf count (``lengths``, on the CPU as packing wants)."""
 
     word_ids: torch.Tensor
     word_offsets: torch.Tensor
     tag_ids: torch.Tensor
     tag_offsets: torch.Tensor
+    features: torch.Tensor
     lengths: torch.Tensor
 
     @classmethod
@@ -149,6 +282,7 @@ class LeafBatch:
             _offsets(word_counts),
             torch.cat([p.tag_ids for p in pages]),
             _offsets(tag_counts),
+            torch.cat([p.features for p in pages]),
             torch.tensor([len(p) for p in pages], dtype=torch.long),
         )
 

@@ -5,7 +5,9 @@ Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels fro
 trains on the train domains, picks its best epoch by leaf F1 (content class) on the
 validation domains and calibrates its threshold there (best mean page word F1), and
 reports on the held-out domains. Out-of-fold predictions for the training domains (a
-cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble.
+cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble;
+they can be written fold by fold (``oof_folds``, ``oof_only``: no final model) to keep
+each job short on a shared CPU.
 
 Training runs on windows of ``window`` consecutive leaves (long pages are cut), in
 batches of ``batch_size``; prediction runs on whole pages. Loss: binary cross-entropy
@@ -34,7 +36,7 @@ from tqdm import tqdm
 
 from models.annotation import annotate
 from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
-from models.boilernet_data import EncodedPage, LeafBatch, Vocabulary, ancestor_tags
+from models.boilernet_data import FEATURES, EncodedPage, LeafBatch, Vocabulary, ancestor_tags, leaf_features
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
@@ -50,11 +52,14 @@ THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 20))
 @dataclass
 class BoilerNetTrainConfig:
     data: Path
-    out: Path
+    #: The checkpoint to write (None only with ``oof_only``).
+    out: Path | None
     gold: Path | None = None
     oof: Path | None = None
     words: int = 1000
     tags: int = 50
+    #: Concatenate the leaves' numeric features (FEATURES) to the Dense input (not the seed's).
+    leaf_features: bool = False
     dense: int = 256
     hidden: int = 256
     epochs: int = 8
@@ -65,6 +70,10 @@ class BoilerNetTrainConfig:
     threads: int = 1
     seed: int = 0
     limit: int = 0
+    #: The folds whose out-of-fold predictions ``oof`` gets (empty: all).
+    oof_folds: tuple[int, ...] = ()
+    #: Write the out-of-fold predictions only (no final model, no checkpoint).
+    oof_only: bool = False
     #: The command line that trained it, for the model card.
     command: str = ""
     #: A pickle of the labelled pages: read when it exists, else written (saves the
@@ -79,7 +88,8 @@ class BoilerNetTrainConfig:
 @dataclass
 class LabelledPage:
     """One page ready for training: its leaves (tokens, ancestor tags), labels, which
-    leaves sit in a form, and its gold tokens."""
+    leaves sit in a form, its gold tokens and its leaves' numeric features (a float
+    tensor, leaves × :data:`FEATURES`; ``None`` in a cache prepared before them)."""
 
     file_id: str
     domain: str
@@ -91,6 +101,7 @@ class LabelledPage:
     labels: list[int]
     in_form: list[bool]
     gold: list[str]
+    features: torch.Tensor | None = field(default=None, repr=False)
     encoded: EncodedPage | None = field(default=None, repr=False)
 
     @property
@@ -123,6 +134,7 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
                 labels=annotation.labels,
                 in_form=["form" in t for t in tags],
                 gold=tokens(record.gold_text),
+                features=torch.tensor(leaf_features(annotation.leaves), dtype=torch.float32),
             )
         )
     return labelled
@@ -236,9 +248,15 @@ def fit(
     rng = random.Random(config.seed)
     model = BoilerNet(
         BoilerNetConfig(
-            words=vocabulary.word_size, tags=vocabulary.tag_size, dense=config.dense, hidden=config.hidden
+            words=vocabulary.word_size,
+            tags=vocabulary.tag_size,
+            dense=config.dense,
+            hidden=config.hidden,
+            features=len(FEATURES) if config.leaf_features else 0,
         )
     )
+    if config.leaf_features:
+        model.standardise_features(torch.cat([page.network_input.features for page in train]))
     pieces = [w for page in train for w in windows(page.network_input, page.labels, config.window)]
     positives = sum(sum(page.labels) for page in train)
     total = sum(len(page.labels) for page in train)
@@ -288,10 +306,16 @@ def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -
     return Vocabulary.build((leaf for page in pages for leaf in page.leaves), config.words, config.tags)
 
 
-def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary) -> None:
+def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool = False) -> None:
+    """Set every page's network input (with its leaf features when ``features``)."""
     encoder = vocabulary.encoder()
     for page in pages:
-        page.encoded = encoder.encode(page.leaves)
+        if features and page.features is None:
+            raise ValueError(
+                f"page {page.file_id} has no leaf features: its --prepared cache predates them "
+                "(give --prepared a new path to rebuild it)"
+            )
+        page.encoded = encoder.encode(page.leaves, page.features if features else None)
 
 
 @dataclass
@@ -315,8 +339,9 @@ class BoilerNetTrainResult:
         return "\n".join(lines)
 
 
-def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
-    """Label, train (final model + out-of-fold models), calibrate, evaluate, save."""
+def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None:
+    """Label, train (out-of-fold models + final model), calibrate, evaluate, save; None
+    when ``oof_only``."""
     torch.set_num_threads(config.threads)
     split = load_split()
     pages = prepared_pages(config, split)
@@ -327,10 +352,15 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
     started = time.perf_counter()
 
     if config.oof is not None:
-        write_out_of_fold(config, config.oof, by_role[TRAIN], by_role[VALIDATION], split.k)
+        folds = config.oof_folds or tuple(range(split.k))
+        write_out_of_fold(config, config.oof, by_role[TRAIN], by_role[VALIDATION], folds)
+    if config.oof_only:
+        return None
+    if config.out is None:
+        raise ValueError("no checkpoint path (--out) to write")
 
     vocabulary = vocabulary_of(by_role[TRAIN], config)
-    encode(pages, vocabulary)
+    encode(pages, vocabulary, config.leaf_features)
     model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
     validation_p = predict(model, [p.network_input for p in by_role[VALIDATION]])
     threshold = calibrate_threshold(by_role[VALIDATION], validation_p)
@@ -358,17 +388,20 @@ def write_out_of_fold(
     out_path: Path,
     train: Sequence[LabelledPage],
     validation: Sequence[LabelledPage],
-    k: int,
+    folds: Sequence[int],
 ) -> None:
-    """Per fold f: a model trained on the other folds (``fold_epochs``) predicts fold f's
-    pages; one JSONL line per page: file_id, domain, fold, P(content) per leaf."""
+    """Per fold f of ``folds``: a model trained on the other folds (``fold_epochs``)
+    predicts fold f's pages; one JSONL line per page: file_id, domain, fold, P(content)
+    per leaf."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with out_path.open("w", encoding="utf-8") as out:
-        for fold in range(k):
+        for fold in folds:
             rest = [p for p in train if p.fold != fold]
             held = [p for p in train if p.fold == fold]
+            if not held:
+                raise ValueError(f"fold {fold} has no training pages")
             vocabulary = vocabulary_of(rest, config)
-            encode([*rest, *held, *validation], vocabulary)
+            encode([*rest, *held, *validation], vocabulary, config.leaf_features)
             model, _ = fit(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
             for page, p in zip(held, predict(model, [q.network_input for q in held]), strict=True):
                 line = {"file_id": page.file_id, "domain": page.domain, "fold": fold}

@@ -1,9 +1,11 @@
-"""BoilerNet: shapes, a tiny overfit, the checkpoint round trip and its start-up errors."""
+"""BoilerNet: shapes, the leaf features, a tiny overfit, the checkpoint round trip (and
+the previous format) and its start-up errors."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from models.boilernet import (
     save_boilernet,
     write_boilernet_card,
 )
-from models.boilernet_data import LeafBatch, Vocabulary
+from models.boilernet_data import FEATURES, LeafBatch, Vocabulary, leaf_features
 from models.splits import DomainSplit
 from models.train_boilernet import (
     BoilerNetTrainConfig,
@@ -33,6 +35,8 @@ from models.train_boilernet import (
 from models.wcxb_pages import RAW, GoldPage
 from pipelines.evaluation.wcxb import WcxbRecord
 from pipelines.extraction.boilernet import BoilerNetExtractor
+from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.leaves import text_leaves
 from pipelines.extraction.page import Page
 
 PAGE = """<html><body><nav><a href="/">Home</a> <a href="/news">News {n}</a></nav>
@@ -62,11 +66,19 @@ def trained(tmp_path_factory):
     pages = label_pages([gold_page(n, "train.example") for n in range(6)], split)
     pages += label_pages([gold_page(n, "valid.example") for n in range(6, 8)], split)
     config = BoilerNetTrainConfig(
-        data=Path("."), out=Path("."), words=50, dense=16, hidden=16, lr=0.02, window=64, batch_size=2
+        data=Path("."),
+        out=Path("."),
+        words=50,
+        leaf_features=True,
+        dense=16,
+        hidden=16,
+        lr=0.02,
+        window=64,
+        batch_size=2,
     )
     train, validation = pages[:6], pages[6:]
     vocabulary = vocabulary_of(train, config)
-    encode(pages, vocabulary)
+    encode(pages, vocabulary, features=True)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # a shared busy CPU: more threads only wait on each other
     try:
@@ -92,6 +104,39 @@ def test_network_shapes_with_and_without_words():
     assert encoded.word_ids.numel() == 0 and encoded.tag_ids.tolist() == [1, 0]
     model = BoilerNet(BoilerNetConfig(words=0, tags=tags_only.tag_size, dense=8, hidden=4))
     assert model(LeafBatch.of([encoded])).shape == (1, 1)
+
+
+def test_leaf_features_of_a_hand_made_page():
+    html = """<html><body><div><p>One two three four five six.</p>
+    <ul><li><a href="/a">Home</a></li><li><a href="/b">About us</a></li></ul>
+    <p>See <a href="/c">the link</a> and more</p></div></body></html>"""
+    leaves = text_leaves(body_of(parse_html(html)))
+    assert [leaf.text.strip() for leaf in leaves] == [
+        "One two three four five six.",
+        "Home",
+        "About us",
+        "See",
+        "the link",
+        "and more",
+    ]
+    rows = leaf_features(leaves)
+    assert len(rows) == 6 and all(len(row) == len(FEATURES) for row in rows)
+    f = [dict(zip(FEATURES, row, strict=True)) for row in rows]
+    assert f[0]["log_tokens"] == pytest.approx(math.log1p(6))
+    assert [x["in_link"] for x in f] == [0, 1, 1, 0, 1, 0]
+    # "See" is owned by the <p>: 2 of its 5 tokens are in the link; its parent <div> has 14 tokens, 5 linked.
+    assert f[3]["parent_link_share"] == pytest.approx(2 / 5)
+    assert f[3]["grandparent_link_share"] == pytest.approx(5 / 14)
+    assert f[1]["parent_link_share"] == f[1]["grandparent_link_share"] == 1.0  # <a> in <li>
+    assert [x["position"] for x in f] == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert f[0]["ends_sentence"] == 1 and f[3]["ends_sentence"] == 0
+    assert f[0]["punctuation_share"] == pytest.approx(1 / 23)  # "." among 23 visible characters
+    assert f[4]["stop_word_share"] == 0.5  # "the" of "the link"
+    # The link text's block is the <p> (5 tokens, 3 leaves); the <a> holds 1 leaf.
+    assert f[4]["block_log_tokens"] == pytest.approx(math.log1p(5))
+    assert f[4]["block_log_leaves"] == pytest.approx(math.log1p(3))
+    assert f[4]["parent_log_leaves"] == pytest.approx(math.log1p(1))
+    assert f[0]["log_depth"] < f[1]["log_depth"]  # p/div/body/html vs a/li/ul/div/body/html
 
 
 def test_tiny_overfit_labels_every_leaf_right(trained):
@@ -130,12 +175,38 @@ def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     model, vocabulary, *_, path = trained
     payload = torch.load(path, weights_only=True)
     assert payload["state_dict"]["out.weight"].dtype == torch.float16
+    assert payload["features"] == list(FEATURES) and model.config.features == len(FEATURES)
+    # The training leaves' feature mean is saved with the weights.
+    assert payload["state_dict"]["feature_mean"].abs().sum() > 0
     loaded = load_boilernet(path)
     assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
     card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
     assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
     assert card["config"]["hidden"] == 16 and card["vocabulary"]["words"] == len(vocabulary.words)
     assert torch.allclose(loaded.model.out.weight, model.out.weight, atol=1e-2)
+
+
+def test_previous_format_without_features_still_loads_and_changed_features_fail(trained, tmp_path):
+    *_, path = trained
+    vocabulary = Vocabulary(("a",), ("p",))
+    seed = BoilerNet(BoilerNetConfig(words=vocabulary.word_size, tags=vocabulary.tag_size, dense=8, hidden=4))
+    payload = torch.load(save_boilernet(tmp_path / "v2.pt", seed, vocabulary, 0.3, {}, {}), weights_only=True)
+    payload["format_version"] = 1  # version 1: no features key, no feature buffers
+    del payload["features"]
+    payload["state_dict"] = {
+        k: v for k, v in payload["state_dict"].items() if k not in ("feature_mean", "feature_scale")
+    }
+    payload["config"] = {k: v for k, v in payload["config"].items() if k != "features"}
+    torch.save(payload, tmp_path / "v1.pt")
+    loaded = load_boilernet(tmp_path / "v1.pt")
+    assert loaded.model.config.features == 0 and loaded.threshold == 0.3
+    extraction = BoilerNetExtractor(network=loaded).extract(Page("<p>a a a</p>"))
+    assert extraction is None or extraction.extractor == "boilernet"  # runs without features
+    payload = torch.load(path, weights_only=True)
+    payload["features"] = ["log_tokens"]
+    torch.save(payload, tmp_path / "other.pt")
+    with pytest.raises(BoilerNetCheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
+        load_boilernet(tmp_path / "other.pt")
 
 
 def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):

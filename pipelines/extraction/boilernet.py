@@ -112,8 +112,11 @@ class BoilerNetExtractor:
 
 def leaf_probabilities(network: LoadedBoilerNet, leaves: list[TextLeaf]) -> list[float]:
     """P(content) of each leaf, in order."""
-    from models.boilernet import predict
-    from models.boilernet_data import ancestor_tags
+    import torch
 
-    encoded = network.encoder.encode([(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves])
+    from models.boilernet import predict
+    from models.boilernet_data import ancestor_tags, leaf_features
+
+    features = torch.tensor(leaf_features(leaves)) if network.model.config.features else None
+    encoded = network.encoder.encode([(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features)
     return predict(network.model, [encoded])[0].tolist()
