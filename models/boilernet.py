@@ -7,7 +7,8 @@ vectors is computed as a sum of embedding rows (``EmbeddingBag(mode="sum")``), w
 the same function without building the sparse vectors. With ``features`` (not the
 seed's), the leaf's numeric features (:data:`~models.boilernet_data.FEATURES`),
 standardised by the training set's mean and deviation, are concatenated to that Dense
-layer's input (a third term of the sum).
+layer's input (a third term of the sum); with ``attributes`` (not the seed's either), a
+bag of the class/id words of the leaf's ancestors is a fourth.
 
 The checkpoint (``torch.load(weights_only=True)``-safe, fp16 weights) carries the
 architecture, the vocabularies, the calibrated threshold, the training config and the
@@ -15,9 +16,12 @@ metrics::
 
     {"format": "pagesight-boilernet", "format_version": 2, "config": {BoilerNetConfig},
      "vocabulary": {"words": [...], "tags": [...]}, "features": [names, or none],
-     "threshold": 0.5, "training": {...}, "metrics": {...}, "state_dict": {...}}
+     "threshold": 0.5, "drop_forms": true, "training": {...}, "metrics": {...},
+     "state_dict": {...}}
 
-Version 1 (no features) still loads.
+``drop_forms``: whether leaves inside a ``<form>`` are dropped by rule (the seed's rule;
+calibrated on validation with the threshold). Version 1 (no features, always the form
+rule) still loads.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ class BoilerNetConfig:
     layers: int = 2
     dropout: float = 0.5
     features: int = 0
+    #: Rows of the class/id attribute-word bag (0: none, the seed's input).
+    attributes: int = 0
 
 
 class BoilerNet(nn.Module):
@@ -68,6 +74,9 @@ class BoilerNet(nn.Module):
         self.tags = nn.EmbeddingBag(config.tags, config.dense, mode="sum")
         self.bias = nn.Parameter(torch.zeros(config.dense))
         self.features = nn.Linear(config.features, config.dense, bias=False) if config.features else None
+        self.attributes = (
+            nn.EmbeddingBag(config.attributes, config.dense, mode="sum") if config.attributes else None
+        )
         # The training set's feature mean and deviation (saved with the weights).
         self.feature_mean: torch.Tensor
         self.feature_scale: torch.Tensor
@@ -92,6 +101,8 @@ class BoilerNet(nn.Module):
             dense = dense + self.words(batch.word_ids, batch.word_offsets)
         if self.features is not None:
             dense = dense + self.features((batch.features - self.feature_mean) / self.feature_scale)
+        if self.attributes is not None:
+            dense = dense + self.attributes(batch.attribute_ids, batch.attribute_offsets)
         dense = torch.relu(dense)
         sequences = pad_sequence(list(torch.split(dense, batch.lengths.tolist())), batch_first=True)
         hidden, _ = self.lstm(sequences)
@@ -111,6 +122,7 @@ def save_boilernet(
     threshold: float,
     training: dict[str, Any],
     metrics: dict[str, Any],
+    drop_forms: bool = True,
 ) -> Path:
     """Write the checkpoint atomically, weights in fp16."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -121,6 +133,7 @@ def save_boilernet(
         "vocabulary": vocabulary.to_dict(),
         "features": list(FEATURES) if model.config.features else [],
         "threshold": float(threshold),
+        "drop_forms": drop_forms,
         "training": training,
         "metrics": metrics,
         "state_dict": {
@@ -140,6 +153,8 @@ class LoadedBoilerNet:
     vocabulary: Vocabulary
     threshold: float
     metadata: dict[str, Any]
+    #: Drop the leaves inside a <form> (the seed's rule).
+    drop_forms: bool = True
     encoder: PageEncoder = field(init=False)
 
     def __post_init__(self) -> None:
@@ -176,9 +191,13 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             {name: t.float() if t.is_floating_point() else t for name, t in payload["state_dict"].items()}
         )
         threshold = float(payload["threshold"])
+        drop_forms = payload.get("drop_forms", True)
+        if not isinstance(drop_forms, bool):
+            raise TypeError("drop_forms must be true or false")
     except (KeyError, TypeError, ValueError, RuntimeError) as exc:
         raise BoilerNetCheckpointError(f"{path} is a malformed BoilerNet checkpoint: {exc}") from None
-    if (vocabulary.word_size, vocabulary.tag_size) != (config.words, config.tags):
+    sizes = (vocabulary.word_size, vocabulary.tag_size, vocabulary.attribute_size)
+    if sizes != (config.words, config.tags, config.attributes):
         raise BoilerNetCheckpointError(f"{path}: the vocabulary does not fit the network's input sizes")
     features = payload.get("features", [])
     if config.features and features != list(FEATURES):
@@ -187,7 +206,7 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             "(retrain it with `scrapy train-boilernet --leaf-features`)"
         )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata)
+    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata, drop_forms)
 
 
 @torch.no_grad()
@@ -214,6 +233,7 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
         "command": command,
         "vocabulary": {"words": len(loaded.vocabulary.words), "tags": list(loaded.vocabulary.tags)},
         "threshold": loaded.threshold,
+        "drop_forms": loaded.drop_forms,
         **loaded.metadata,
     }
     path = checkpoint.with_name(checkpoint.stem + ".card.json")

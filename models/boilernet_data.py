@@ -6,13 +6,16 @@ character), so the same code serves spaced and unspaced scripts. Ancestor tags a
 tags of the leaf's owner element and all its ancestors. The optional numeric features
 (:data:`FEATURES`, not the seed's) are what boilerplate classifiers such as Web2Text and
 jusText rely on and a bag misses: length, link density around the leaf, position, depth,
-punctuation and stop words, the size of the leaf's block.
+punctuation and stop words, the size of the leaf's block. The optional attribute bag (not
+the seed's either) holds the words of the class and id attributes of the leaf's owner and
+its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -100,6 +103,27 @@ _PUNCTUATION = re.compile(r"[^\w\s]")
 _SENTENCE_END = ".!?。！？"
 
 
+_ATTRIBUTE_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def attribute_words(leaves: Sequence[TextLeaf]) -> list[tuple[str, ...]]:
+    """Per leaf, the distinct words of the class and id attributes of its owner and
+    ancestors (lowercased letter runs, camelCase split, two letters or more), sorted."""
+    by_element: dict[HtmlElement, frozenset[str]] = {}
+    bags = []
+    for leaf in leaves:
+        words: set[str] = set()
+        for element in leaf.ancestors():
+            if (own := by_element.get(element)) is None:
+                text = f"{element.get('class') or ''} {element.get('id') or ''}"
+                own = by_element[element] = frozenset(
+                    sys.intern(w.lower()) for w in _ATTRIBUTE_WORD.findall(text) if len(w) > 1
+                )
+            words |= own
+        bags.append(tuple(sorted(words)))
+    return bags
+
+
 def leaf_features(leaves: Sequence[TextLeaf]) -> list[tuple[float, ...]]:
     """One row of :data:`FEATURES` per leaf, in order (unnormalised; the network
     standardises them with the training set's mean and deviation)."""
@@ -148,29 +172,43 @@ def leaf_features(leaves: Sequence[TextLeaf]) -> list[tuple[float, ...]]:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """The kept words and tags, most frequent first; their ids start at 1."""
+    """The kept words, tags and attribute words, most frequent first; their ids start at 1."""
 
     words: tuple[str, ...]
     tags: tuple[str, ...]
     #: Whether words are used at all (``False``: tags only, the seed's vocabulary 0).
     use_words: bool = True
+    #: The kept class/id attribute words (empty: no attribute bag, the seed's input).
+    attributes: tuple[str, ...] = ()
 
     @classmethod
     def build(
-        cls, leaves: Iterable[tuple[Sequence[str], Sequence[str]]], words: int, tags: int
+        cls,
+        leaves: Iterable[tuple[Sequence[str], Sequence[str]]],
+        words: int,
+        tags: int,
+        attribute_bags: Iterable[Sequence[str]] = (),
+        attributes: int = 0,
     ) -> Vocabulary:
         """The ``words`` most frequent words and ``tags`` most frequent tags of the leaves
-        (pairs of word tokens and ancestor tags); ``words=0`` builds a tags-only vocabulary."""
+        (pairs of word tokens and ancestor tags), and the ``attributes`` most frequent
+        attribute words of their ``attribute_bags``; ``words=0`` builds a tags-only
+        vocabulary."""
         word_counts: Counter[str] = Counter()
         tag_counts: Counter[str] = Counter()
         for leaf_words, leaf_tags in leaves:
             if words:
                 word_counts.update(leaf_words)
             tag_counts.update(leaf_tags)
+        attribute_counts: Counter[str] = Counter()
+        if attributes:
+            for bag in attribute_bags:
+                attribute_counts.update(bag)
         return cls(
             tuple(w for w, _ in word_counts.most_common(words)),
             tuple(t for t, _ in tag_counts.most_common(tags)),
             use_words=words > 0,
+            attributes=tuple(a for a, _ in attribute_counts.most_common(attributes)),
         )
 
     @property
@@ -182,15 +220,28 @@ class Vocabulary:
     def tag_size(self) -> int:
         return len(self.tags) + 1
 
+    @property
+    def attribute_size(self) -> int:
+        """Rows of the attribute input (0 when there is none)."""
+        return len(self.attributes) + 1 if self.attributes else 0
+
     def to_dict(self) -> dict[str, object]:
-        return {"words": list(self.words), "tags": list(self.tags), "use_words": self.use_words}
+        return {
+            "words": list(self.words),
+            "tags": list(self.tags),
+            "use_words": self.use_words,
+            "attributes": list(self.attributes),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Vocabulary:
+        """The vocabulary of :meth:`to_dict` (one without ``attributes`` has none)."""
         words, tags, use_words = data["words"], data["tags"], data["use_words"]
-        if not isinstance(words, list) or not isinstance(tags, list) or not isinstance(use_words, bool):
-            raise ValueError("vocabulary needs lists words and tags and a boolean use_words")
-        return cls(tuple(map(str, words)), tuple(map(str, tags)), use_words)
+        attributes = data.get("attributes", [])
+        if not all(isinstance(x, list) for x in (words, tags, attributes)) or not isinstance(use_words, bool):
+            raise ValueError("vocabulary needs lists words, tags (and attributes) and a boolean use_words")
+        assert isinstance(words, list) and isinstance(tags, list) and isinstance(attributes, list)
+        return cls(tuple(map(str, words)), tuple(map(str, tags)), use_words, tuple(map(str, attributes)))
 
     def encoder(self) -> PageEncoder:
         return PageEncoder(self)
@@ -198,14 +249,16 @@ class Vocabulary:
 
 @dataclass
 class EncodedPage:
-    """One page's leaves as ids: flat word and tag ids with per-leaf counts, and the
-    leaves' numeric features (leaves × features; zero columns when unused)."""
+    """One page's leaves as ids: flat word, tag and attribute-word ids with per-leaf
+    counts, and the leaves' numeric features (leaves × features; zero columns when unused)."""
 
     word_ids: torch.Tensor
     word_counts: torch.Tensor
     tag_ids: torch.Tensor
     tag_counts: torch.Tensor
     features: torch.Tensor
+    attribute_ids: torch.Tensor
+    attribute_counts: torch.Tensor
 
     def __len__(self) -> int:
         return len(self.tag_counts)
@@ -214,12 +267,15 @@ class EncodedPage:
         """Leaves ``start:stop`` as a page of their own."""
         word_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.word_counts.cumsum(0)])
         tag_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.tag_counts.cumsum(0)])
+        attribute_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.attribute_counts.cumsum(0)])
         return EncodedPage(
             self.word_ids[word_starts[start] : word_starts[stop]],
             self.word_counts[start:stop],
             self.tag_ids[tag_starts[start] : tag_starts[stop]],
             self.tag_counts[start:stop],
             self.features[start:stop],
+            self.attribute_ids[attribute_starts[start] : attribute_starts[stop]],
+            self.attribute_counts[start:stop],
         )
 
 
@@ -230,12 +286,17 @@ class PageEncoder:
         self.use_words = vocabulary.use_words
         self.word_index = {w: i for i, w in enumerate(vocabulary.words, start=1)}
         self.tag_index = {t: i for i, t in enumerate(vocabulary.tags, start=1)}
+        self.attribute_index = {a: i for i, a in enumerate(vocabulary.attributes, start=1)}
 
     def encode(
-        self, leaves: Sequence[tuple[Sequence[str], Sequence[str]]], features: torch.Tensor | None = None
+        self,
+        leaves: Sequence[tuple[Sequence[str], Sequence[str]]],
+        features: torch.Tensor | None = None,
+        attribute_bags: Sequence[Sequence[str]] | None = None,
     ) -> EncodedPage:
         """Encode (word tokens, ancestor tags) pairs, in order, with their numeric
-        features (a leaves × :data:`FEATURES` tensor; ``None``: no features)."""
+        features (a leaves × :data:`FEATURES` tensor; ``None``: no features) and their
+        attribute words (:func:`attribute_words`; needed when the vocabulary has some)."""
         word_ids: list[int] = []
         word_counts: list[int] = []
         tag_ids: list[int] = []
@@ -252,12 +313,22 @@ class PageEncoder:
             features = torch.zeros(len(leaves), 0)
         elif len(features) != len(leaves):
             raise ValueError(f"{len(features)} feature rows for {len(leaves)} leaves")
+        attribute_ids: list[int] = []
+        attribute_counts = [0] * len(leaves)
+        if self.attribute_index:
+            if attribute_bags is None or len(attribute_bags) != len(leaves):
+                raise ValueError("this vocabulary needs one attribute-word bag per leaf")
+            for index, bag in enumerate(attribute_bags):
+                attribute_ids.extend(self.attribute_index.get(a, UNKNOWN) for a in bag)
+                attribute_counts[index] = len(bag)
         return EncodedPage(
             torch.tensor(word_ids, dtype=torch.long),
             torch.tensor(word_counts, dtype=torch.long),
             torch.tensor(tag_ids, dtype=torch.long),
             torch.tensor(tag_counts, dtype=torch.long),
             features.float(),
+            torch.tensor(attribute_ids, dtype=torch.long),
+            torch.tensor(attribute_counts, dtype=torch.long),
         )
 
 
@@ -271,6 +342,8 @@ class LeafBatch:
     tag_ids: torch.Tensor
     tag_offsets: torch.Tensor
     features: torch.Tensor
+    attribute_ids: torch.Tensor
+    attribute_offsets: torch.Tensor
     lengths: torch.Tensor
 
     @classmethod
@@ -283,6 +356,8 @@ class LeafBatch:
             torch.cat([p.tag_ids for p in pages]),
             _offsets(tag_counts),
             torch.cat([p.features for p in pages]),
+            torch.cat([p.attribute_ids for p in pages]),
+            _offsets(torch.cat([p.attribute_counts for p in pages])),
             torch.tensor([len(p) for p in pages], dtype=torch.long),
         )
 

@@ -3,7 +3,8 @@
 Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels from
 :mod:`models.annotation`, domains from the one split (:mod:`models.splits`): the model
 trains on the train domains, picks its best epoch by leaf F1 (content class) on the
-validation domains and calibrates its threshold there (best mean page word F1), and
+validation domains and calibrates its threshold and the form rule there (best mean page
+word F1), and
 reports on the held-out domains. Out-of-fold predictions for the training domains (a
 cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble;
 they can be written fold by fold (``oof_folds``, ``oof_only``: no final model) to keep
@@ -11,7 +12,8 @@ each job short on a shared CPU.
 
 Training runs on windows of ``window`` consecutive leaves (long pages are cut), in
 batches of ``batch_size``; prediction runs on whole pages. Loss: binary cross-entropy
-with balanced class weights; Adam.
+with balanced class weights (the seed's) or each leaf weighted by its token count (a
+word-level loss, nearer the page word F1 the extractor is judged by); Adam.
 """
 
 from __future__ import annotations
@@ -36,7 +38,15 @@ from tqdm import tqdm
 
 from models.annotation import annotate
 from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
-from models.boilernet_data import FEATURES, EncodedPage, LeafBatch, Vocabulary, ancestor_tags, leaf_features
+from models.boilernet_data import (
+    FEATURES,
+    EncodedPage,
+    LeafBatch,
+    Vocabulary,
+    ancestor_tags,
+    attribute_words,
+    leaf_features,
+)
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
@@ -60,6 +70,13 @@ class BoilerNetTrainConfig:
     tags: int = 50
     #: Concatenate the leaves' numeric features (FEATURES) to the Dense input (not the seed's).
     leaf_features: bool = False
+    #: Size of the class/id attribute-word vocabulary (0: no attribute bag, the seed's input).
+    attributes: int = 0
+    #: Loss weights: "balanced" classes (the seed's), "tokens" (each leaf by its tokens) or
+    #: "page-tokens" (by its share of its page's tokens).
+    loss_weights: str = "balanced"
+    #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
+    select: str = "leaf-f1"
     dense: int = 256
     hidden: int = 256
     epochs: int = 8
@@ -88,8 +105,9 @@ class BoilerNetTrainConfig:
 @dataclass
 class LabelledPage:
     """One page ready for training: its leaves (tokens, ancestor tags), labels, which
-    leaves sit in a form, its gold tokens and its leaves' numeric features (a float
-    tensor, leaves × :data:`FEATURES`; ``None`` in a cache prepared before them)."""
+    leaves sit in a form, its gold tokens, its leaves' numeric features (a float tensor,
+    leaves × :data:`FEATURES`) and attribute words (``None`` in a cache prepared before
+    them)."""
 
     file_id: str
     domain: str
@@ -102,6 +120,7 @@ class LabelledPage:
     in_form: list[bool]
     gold: list[str]
     features: torch.Tensor | None = field(default=None, repr=False)
+    attributes: list[tuple[str, ...]] | None = field(default=None, repr=False)
     encoded: EncodedPage | None = field(default=None, repr=False)
 
     @property
@@ -135,6 +154,7 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
                 in_form=["form" in t for t in tags],
                 gold=tokens(record.gold_text),
                 features=torch.tensor(leaf_features(annotation.leaves), dtype=torch.float32),
+                attributes=attribute_words(annotation.leaves),
             )
         )
     return labelled
@@ -156,9 +176,15 @@ def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[Lab
     return pages
 
 
-def kept_leaves(page: LabelledPage, probabilities: torch.Tensor, threshold: float) -> list[bool]:
-    """The leaves kept as content: P >= threshold, outside forms (the seed's form rule)."""
-    return [p >= threshold and not form for p, form in zip(probabilities.tolist(), page.in_form, strict=True)]
+def kept_leaves(
+    page: LabelledPage, probabilities: torch.Tensor, threshold: float, drop_forms: bool = True
+) -> list[bool]:
+    """The leaves kept as content: P >= threshold, and with ``drop_forms`` outside forms
+    (the seed's form rule)."""
+    return [
+        p >= threshold and not (drop_forms and form)
+        for p, form in zip(probabilities.tolist(), page.in_form, strict=True)
+    ]
 
 
 def page_word_f1(page: LabelledPage, kept: Sequence[bool]) -> PRF:
@@ -199,36 +225,72 @@ def page_scores(pages: Sequence[LabelledPage], kept: Sequence[Sequence[bool]]) -
     }
 
 
+def mean_word_f1(
+    pages: Sequence[LabelledPage],
+    probabilities: Sequence[torch.Tensor],
+    threshold: float,
+    drop_forms: bool = True,
+) -> float:
+    """Mean page word F1 of the leaves kept at ``threshold`` (pages with gold text)."""
+    scores = [
+        page_word_f1(page, kept_leaves(page, p, threshold, drop_forms)).f1
+        for page, p in zip(pages, probabilities, strict=True)
+        if page.gold
+    ]
+    return fmean(scores) if scores else 0.0
+
+
 def calibrate_threshold(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> float:
-    """The threshold with the best mean page word F1 on ``pages``."""
-
-    def mean_f1(threshold: float) -> float:
-        scores = [
-            page_word_f1(page, kept_leaves(page, p, threshold)).f1
-            for page, p in zip(pages, probabilities, strict=True)
-            if page.gold
-        ]
-        return fmean(scores) if scores else 0.0
-
-    return max(THRESHOLDS, key=mean_f1)
+    """The threshold with the best mean page word F1 on ``pages`` (with the form rule)."""
+    return max(THRESHOLDS, key=lambda threshold: mean_word_f1(pages, probabilities, threshold))
 
 
-Window = tuple[EncodedPage, torch.Tensor]
+def calibrate(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> tuple[float, bool]:
+    """The threshold and form rule (drop leaves in forms or not) with the best mean page
+    word F1 on ``pages``; among equals the seed's rule."""
+    choices = [(threshold, drop) for drop in (True, False) for threshold in THRESHOLDS]
+    return max(choices, key=lambda choice: mean_word_f1(pages, probabilities, *choice))
 
 
-def windows(page: EncodedPage, labels: Sequence[int], size: int) -> list[Window]:
-    """The page cut into runs of ``size`` leaves, with their labels."""
+#: A training window: its leaves, their labels and their loss weights.
+Window = tuple[EncodedPage, torch.Tensor, torch.Tensor]
+
+
+def windows(page: EncodedPage, labels: Sequence[int], weights: torch.Tensor, size: int) -> list[Window]:
+    """The page cut into runs of ``size`` leaves, with their labels and loss weights."""
     target = torch.tensor(labels, dtype=torch.float32)
     return [
-        (page.window(s, min(s + size, len(page))), target[s : s + size]) for s in range(0, len(page), size)
+        (page.window(s, min(s + size, len(page))), target[s : s + size], weights[s : s + size])
+        for s in range(0, len(page), size)
     ]
+
+
+def loss_weights(pages: Sequence[LabelledPage], scheme: str) -> list[torch.Tensor]:
+    """Each page's per-leaf loss weights, averaging 1 over the pages' leaves:
+    ``balanced`` (the seed's): the inverse of the leaf's class share; ``tokens``: the
+    leaf's token count (every token weighs the same); ``page-tokens``: the leaf's share of
+    its page's tokens (every page weighs the same, as in the mean page F1)."""
+    if scheme in ("tokens", "page-tokens"):
+        counts = [
+            torch.tensor([len(words) for words, _ in page.leaves], dtype=torch.float32) for page in pages
+        ]
+        if scheme == "page-tokens":
+            counts = [c / c.sum() for c in counts]
+        mean = float(torch.cat(counts).mean())
+        return [c / mean for c in counts]
+    if scheme != "balanced":
+        raise ValueError(f"unknown loss weighting {scheme!r} (balanced, tokens or page-tokens)")
+    positives = sum(sum(page.labels) for page in pages)
+    total = sum(len(page.labels) for page in pages)
+    positive, negative = total / (2 * max(positives, 1)), total / (2 * max(total - positives, 1))
+    return [torch.tensor([positive if label else negative for label in page.labels]) for page in pages]
 
 
 def equal_length_batches(pieces: list[Window], size: int, rng: random.Random) -> list[list[Window]]:
     """Shuffled batches of windows of (near-)equal length: most windows are full, and the
     page ends are sorted by length so that little padding enters the backward LSTM."""
     rng.shuffle(pieces)
-    ordered = sorted(pieces, key=lambda piece: len(piece[1]))
+    ordered = sorted(pieces, key=lambda piece: len(piece[0]))
     batches = [ordered[s : s + size] for s in range(0, len(ordered), size)]
     rng.shuffle(batches)
     return batches
@@ -242,8 +304,9 @@ def fit(
     epochs: int,
     desc: str,
 ) -> tuple[BoilerNet, list[dict[str, float]]]:
-    """Train a fresh network; returns the best epoch's (validation content-leaf F1, the
-    later among equals) and the per-epoch history."""
+    """Train a fresh network; returns the best epoch's (by validation content-leaf F1 at
+    0.5, or by ``select="word-f1"`` mean page word F1 at its calibrated threshold; the later
+    among equals) and the per-epoch history."""
     torch.manual_seed(config.seed)
     rng = random.Random(config.seed)
     model = BoilerNet(
@@ -253,17 +316,16 @@ def fit(
             dense=config.dense,
             hidden=config.hidden,
             features=len(FEATURES) if config.leaf_features else 0,
+            attributes=vocabulary.attribute_size,
         )
     )
     if config.leaf_features:
         model.standardise_features(torch.cat([page.network_input.features for page in train]))
-    pieces = [w for page in train for w in windows(page.network_input, page.labels, config.window)]
-    positives = sum(sum(page.labels) for page in train)
-    total = sum(len(page.labels) for page in train)
-    weight_positive, weight_negative = (
-        total / (2 * max(positives, 1)),
-        total / (2 * max(total - positives, 1)),
-    )
+    pieces = [
+        piece
+        for page, weights in zip(train, loss_weights(train, config.loss_weights), strict=True)
+        for piece in windows(page.network_input, page.labels, weights, config.window)
+    ]
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
     loss_of = nn.BCEWithLogitsLoss(reduction="none")
     best_state, best_f1, history = copy.deepcopy(model.state_dict()), -1.0, []
@@ -274,11 +336,10 @@ def fit(
         for batch in tqdm(
             batches, desc=f"{desc} epoch {epoch}/{epochs}", unit="batch", disable=not config.progress
         ):
-            logits = model(LeafBatch.of([page for page, _ in batch]))
-            target = torch.nn.utils.rnn.pad_sequence([t for _, t in batch], batch_first=True)
-            mask = torch.nn.utils.rnn.pad_sequence([torch.ones(len(t)) for _, t in batch], batch_first=True)
-            weights = mask * (target * weight_positive + (1 - target) * weight_negative)
-            loss = (loss_of(logits, target) * weights).sum() / mask.sum()
+            logits = model(LeafBatch.of([page for page, _, _ in batch]))
+            target = torch.nn.utils.rnn.pad_sequence([t for _, t, _ in batch], batch_first=True)
+            weights = torch.nn.utils.rnn.pad_sequence([w for _, _, w in batch], batch_first=True)
+            loss = (loss_of(logits, target) * weights).sum() / sum(len(t) for _, t, _ in batch)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -286,16 +347,30 @@ def fit(
             losses.append(loss.item())
         probabilities = predict(model, [page.network_input for page in validation])
         kept = [kept_leaves(page, p, 0.5) for page, p in zip(validation, probabilities, strict=True)]
-        f1 = leaf_scores(validation, kept)["content"]["f1"]
+        leaf_f1 = leaf_scores(validation, kept)["content"]["f1"]
+        threshold, drop_forms = calibrate(validation, probabilities)
+        word_f1 = mean_word_f1(validation, probabilities, threshold, drop_forms)
         history.append(
             {
                 "epoch": epoch,
                 "loss": fmean(losses),
-                "validation_content_f1": f1,
+                "validation_content_f1": leaf_f1,
+                "validation_word_f1": word_f1,
+                "threshold": threshold,
+                "drop_forms": drop_forms,
                 "s": time.perf_counter() - started,
             }
         )
-        logger.info("%s epoch %d: loss %.4f, validation content-leaf F1 %.4f", desc, epoch, fmean(losses), f1)
+        logger.info(
+            "%s epoch %d: loss %.4f, validation content-leaf F1 %.4f, word F1 %.4f (threshold %.2f)",
+            desc,
+            epoch,
+            fmean(losses),
+            leaf_f1,
+            word_f1,
+            threshold,
+        )
+        f1 = word_f1 if config.select == "word-f1" else leaf_f1
         if f1 >= best_f1:  # among equals the later, better-trained epoch
             best_f1, best_state = f1, copy.deepcopy(model.state_dict())
     model.load_state_dict(best_state)
@@ -303,19 +378,40 @@ def fit(
 
 
 def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -> Vocabulary:
-    return Vocabulary.build((leaf for page in pages for leaf in page.leaves), config.words, config.tags)
+    if config.attributes:
+        _require_prepared(pages, "attributes")
+    return Vocabulary.build(
+        (leaf for page in pages for leaf in page.leaves),
+        config.words,
+        config.tags,
+        (bag for page in pages for bag in page.attributes or ()),
+        config.attributes,
+    )
 
 
 def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool = False) -> None:
-    """Set every page's network input (with its leaf features when ``features``)."""
+    """Set every page's network input (with its leaf features when ``features``, and its
+    attribute words when the vocabulary has some)."""
+    if features:
+        _require_prepared(pages, "features")
+    if vocabulary.attributes:
+        _require_prepared(pages, "attributes")
     encoder = vocabulary.encoder()
     for page in pages:
-        if features and page.features is None:
+        page.encoded = encoder.encode(
+            page.leaves,
+            page.features if features else None,
+            page.attributes if vocabulary.attributes else None,
+        )
+
+
+def _require_prepared(pages: Sequence[LabelledPage], name: str) -> None:
+    for page in pages:
+        if getattr(page, name, None) is None:
             raise ValueError(
-                f"page {page.file_id} has no leaf features: its --prepared cache predates them "
+                f"page {page.file_id} has no leaf {name}: its --prepared cache predates them "
                 "(give --prepared a new path to rebuild it)"
             )
-        page.encoded = encoder.encode(page.leaves, page.features if features else None)
 
 
 @dataclass
@@ -363,12 +459,15 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
     encode(pages, vocabulary, config.leaf_features)
     model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
     validation_p = predict(model, [p.network_input for p in by_role[VALIDATION]])
-    threshold = calibrate_threshold(by_role[VALIDATION], validation_p)
-    metrics: dict[str, Any] = {"history": history, "threshold": threshold}
+    threshold, drop_forms = calibrate(by_role[VALIDATION], validation_p)
+    metrics: dict[str, Any] = {"history": history, "threshold": threshold, "drop_forms": drop_forms}
     for role in (VALIDATION, HELDOUT):
         role_pages = by_role[role]
         probabilities = predict(model, [p.network_input for p in role_pages])
-        kept = [kept_leaves(page, p, threshold) for page, p in zip(role_pages, probabilities, strict=True)]
+        kept = [
+            kept_leaves(page, p, threshold, drop_forms)
+            for page, p in zip(role_pages, probabilities, strict=True)
+        ]
         metrics[role] = {"leaf": leaf_scores(role_pages, kept), "pages": page_scores(role_pages, kept)}
     metrics["train_seconds"] = round(time.perf_counter() - started)
     training = {
@@ -378,7 +477,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         "pages": {role: len(rows) for role, rows in by_role.items()},
         "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
     }
-    save_boilernet(config.out, model, vocabulary, threshold, training, metrics)
+    save_boilernet(config.out, model, vocabulary, threshold, training, metrics, drop_forms)
     write_boilernet_card(config.out, config.command)
     return BoilerNetTrainResult(config.out, threshold, metrics)
 

@@ -20,10 +20,12 @@ from models.boilernet import (
     save_boilernet,
     write_boilernet_card,
 )
-from models.boilernet_data import FEATURES, LeafBatch, Vocabulary, leaf_features
+from models.boilernet_data import FEATURES, LeafBatch, Vocabulary, attribute_words, leaf_features
 from models.splits import DomainSplit
 from models.train_boilernet import (
     BoilerNetTrainConfig,
+    LabelledPage,
+    calibrate,
     calibrate_threshold,
     encode,
     fit,
@@ -39,11 +41,11 @@ from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.leaves import text_leaves
 from pipelines.extraction.page import Page
 
-PAGE = """<html><body><nav><a href="/">Home</a> <a href="/news">News {n}</a></nav>
+PAGE = """<html><body><nav class="siteNav main-menu"><a href="/">Home</a> <a href="/news">News {n}</a></nav>
 <article><h1>Story number {n}</h1><p>The council met on day {n} and agreed the budget.</p>
 <p>Residents <b>welcomed</b> the plan for {n} new parks.</p></article>
 <form><label>Subscribe to the story newsletter</label></form>
-<footer><p>Copyright {n} by the news site</p></footer></body></html>"""
+<footer id="site_footer"><p>Copyright {n} by the news site</p></footer></body></html>"""
 GOLD = "Story number {n}\n\nThe council met on day {n} and agreed the budget.\n\nResidents welcomed the plan for {n} new parks."
 
 
@@ -70,6 +72,7 @@ def trained(tmp_path_factory):
         out=Path("."),
         words=50,
         leaf_features=True,
+        attributes=10,
         dense=16,
         hidden=16,
         lr=0.02,
@@ -107,8 +110,8 @@ def test_network_shapes_with_and_without_words():
 
 
 def test_leaf_features_of_a_hand_made_page():
-    html = """<html><body><div><p>One two three four five six.</p>
-    <ul><li><a href="/a">Home</a></li><li><a href="/b">About us</a></li></ul>
+    html = """<html><body><div id="main"><p>One two three four five six.</p>
+    <ul class="navBar x"><li><a href="/a" class="menu-link">Home</a></li><li><a href="/b">About us</a></li></ul>
     <p>See <a href="/c">the link</a> and more</p></div></body></html>"""
     leaves = text_leaves(body_of(parse_html(html)))
     assert [leaf.text.strip() for leaf in leaves] == [
@@ -137,6 +140,12 @@ def test_leaf_features_of_a_hand_made_page():
     assert f[4]["block_log_leaves"] == pytest.approx(math.log1p(3))
     assert f[4]["parent_log_leaves"] == pytest.approx(math.log1p(1))
     assert f[0]["log_depth"] < f[1]["log_depth"]  # p/div/body/html vs a/li/ul/div/body/html
+    # Class and id words of the owner and its ancestors: split, camelCase too, lowercased,
+    # one-letter words dropped, each word once.
+    bags = attribute_words(leaves)
+    assert bags[0] == ("main",)
+    assert bags[1] == ("bar", "link", "main", "menu", "nav")
+    assert bags[2] == ("bar", "main", "nav")
 
 
 def test_tiny_overfit_labels_every_leaf_right(trained):
@@ -158,6 +167,30 @@ def test_tiny_overfit_labels_every_leaf_right(trained):
     assert 0.05 <= calibrate_threshold(validation, probabilities) <= 0.95
 
 
+def test_form_rule_is_calibrated_with_the_threshold():
+    def page(in_form: list[bool]) -> LabelledPage:
+        leaves = [(("post", "text"), ["p"]), (("menu",), ["a"]), (("more", "post"), ["p"])]
+        return LabelledPage(
+            "0001",
+            "x.example",
+            "forum",
+            "validation",
+            None,
+            RAW,
+            leaves,
+            [1, 0, 1],
+            in_form,
+            ["post", "text", "more", "post"],
+        )
+
+    probabilities = [torch.tensor([0.9, 0.2, 0.6])]
+    # A forum that wraps its posts in a form: the rule would drop them all.
+    assert calibrate([page([True, True, True])], probabilities) == (0.25, False)
+    # A form holding only the menu: dropping it costs nothing, and the seed's rule wins ties.
+    assert calibrate([page([False, True, False])], probabilities)[1] is True
+    assert kept_leaves(page([True] * 3), probabilities[0], 0.5, drop_forms=False) == [True, False, True]
+
+
 def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     *_, path = trained
     extractor = BoilerNetExtractor.from_settings(
@@ -174,11 +207,13 @@ def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
 def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     model, vocabulary, *_, path = trained
     payload = torch.load(path, weights_only=True)
+    loaded = load_boilernet(path)
     assert payload["state_dict"]["out.weight"].dtype == torch.float16
     assert payload["features"] == list(FEATURES) and model.config.features == len(FEATURES)
+    assert {"nav", "menu", "footer"} <= set(loaded.vocabulary.attributes)
+    assert model.config.attributes == len(loaded.vocabulary.attributes) + 1
     # The training leaves' feature mean is saved with the weights.
     assert payload["state_dict"]["feature_mean"].abs().sum() > 0
-    loaded = load_boilernet(path)
     assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
     card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
     assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()

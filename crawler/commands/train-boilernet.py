@@ -60,6 +60,27 @@ class Command(ScrapyCommand):
             help="add the leaves' numeric features (length, link shares, position, ...) to the "
             "word and tag bags (not the seed's input)",
         )
+        group.add_argument(
+            "--attributes",
+            type=int,
+            default=0,
+            help="add a bag of the ancestors' class/id words over a vocabulary of this size "
+            "(default: 0, none: the seed's input)",
+        )
+        group.add_argument(
+            "--loss-weights",
+            choices=("balanced", "tokens", "page-tokens"),
+            default="balanced",
+            help="balanced classes (default, the seed's), each leaf by its token count, or by "
+            "its share of its page's tokens",
+        )
+        group.add_argument(
+            "--select",
+            choices=("leaf-f1", "word-f1"),
+            default="leaf-f1",
+            help="keep the epoch with the best validation content-leaf F1 (default, the seed's) "
+            "or page word F1",
+        )
         group.add_argument("--dense", type=int, default=256, help="dense width (default: 256, the seed's)")
         group.add_argument("--hidden", type=int, default=256, help="BiLSTM width (default: 256, the seed's)")
         group.add_argument("--epochs", type=int, default=8, help="default: 8")
@@ -99,6 +120,9 @@ class Command(ScrapyCommand):
             words=opts.words,
             tags=opts.tags,
             leaf_features=opts.leaf_features,
+            attributes=opts.attributes,
+            loss_weights=opts.loss_weights,
+            select=opts.select,
             dense=opts.dense,
             hidden=opts.hidden,
             epochs=opts.epochs,

@@ -1,8 +1,10 @@
 """The ``boilernet`` extractor (seed 001): a BiLSTM labels every text leaf of the page as
 content or boilerplate; the content leaves are rendered in place (headings, paragraphs,
 lists and tables keep their shape). Leaves inside a ``<form>`` are dropped by rule (the
-seed's porter saw forms kept). The network and its calibrated threshold come from a
-checkpoint trained by ``scrapy train-boilernet`` (:mod:`models.train_boilernet`).
+seed's porter saw forms kept) when the checkpoint says so (the rule is calibrated on
+validation with the threshold: some forums wrap their posts in a form). The network and
+its calibration come from a checkpoint trained by ``scrapy train-boilernet``
+(:mod:`models.train_boilernet`).
 
 torch is imported when the checkpoint is loaded, not when this module is.
 """
@@ -44,6 +46,8 @@ class BoilerNetExtractor:
         checkpoint: str = DEFAULT_CHECKPOINT
         #: P(content) a leaf needs; None: the threshold calibrated on validation (checkpoint).
         threshold: float | None = None
+        #: Drop the leaves inside a <form>; None: the checkpoint's calibrated choice.
+        drop_forms: bool | None = None
 
     def __init__(self, options: Options | None = None, network: LoadedBoilerNet | None = None) -> None:
         self.options = options or self.Options()
@@ -97,9 +101,11 @@ class BoilerNetExtractor:
             return None
         probabilities = leaf_probabilities(network, leaves)
         threshold = network.threshold if self.options.threshold is None else self.options.threshold
+        drop_forms = network.drop_forms if self.options.drop_forms is None else self.options.drop_forms
         kept = 0
         for leaf, probability in zip(leaves, probabilities, strict=True):
-            if probability >= threshold and not any(e.tag == "form" for e in leaf.ancestors()):
+            in_form = drop_forms and any(e.tag == "form" for e in leaf.ancestors())
+            if probability >= threshold and not in_form:
                 kept += 1
             else:
                 leaf.clear()
@@ -115,8 +121,11 @@ def leaf_probabilities(network: LoadedBoilerNet, leaves: list[TextLeaf]) -> list
     import torch
 
     from models.boilernet import predict
-    from models.boilernet_data import ancestor_tags, leaf_features
+    from models.boilernet_data import ancestor_tags, attribute_words, leaf_features
 
     features = torch.tensor(leaf_features(leaves)) if network.model.config.features else None
-    encoded = network.encoder.encode([(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features)
+    attributes = attribute_words(leaves) if network.vocabulary.attributes else None
+    encoded = network.encoder.encode(
+        [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes
+    )
     return predict(network.model, [encoded])[0].tolist()
