@@ -134,7 +134,8 @@ class Command(ScrapyCommand):
             seed=opts.seed,
             limit=opts.limit,
             progress=sys.stderr.isatty(),
-            command=" ".join(["scrapy", "train-boilernet", *sys.argv[2:]]),
+            # Scrapy has taken the command name out of sys.argv.
+            command=" ".join(["scrapy", "train-boilernet", *sys.argv[1:]]),
         )
         try:
             result = train_boilernet(config)
