@@ -72,8 +72,7 @@ class BoilerNetTrainConfig:
     leaf_features: bool = False
     #: Size of the class/id attribute-word vocabulary (0: no attribute bag, the seed's input).
     attributes: int = 0
-    #: Loss weights: "balanced" classes (the seed's), "tokens" (each leaf by its tokens) or
-    #: "page-tokens" (by its share of its page's tokens).
+    #: Loss weights: "balanced" classes (the seed's) or "tokens" (each leaf by its tokens).
     loss_weights: str = "balanced"
     #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
     select: str = "leaf-f1"
@@ -268,18 +267,15 @@ def windows(page: EncodedPage, labels: Sequence[int], weights: torch.Tensor, siz
 def loss_weights(pages: Sequence[LabelledPage], scheme: str) -> list[torch.Tensor]:
     """Each page's per-leaf loss weights, averaging 1 over the pages' leaves:
     ``balanced`` (the seed's): the inverse of the leaf's class share; ``tokens``: the
-    leaf's token count (every token weighs the same); ``page-tokens``: the leaf's share of
-    its page's tokens (every page weighs the same, as in the mean page F1)."""
-    if scheme in ("tokens", "page-tokens"):
+    leaf's token count (every token weighs the same)."""
+    if scheme == "tokens":
         counts = [
             torch.tensor([len(words) for words, _ in page.leaves], dtype=torch.float32) for page in pages
         ]
-        if scheme == "page-tokens":
-            counts = [c / c.sum() for c in counts]
         mean = float(torch.cat(counts).mean())
         return [c / mean for c in counts]
     if scheme != "balanced":
-        raise ValueError(f"unknown loss weighting {scheme!r} (balanced, tokens or page-tokens)")
+        raise ValueError(f"unknown loss weighting {scheme!r} (balanced or tokens)")
     positives = sum(sum(page.labels) for page in pages)
     total = sum(len(page.labels) for page in pages)
     positive, negative = total / (2 * max(positives, 1)), total / (2 * max(total - positives, 1))

@@ -32,6 +32,7 @@ from models.train_boilernet import (
     kept_leaves,
     label_pages,
     leaf_scores,
+    loss_weights,
     vocabulary_of,
 )
 from models.wcxb_pages import RAW, GoldPage
@@ -189,6 +190,19 @@ def test_form_rule_is_calibrated_with_the_threshold():
     # A form holding only the menu: dropping it costs nothing, and the seed's rule wins ties.
     assert calibrate([page([False, True, False])], probabilities)[1] is True
     assert kept_leaves(page([True] * 3), probabilities[0], 0.5, drop_forms=False) == [True, False, True]
+
+
+def test_loss_weights_balance_classes_or_count_tokens():
+    leaves = [(("a", "b", "c"), ["p"]), (("menu",), ["a"]), (("d", "e"), ["p"]), (("x",), ["a"])]
+    page = LabelledPage(
+        "0001", "x.example", "article", "train", 0, RAW, leaves, [1, 0, 0, 0], [False] * 4, []
+    )
+    balanced, tokens = loss_weights([page], "balanced")[0], loss_weights([page], "tokens")[0]
+    assert balanced.tolist() == pytest.approx([2.0, 2 / 3, 2 / 3, 2 / 3])  # 1 content leaf of 4
+    assert tokens.tolist() == pytest.approx([12 / 7, 4 / 7, 8 / 7, 4 / 7])  # 3, 1, 2, 1 tokens
+    assert float(balanced.mean()) == pytest.approx(1.0) and float(tokens.mean()) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="unknown loss weighting"):
+        loss_weights([page], "pages")
 
 
 def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):

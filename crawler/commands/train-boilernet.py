@@ -69,10 +69,9 @@ class Command(ScrapyCommand):
         )
         group.add_argument(
             "--loss-weights",
-            choices=("balanced", "tokens", "page-tokens"),
+            choices=("balanced", "tokens"),
             default="balanced",
-            help="balanced classes (default, the seed's), each leaf by its token count, or by "
-            "its share of its page's tokens",
+            help="balanced classes (default, the seed's) or each leaf by its token count",
         )
         group.add_argument(
             "--select",
