@@ -34,6 +34,7 @@ from models.train_boilernet import (
     leaf_scores,
     loss_weights,
     vocabulary_of,
+    write_out_of_fold,
 )
 from models.wcxb_pages import RAW, GoldPage
 from pipelines.evaluation.wcxb import WcxbRecord
@@ -203,6 +204,25 @@ def test_loss_weights_balance_classes_or_count_tokens():
     assert float(balanced.mean()) == pytest.approx(1.0) and float(tokens.mean()) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="unknown loss weighting"):
         loss_weights([page], "pages")
+
+
+def test_out_of_fold_predictions_of_chosen_folds_only(tmp_path):
+    split = DomainSplit(
+        {"a.example": "train", "b.example": "train", "valid.example": "validation"},
+        {"a.example": 0, "b.example": 1},
+        2,
+    )
+    train = label_pages([gold_page(n, "a.example" if n % 2 else "b.example") for n in range(4)], split)
+    validation = label_pages([gold_page(9, "valid.example")], split)
+    config = BoilerNetTrainConfig(
+        data=Path("."), out=None, words=20, leaf_features=True, dense=8, hidden=8, fold_epochs=2, window=64
+    )
+    out = tmp_path / "oof.jsonl"
+    write_out_of_fold(config, out, train, validation, folds=(1,))
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert sorted(line["file_id"] for line in lines) == ["0000", "0002"]  # fold 1: b.example
+    assert all(line["fold"] == 1 and line["domain"] == "b.example" for line in lines)
+    assert [len(line["probabilities"]) for line in lines] == [len(p.labels) for p in train if p.fold == 1]
 
 
 def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
