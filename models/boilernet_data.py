@@ -238,9 +238,13 @@ class Vocabulary:
         """The vocabulary of :meth:`to_dict` (one without ``attributes`` has none)."""
         words, tags, use_words = data["words"], data["tags"], data["use_words"]
         attributes = data.get("attributes", [])
-        if not all(isinstance(x, list) for x in (words, tags, attributes)) or not isinstance(use_words, bool):
+        if (
+            not isinstance(words, list)
+            or not isinstance(tags, list)
+            or not isinstance(attributes, list)
+            or not isinstance(use_words, bool)
+        ):
             raise ValueError("vocabulary needs lists words, tags (and attributes) and a boolean use_words")
-        assert isinstance(words, list) and isinstance(tags, list) and isinstance(attributes, list)
         return cls(tuple(map(str, words)), tuple(map(str, tags)), use_words, tuple(map(str, attributes)))
 
     def encoder(self) -> PageEncoder:
