@@ -45,7 +45,7 @@ from pipelines.extraction.page import Page
 
 PAGE = """<html><body><nav class="siteNav main-menu"><a href="/">Home</a> <a href="/news">News {n}</a></nav>
 <article><h1>Story number {n}</h1><p>The council met on day {n} and agreed the budget.</p>
-<p>Residents <b>welcomed</b> the plan for {n} new parks.</p></article>
+<p>Residents <b>welcomed</b> the plan for {n} new parks.</p><button>Share it</button></article>
 <form><label>Subscribe to the story newsletter</label></form>
 <footer id="site_footer"><p>Copyright {n} by the news site</p></footer></body></html>"""
 GOLD = "Story number {n}\n\nThe council met on day {n} and agreed the budget.\n\nResidents welcomed the plan for {n} new parks."
@@ -235,6 +235,7 @@ def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     assert extraction.text.startswith("Story number 42\n\nThe council met on day 42")
     assert "Home" not in extraction.text and "Copyright" not in extraction.text
     assert "Subscribe" not in extraction.text
+    assert "Share" not in extraction.text  # a button holds no leaf: never content
     assert "**welcomed**" in extraction.markdown
 
 

@@ -1,6 +1,7 @@
 """The ``boilernet`` extractor (seed 001): a BiLSTM labels every text leaf of the page as
 content or boilerplate; the content leaves are rendered in place (headings, paragraphs,
-lists and tables keep their shape). Leaves inside a ``<form>`` are dropped by rule (the
+lists and tables keep their shape; text under the tags that hold no leaf, such as
+buttons and selects, is not rendered). Leaves inside a ``<form>`` are dropped by rule (the
 seed's porter saw forms kept) when the checkpoint says so (the rule is calibrated on
 validation with the threshold: some forums wrap their posts in a form). The network and
 its calibration come from a checkpoint trained by ``scrapy train-boilernet``
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import base_url, body_of, parse_html
-from pipelines.extraction.leaves import TextLeaf, text_leaves
+from pipelines.extraction.leaves import IGNORED_TAGS, TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
 from pipelines.extraction.registry import register
@@ -113,7 +114,9 @@ class BoilerNetExtractor:
             logger.info("boilernet kept no text leaf of %s", page.url or "<page>")
             return None
         base = base_url(root, page.url)
-        return extraction_of(self.name, page_type, root, base, render_blocks(body, base))
+        # Text under the tags that hold no leaf (buttons, selects, ...) was never labelled: skip it.
+        blocks = render_blocks(body, base, skip=lambda element: element.tag in IGNORED_TAGS)
+        return extraction_of(self.name, page_type, root, base, blocks)
 
 
 def leaf_probabilities(network: LoadedBoilerNet, leaves: list[TextLeaf]) -> list[float]:
