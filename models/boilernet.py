@@ -4,15 +4,24 @@ Per leaf, a bag of its words (top-N vocabulary, index 0 = unknown; N = 0 means t
 and a bag of its ancestor tags (top-50, index 0 = other) → Dense (ReLU) → 2 × BiLSTM →
 Dropout → Dense 1 (a logit; sigmoid gives P(content)). The first Dense over count
 vectors is computed as a sum of embedding rows (``EmbeddingBag(mode="sum")``), which is
-the same function without building the sparse vectors.
+the same function without building the sparse vectors. With ``features`` (not the
+seed's), the leaf's numeric features (:data:`~models.boilernet_data.FEATURES`),
+standardised by the training set's mean and deviation, are concatenated to that Dense
+layer's input (a third term of the sum); with ``attributes`` (not the seed's either), a
+bag of the class/id words of the leaf's ancestors is a fourth.
 
 The checkpoint (``torch.load(weights_only=True)``-safe, fp16 weights) carries the
 architecture, the vocabularies, the calibrated threshold, the training config and the
 metrics::
 
-    {"format": "pagesight-boilernet", "format_version": 1, "config": {BoilerNetConfig},
-     "vocabulary": {"words": [...], "tags": [...]}, "threshold": 0.5,
-     "training": {...}, "metrics": {...}, "state_dict": {...}}
+    {"format": "pagesight-boilernet", "format_version": 2, "config": {BoilerNetConfig},
+     "vocabulary": {"words": [...], "tags": [...]}, "features": [names, or none],
+     "threshold": 0.5, "drop_forms": true, "training": {...}, "metrics": {...},
+     "state_dict": {...}}
+
+``drop_forms``: whether leaves inside a ``<form>`` are dropped by rule (the seed's rule;
+calibrated on validation with the threshold). Version 1 (no features, always the form
+rule) still loads.
 """
 
 from __future__ import annotations
@@ -29,10 +38,12 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 
-from models.boilernet_data import EncodedPage, LeafBatch, PageEncoder, Vocabulary
+from models.boilernet_data import FEATURES, EncodedPage, LeafBatch, PageEncoder, Vocabulary
 
 FORMAT = "pagesight-boilernet"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Versions this code reads (1: before the numeric features).
+READABLE_VERSIONS = (1, 2)
 
 
 class BoilerNetCheckpointError(ValueError):
@@ -41,7 +52,8 @@ class BoilerNetCheckpointError(ValueError):
 
 @dataclass(frozen=True)
 class BoilerNetConfig:
-    """The network's shape: input vocabularies (sizes incl. index 0) and layer widths."""
+    """The network's shape: input vocabularies (sizes incl. index 0), the number of
+    numeric leaf features (0: the seed's bags only) and layer widths."""
 
     words: int
     tags: int
@@ -49,6 +61,9 @@ class BoilerNetConfig:
     hidden: int = 256
     layers: int = 2
     dropout: float = 0.5
+    features: int = 0
+    #: Rows of the class/id attribute-word bag (0: none, the seed's input).
+    attributes: int = 0
 
 
 class BoilerNet(nn.Module):
@@ -58,6 +73,16 @@ class BoilerNet(nn.Module):
         self.words = nn.EmbeddingBag(config.words, config.dense, mode="sum") if config.words else None
         self.tags = nn.EmbeddingBag(config.tags, config.dense, mode="sum")
         self.bias = nn.Parameter(torch.zeros(config.dense))
+        self.features = nn.Linear(config.features, config.dense, bias=False) if config.features else None
+        self.attributes = (
+            nn.EmbeddingBag(config.attributes, config.dense, mode="sum") if config.attributes else None
+        )
+        # The training set's feature mean and deviation (saved with the weights).
+        self.feature_mean: torch.Tensor
+        self.feature_scale: torch.Tensor
+        if config.features:
+            self.register_buffer("feature_mean", torch.zeros(config.features))
+            self.register_buffer("feature_scale", torch.ones(config.features))
         self.lstm = nn.LSTM(
             config.dense, config.hidden, num_layers=config.layers, bidirectional=True, batch_first=True
         )
@@ -74,11 +99,20 @@ class BoilerNet(nn.Module):
         dense = self.tags(batch.tag_ids, batch.tag_offsets) + self.bias
         if self.words is not None:
             dense = dense + self.words(batch.word_ids, batch.word_offsets)
+        if self.features is not None:
+            dense = dense + self.features((batch.features - self.feature_mean) / self.feature_scale)
+        if self.attributes is not None:
+            dense = dense + self.attributes(batch.attribute_ids, batch.attribute_offsets)
         dense = torch.relu(dense)
         sequences = pad_sequence(list(torch.split(dense, batch.lengths.tolist())), batch_first=True)
         hidden, _ = self.lstm(sequences)
         logits: torch.Tensor = self.out(self.dropout(hidden)).squeeze(-1)
         return logits
+
+    def standardise_features(self, rows: torch.Tensor) -> None:
+        """Set the feature mean and deviation from the training leaves' rows."""
+        self.feature_mean.copy_(rows.mean(0))
+        self.feature_scale.copy_(rows.std(0).clamp_min(1e-3))
 
 
 def save_boilernet(
@@ -88,6 +122,7 @@ def save_boilernet(
     threshold: float,
     training: dict[str, Any],
     metrics: dict[str, Any],
+    drop_forms: bool = True,
 ) -> Path:
     """Write the checkpoint atomically, weights in fp16."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -96,7 +131,9 @@ def save_boilernet(
         "format_version": FORMAT_VERSION,
         "config": asdict(model.config),
         "vocabulary": vocabulary.to_dict(),
+        "features": list(FEATURES) if model.config.features else [],
         "threshold": float(threshold),
+        "drop_forms": drop_forms,
         "training": training,
         "metrics": metrics,
         "state_dict": {
@@ -116,6 +153,8 @@ class LoadedBoilerNet:
     vocabulary: Vocabulary
     threshold: float
     metadata: dict[str, Any]
+    #: Drop the leaves inside a <form> (the seed's rule).
+    drop_forms: bool = True
     encoder: PageEncoder = field(init=False)
 
     def __post_init__(self) -> None:
@@ -139,9 +178,10 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
         ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise BoilerNetCheckpointError(f"{path} is not a BoilerNet checkpoint (format {FORMAT!r} expected)")
-    if payload.get("format_version") != FORMAT_VERSION:
+    if payload.get("format_version") not in READABLE_VERSIONS:
         raise BoilerNetCheckpointError(
-            f"{path} has format_version {payload.get('format_version')!r}; this code reads {FORMAT_VERSION}"
+            f"{path} has format_version {payload.get('format_version')!r}; this code reads "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
     try:
         config = BoilerNetConfig(**payload["config"])
@@ -151,12 +191,22 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             {name: t.float() if t.is_floating_point() else t for name, t in payload["state_dict"].items()}
         )
         threshold = float(payload["threshold"])
+        drop_forms = payload.get("drop_forms", True)
+        if not isinstance(drop_forms, bool):
+            raise TypeError("drop_forms must be true or false")
     except (KeyError, TypeError, ValueError, RuntimeError) as exc:
         raise BoilerNetCheckpointError(f"{path} is a malformed BoilerNet checkpoint: {exc}") from None
-    if (vocabulary.word_size, vocabulary.tag_size) != (config.words, config.tags):
+    sizes = (vocabulary.word_size, vocabulary.tag_size, vocabulary.attribute_size)
+    if sizes != (config.words, config.tags, config.attributes):
         raise BoilerNetCheckpointError(f"{path}: the vocabulary does not fit the network's input sizes")
+    features = payload.get("features", [])
+    if config.features and features != list(FEATURES):
+        raise BoilerNetCheckpointError(
+            f"{path} was trained on the leaf features {features}; this code computes {list(FEATURES)} "
+            "(retrain it with `scrapy train-boilernet --leaf-features`)"
+        )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata)
+    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata, drop_forms)
 
 
 @torch.no_grad()
@@ -183,6 +233,7 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
         "command": command,
         "vocabulary": {"words": len(loaded.vocabulary.words), "tags": list(loaded.vocabulary.tags)},
         "threshold": loaded.threshold,
+        "drop_forms": loaded.drop_forms,
         **loaded.metadata,
     }
     path = checkpoint.with_name(checkpoint.stem + ".card.json")

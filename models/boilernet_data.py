@@ -3,17 +3,26 @@ number them, and batches of encoded pages.
 
 Words are the evaluation's tokens (lowercased ``\\w+`` runs; one token per CJK
 character), so the same code serves spaced and unspaced scripts. Ancestor tags are the
-tags of the leaf's owner element and all its ancestors.
+tags of the leaf's owner element and all its ancestors. The optional numeric features
+(:data:`FEATURES`, not the seed's) are what boilerplate classifiers such as Web2Text and
+jusText rely on and a bag misses: length, link density around the leaf, position, depth,
+punctuation and stop words, the size of the leaf's block. The optional attribute bag (not
+the seed's either) holds the words of the class and id attributes of the leaf's owner and
+its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary.
 """
 
 from __future__ import annotations
 
+import math
+import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import torch
 
+from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement
 from pipelines.extraction.leaves import TextLeaf
 
 #: Index 0 of both vocabularies: an unknown word / any other tag.
@@ -25,31 +34,181 @@ def ancestor_tags(leaf: TextLeaf) -> list[str]:
     return [element.tag for element in leaf.ancestors() if isinstance(element.tag, str)]
 
 
+#: The per-leaf numeric features, in the order of :func:`leaf_features`' rows.
+FEATURES = (
+    "log_tokens",  # log(1 + the leaf's token count)
+    "in_link",  # 1 when the leaf is inside an <a>
+    "parent_link_share",  # share of the owner's tokens that are inside links
+    "grandparent_link_share",  # the same for the owner's parent
+    "position",  # leaf index / (leaves - 1), 0 for a single leaf
+    "log_depth",  # log(1 + ancestors)
+    "punctuation_share",  # non-word, non-space characters among the non-space ones
+    "stop_word_share",  # tokens among the English STOP_WORDS
+    "ends_sentence",  # 1 when the text ends with . ! ? or their CJK forms
+    "block_log_tokens",  # log(1 + tokens of the nearest block-level ancestor)
+    "block_log_leaves",  # log(1 + leaves of that block)
+    "parent_log_leaves",  # log(1 + leaves under the owner): the leaf's sibling leaves
+)
+
+#: Frequent English function words (jusText's signal; WCXB is mostly English).
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "he",
+        "her",
+        "his",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "that",
+        "the",
+        "their",
+        "them",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "which",
+        "who",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
+_PUNCTUATION = re.compile(r"[^\w\s]")
+_SENTENCE_END = ".!?。！？"
+
+
+_ATTRIBUTE_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def attribute_words(leaves: Sequence[TextLeaf]) -> list[tuple[str, ...]]:
+    """Per leaf, the distinct words of the class and id attributes of its owner and
+    ancestors (lowercased letter runs, camelCase split, two letters or more), sorted."""
+    by_element: dict[HtmlElement, frozenset[str]] = {}
+    bags = []
+    for leaf in leaves:
+        words: set[str] = set()
+        for element in leaf.ancestors():
+            if (own := by_element.get(element)) is None:
+                text = f"{element.get('class') or ''} {element.get('id') or ''}"
+                own = by_element[element] = frozenset(
+                    sys.intern(w.lower()) for w in _ATTRIBUTE_WORD.findall(text) if len(w) > 1
+                )
+            words |= own
+        bags.append(tuple(sorted(words)))
+    return bags
+
+
+def leaf_features(leaves: Sequence[TextLeaf]) -> list[tuple[float, ...]]:
+    """One row of :data:`FEATURES` per leaf, in order (unnormalised; the network
+    standardises them with the training set's mean and deviation)."""
+    chains: list[list[HtmlElement]] = []
+    linked: list[bool] = []
+    token_totals: Counter[HtmlElement] = Counter()
+    link_totals: Counter[HtmlElement] = Counter()
+    leaf_totals: Counter[HtmlElement] = Counter()
+    for leaf in leaves:
+        chain = list(leaf.ancestors())
+        in_link = any(element.tag == "a" for element in chain)
+        count = len(leaf.tokens)
+        for element in chain:
+            token_totals[element] += count
+            leaf_totals[element] += 1
+            if in_link:
+                link_totals[element] += count
+        chains.append(chain)
+        linked.append(in_link)
+    last = max(len(leaves) - 1, 1)
+    rows: list[tuple[float, ...]] = []
+    for index, (leaf, chain, in_link) in enumerate(zip(leaves, chains, linked, strict=True)):
+        parent = chain[0]
+        grandparent = chain[1] if len(chain) > 1 else parent
+        block = next((e for e in chain if e.tag in BLOCK_TAGS), chain[-1])
+        visible = "".join(leaf.text.split())
+        count = len(leaf.tokens)
+        rows.append(
+            (
+                math.log1p(count),
+                float(in_link),
+                link_totals[parent] / token_totals[parent],
+                link_totals[grandparent] / token_totals[grandparent],
+                index / last,
+                math.log1p(len(chain)),
+                len(_PUNCTUATION.findall(visible)) / max(len(visible), 1),
+                sum(token in STOP_WORDS for token in leaf.tokens) / count,
+                float(leaf.text.rstrip()[-1] in _SENTENCE_END),  # a leaf has a token: never blank
+                math.log1p(token_totals[block]),
+                math.log1p(leaf_totals[block]),
+                math.log1p(leaf_totals[parent]),
+            )
+        )
+    return rows
+
+
 @dataclass(frozen=True)
 class Vocabulary:
-    """The kept words and tags, most frequent first; their ids start at 1."""
+    """The kept words, tags and attribute words, most frequent first; their ids start at 1."""
 
     words: tuple[str, ...]
     tags: tuple[str, ...]
     #: Whether words are used at all (``False``: tags only, the seed's vocabulary 0).
     use_words: bool = True
+    #: The kept class/id attribute words (empty: no attribute bag, the seed's input).
+    attributes: tuple[str, ...] = ()
 
     @classmethod
     def build(
-        cls, leaves: Iterable[tuple[Sequence[str], Sequence[str]]], words: int, tags: int
+        cls,
+        leaves: Iterable[tuple[Sequence[str], Sequence[str]]],
+        words: int,
+        tags: int,
+        attribute_bags: Iterable[Sequence[str]] = (),
+        attributes: int = 0,
     ) -> Vocabulary:
         """The ``words`` most frequent words and ``tags`` most frequent tags of the leaves
-        (pairs of word tokens and ancestor tags); ``words=0`` builds a tags-only vocabulary."""
+        (pairs of word tokens and ancestor tags), and the ``attributes`` most frequent
+        attribute words of their ``attribute_bags``; ``words=0`` builds a tags-only
+        vocabulary."""
         word_counts: Counter[str] = Counter()
         tag_counts: Counter[str] = Counter()
         for leaf_words, leaf_tags in leaves:
             if words:
                 word_counts.update(leaf_words)
             tag_counts.update(leaf_tags)
+        attribute_counts: Counter[str] = Counter()
+        if attributes:
+            for bag in attribute_bags:
+                attribute_counts.update(bag)
         return cls(
             tuple(w for w, _ in word_counts.most_common(words)),
             tuple(t for t, _ in tag_counts.most_common(tags)),
             use_words=words > 0,
+            attributes=tuple(a for a, _ in attribute_counts.most_common(attributes)),
         )
 
     @property
@@ -61,15 +220,32 @@ class Vocabulary:
     def tag_size(self) -> int:
         return len(self.tags) + 1
 
+    @property
+    def attribute_size(self) -> int:
+        """Rows of the attribute input (0 when there is none)."""
+        return len(self.attributes) + 1 if self.attributes else 0
+
     def to_dict(self) -> dict[str, object]:
-        return {"words": list(self.words), "tags": list(self.tags), "use_words": self.use_words}
+        return {
+            "words": list(self.words),
+            "tags": list(self.tags),
+            "use_words": self.use_words,
+            "attributes": list(self.attributes),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Vocabulary:
+        """The vocabulary of :meth:`to_dict` (one without ``attributes`` has none)."""
         words, tags, use_words = data["words"], data["tags"], data["use_words"]
-        if not isinstance(words, list) or not isinstance(tags, list) or not isinstance(use_words, bool):
-            raise ValueError("vocabulary needs lists words and tags and a boolean use_words")
-        return cls(tuple(map(str, words)), tuple(map(str, tags)), use_words)
+        attributes = data.get("attributes", [])
+        if (
+            not isinstance(words, list)
+            or not isinstance(tags, list)
+            or not isinstance(attributes, list)
+            or not isinstance(use_words, bool)
+        ):
+            raise ValueError("vocabulary needs lists words, tags (and attributes) and a boolean use_words")
+        return cls(tuple(map(str, words)), tuple(map(str, tags)), use_words, tuple(map(str, attributes)))
 
     def encoder(self) -> PageEncoder:
         return PageEncoder(self)
@@ -77,12 +253,16 @@ class Vocabulary:
 
 @dataclass
 class EncodedPage:
-    """One page's leaves as ids: flat word and tag ids with per-leaf counts."""
+    """One page's leaves as ids: flat word, tag and attribute-word ids with per-leaf
+    counts, and the leaves' numeric features (leaves × features; zero columns when unused)."""
 
     word_ids: torch.Tensor
     word_counts: torch.Tensor
     tag_ids: torch.Tensor
     tag_counts: torch.Tensor
+    features: torch.Tensor
+    attribute_ids: torch.Tensor
+    attribute_counts: torch.Tensor
 
     def __len__(self) -> int:
         return len(self.tag_counts)
@@ -91,11 +271,15 @@ class EncodedPage:
         """Leaves ``start:stop`` as a page of their own."""
         word_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.word_counts.cumsum(0)])
         tag_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.tag_counts.cumsum(0)])
+        attribute_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.attribute_counts.cumsum(0)])
         return EncodedPage(
             self.word_ids[word_starts[start] : word_starts[stop]],
             self.word_counts[start:stop],
             self.tag_ids[tag_starts[start] : tag_starts[stop]],
             self.tag_counts[start:stop],
+            self.features[start:stop],
+            self.attribute_ids[attribute_starts[start] : attribute_starts[stop]],
+            self.attribute_counts[start:stop],
         )
 
 
@@ -106,9 +290,17 @@ class PageEncoder:
         self.use_words = vocabulary.use_words
         self.word_index = {w: i for i, w in enumerate(vocabulary.words, start=1)}
         self.tag_index = {t: i for i, t in enumerate(vocabulary.tags, start=1)}
+        self.attribute_index = {a: i for i, a in enumerate(vocabulary.attributes, start=1)}
 
-    def encode(self, leaves: Sequence[tuple[Sequence[str], Sequence[str]]]) -> EncodedPage:
-        """Encode (word tokens, ancestor tags) pairs, in order."""
+    def encode(
+        self,
+        leaves: Sequence[tuple[Sequence[str], Sequence[str]]],
+        features: torch.Tensor | None = None,
+        attribute_bags: Sequence[Sequence[str]] | None = None,
+    ) -> EncodedPage:
+        """Encode (word tokens, ancestor tags) pairs, in order, with their numeric
+        features (a leaves × :data:`FEATURES` tensor; ``None``: no features) and their
+        attribute words (:func:`attribute_words`; needed when the vocabulary has some)."""
         word_ids: list[int] = []
         word_counts: list[int] = []
         tag_ids: list[int] = []
@@ -121,23 +313,41 @@ class PageEncoder:
                 word_counts.append(0)
             tag_ids.extend(self.tag_index.get(t, UNKNOWN) for t in tags)
             tag_counts.append(len(tags))
+        if features is None:
+            features = torch.zeros(len(leaves), 0)
+        elif len(features) != len(leaves):
+            raise ValueError(f"{len(features)} feature rows for {len(leaves)} leaves")
+        attribute_ids: list[int] = []
+        attribute_counts = [0] * len(leaves)
+        if self.attribute_index:
+            if attribute_bags is None or len(attribute_bags) != len(leaves):
+                raise ValueError("this vocabulary needs one attribute-word bag per leaf")
+            for index, bag in enumerate(attribute_bags):
+                attribute_ids.extend(self.attribute_index.get(a, UNKNOWN) for a in bag)
+                attribute_counts[index] = len(bag)
         return EncodedPage(
             torch.tensor(word_ids, dtype=torch.long),
             torch.tensor(word_counts, dtype=torch.long),
             torch.tensor(tag_ids, dtype=torch.long),
             torch.tensor(tag_counts, dtype=torch.long),
+            features.float(),
+            torch.tensor(attribute_ids, dtype=torch.long),
+            torch.tensor(attribute_counts, dtype=torch.long),
         )
 
 
 @dataclass
 class LeafBatch:
-    """Several pages' leaves, flat, with offsets for ``EmbeddingBag`` and each page's
-    leaf count (``lengths``, on the CPU as packing wants)."""
+    """Several pages' leaves, flat, with offsets for ``EmbeddingBag``, their features
+    and each page's leaf count (``lengths``, on the CPU as packing wants)."""
 
     word_ids: torch.Tensor
     word_offsets: torch.Tensor
     tag_ids: torch.Tensor
     tag_offsets: torch.Tensor
+    features: torch.Tensor
+    attribute_ids: torch.Tensor
+    attribute_offsets: torch.Tensor
     lengths: torch.Tensor
 
     @classmethod
@@ -149,6 +359,9 @@ class LeafBatch:
             _offsets(word_counts),
             torch.cat([p.tag_ids for p in pages]),
             _offsets(tag_counts),
+            torch.cat([p.features for p in pages]),
+            torch.cat([p.attribute_ids for p in pages]),
+            _offsets(torch.cat([p.attribute_counts for p in pages])),
             torch.tensor([len(p) for p in pages], dtype=torch.long),
         )
 

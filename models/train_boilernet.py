@@ -3,13 +3,17 @@
 Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels from
 :mod:`models.annotation`, domains from the one split (:mod:`models.splits`): the model
 trains on the train domains, picks its best epoch by leaf F1 (content class) on the
-validation domains and calibrates its threshold there (best mean page word F1), and
+validation domains and calibrates its threshold and the form rule there (best mean page
+word F1), and
 reports on the held-out domains. Out-of-fold predictions for the training domains (a
-cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble.
+cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble;
+they can be written fold by fold (``oof_folds``, ``oof_only``: no final model) to keep
+each job short on a shared CPU.
 
 Training runs on windows of ``window`` consecutive leaves (long pages are cut), in
 batches of ``batch_size``; prediction runs on whole pages. Loss: binary cross-entropy
-with balanced class weights; Adam.
+with balanced class weights (the seed's) or each leaf weighted by its token count (a
+word-level loss, nearer the page word F1 the extractor is judged by); Adam.
 """
 
 from __future__ import annotations
@@ -34,7 +38,15 @@ from tqdm import tqdm
 
 from models.annotation import annotate
 from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
-from models.boilernet_data import EncodedPage, LeafBatch, Vocabulary, ancestor_tags
+from models.boilernet_data import (
+    FEATURES,
+    EncodedPage,
+    LeafBatch,
+    Vocabulary,
+    ancestor_tags,
+    attribute_words,
+    leaf_features,
+)
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
@@ -50,11 +62,20 @@ THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 20))
 @dataclass
 class BoilerNetTrainConfig:
     data: Path
-    out: Path
+    #: The checkpoint to write (None only with ``oof_only``).
+    out: Path | None
     gold: Path | None = None
     oof: Path | None = None
     words: int = 1000
     tags: int = 50
+    #: Concatenate the leaves' numeric features (FEATURES) to the Dense input (not the seed's).
+    leaf_features: bool = False
+    #: Size of the class/id attribute-word vocabulary (0: no attribute bag, the seed's input).
+    attributes: int = 0
+    #: Loss weights: "balanced" classes (the seed's) or "tokens" (each leaf by its tokens).
+    loss_weights: str = "balanced"
+    #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
+    select: str = "leaf-f1"
     dense: int = 256
     hidden: int = 256
     epochs: int = 8
@@ -65,6 +86,10 @@ class BoilerNetTrainConfig:
     threads: int = 1
     seed: int = 0
     limit: int = 0
+    #: The folds whose out-of-fold predictions ``oof`` gets (empty: all).
+    oof_folds: tuple[int, ...] = ()
+    #: Write the out-of-fold predictions only (no final model, no checkpoint).
+    oof_only: bool = False
     #: The command line that trained it, for the model card.
     command: str = ""
     #: A pickle of the labelled pages: read when it exists, else written (saves the
@@ -79,7 +104,9 @@ class BoilerNetTrainConfig:
 @dataclass
 class LabelledPage:
     """One page ready for training: its leaves (tokens, ancestor tags), labels, which
-    leaves sit in a form, and its gold tokens."""
+    leaves sit in a form, its gold tokens, its leaves' numeric features (a float tensor,
+    leaves × :data:`FEATURES`) and attribute words (``None`` in a cache prepared before
+    them)."""
 
     file_id: str
     domain: str
@@ -91,6 +118,8 @@ class LabelledPage:
     labels: list[int]
     in_form: list[bool]
     gold: list[str]
+    features: torch.Tensor | None = field(default=None, repr=False)
+    attributes: list[tuple[str, ...]] | None = field(default=None, repr=False)
     encoded: EncodedPage | None = field(default=None, repr=False)
 
     @property
@@ -123,6 +152,8 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
                 labels=annotation.labels,
                 in_form=["form" in t for t in tags],
                 gold=tokens(record.gold_text),
+                features=torch.tensor(leaf_features(annotation.leaves), dtype=torch.float32),
+                attributes=attribute_words(annotation.leaves),
             )
         )
     return labelled
@@ -144,9 +175,15 @@ def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[Lab
     return pages
 
 
-def kept_leaves(page: LabelledPage, probabilities: torch.Tensor, threshold: float) -> list[bool]:
-    """The leaves kept as content: P >= threshold, outside forms (the seed's form rule)."""
-    return [p >= threshold and not form for p, form in zip(probabilities.tolist(), page.in_form, strict=True)]
+def kept_leaves(
+    page: LabelledPage, probabilities: torch.Tensor, threshold: float, drop_forms: bool = True
+) -> list[bool]:
+    """The leaves kept as content: P >= threshold, and with ``drop_forms`` outside forms
+    (the seed's form rule)."""
+    return [
+        p >= threshold and not (drop_forms and form)
+        for p, form in zip(probabilities.tolist(), page.in_form, strict=True)
+    ]
 
 
 def page_word_f1(page: LabelledPage, kept: Sequence[bool]) -> PRF:
@@ -187,36 +224,69 @@ def page_scores(pages: Sequence[LabelledPage], kept: Sequence[Sequence[bool]]) -
     }
 
 
+def mean_word_f1(
+    pages: Sequence[LabelledPage],
+    probabilities: Sequence[torch.Tensor],
+    threshold: float,
+    drop_forms: bool = True,
+) -> float:
+    """Mean page word F1 of the leaves kept at ``threshold`` (pages with gold text)."""
+    scores = [
+        page_word_f1(page, kept_leaves(page, p, threshold, drop_forms)).f1
+        for page, p in zip(pages, probabilities, strict=True)
+        if page.gold
+    ]
+    return fmean(scores) if scores else 0.0
+
+
 def calibrate_threshold(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> float:
-    """The threshold with the best mean page word F1 on ``pages``."""
-
-    def mean_f1(threshold: float) -> float:
-        scores = [
-            page_word_f1(page, kept_leaves(page, p, threshold)).f1
-            for page, p in zip(pages, probabilities, strict=True)
-            if page.gold
-        ]
-        return fmean(scores) if scores else 0.0
-
-    return max(THRESHOLDS, key=mean_f1)
+    """The threshold with the best mean page word F1 on ``pages`` (with the form rule)."""
+    return max(THRESHOLDS, key=lambda threshold: mean_word_f1(pages, probabilities, threshold))
 
 
-Window = tuple[EncodedPage, torch.Tensor]
+def calibrate(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> tuple[float, bool]:
+    """The threshold and form rule (drop leaves in forms or not) with the best mean page
+    word F1 on ``pages``; among equals the seed's rule."""
+    choices = [(threshold, drop) for drop in (True, False) for threshold in THRESHOLDS]
+    return max(choices, key=lambda choice: mean_word_f1(pages, probabilities, *choice))
 
 
-def windows(page: EncodedPage, labels: Sequence[int], size: int) -> list[Window]:
-    """The page cut into runs of ``size`` leaves, with their labels."""
+#: A training window: its leaves, their labels and their loss weights.
+Window = tuple[EncodedPage, torch.Tensor, torch.Tensor]
+
+
+def windows(page: EncodedPage, labels: Sequence[int], weights: torch.Tensor, size: int) -> list[Window]:
+    """The page cut into runs of ``size`` leaves, with their labels and loss weights."""
     target = torch.tensor(labels, dtype=torch.float32)
     return [
-        (page.window(s, min(s + size, len(page))), target[s : s + size]) for s in range(0, len(page), size)
+        (page.window(s, min(s + size, len(page))), target[s : s + size], weights[s : s + size])
+        for s in range(0, len(page), size)
     ]
+
+
+def loss_weights(pages: Sequence[LabelledPage], scheme: str) -> list[torch.Tensor]:
+    """Each page's per-leaf loss weights, averaging 1 over the pages' leaves:
+    ``balanced`` (the seed's): the inverse of the leaf's class share; ``tokens``: the
+    leaf's token count (every token weighs the same)."""
+    if scheme == "tokens":
+        counts = [
+            torch.tensor([len(words) for words, _ in page.leaves], dtype=torch.float32) for page in pages
+        ]
+        mean = float(torch.cat(counts).mean())
+        return [c / mean for c in counts]
+    if scheme != "balanced":
+        raise ValueError(f"unknown loss weighting {scheme!r} (balanced or tokens)")
+    positives = sum(sum(page.labels) for page in pages)
+    total = sum(len(page.labels) for page in pages)
+    positive, negative = total / (2 * max(positives, 1)), total / (2 * max(total - positives, 1))
+    return [torch.tensor([positive if label else negative for label in page.labels]) for page in pages]
 
 
 def equal_length_batches(pieces: list[Window], size: int, rng: random.Random) -> list[list[Window]]:
     """Shuffled batches of windows of (near-)equal length: most windows are full, and the
     page ends are sorted by length so that little padding enters the backward LSTM."""
     rng.shuffle(pieces)
-    ordered = sorted(pieces, key=lambda piece: len(piece[1]))
+    ordered = sorted(pieces, key=lambda piece: len(piece[0]))
     batches = [ordered[s : s + size] for s in range(0, len(ordered), size)]
     rng.shuffle(batches)
     return batches
@@ -230,22 +300,28 @@ def fit(
     epochs: int,
     desc: str,
 ) -> tuple[BoilerNet, list[dict[str, float]]]:
-    """Train a fresh network; returns the best epoch's (validation content-leaf F1, the
-    later among equals) and the per-epoch history."""
+    """Train a fresh network; returns the best epoch's (by validation content-leaf F1 at
+    0.5, or by ``select="word-f1"`` mean page word F1 at its calibrated threshold; the later
+    among equals) and the per-epoch history."""
     torch.manual_seed(config.seed)
     rng = random.Random(config.seed)
     model = BoilerNet(
         BoilerNetConfig(
-            words=vocabulary.word_size, tags=vocabulary.tag_size, dense=config.dense, hidden=config.hidden
+            words=vocabulary.word_size,
+            tags=vocabulary.tag_size,
+            dense=config.dense,
+            hidden=config.hidden,
+            features=len(FEATURES) if config.leaf_features else 0,
+            attributes=vocabulary.attribute_size,
         )
     )
-    pieces = [w for page in train for w in windows(page.network_input, page.labels, config.window)]
-    positives = sum(sum(page.labels) for page in train)
-    total = sum(len(page.labels) for page in train)
-    weight_positive, weight_negative = (
-        total / (2 * max(positives, 1)),
-        total / (2 * max(total - positives, 1)),
-    )
+    if config.leaf_features:
+        model.standardise_features(torch.cat([page.network_input.features for page in train]))
+    pieces = [
+        piece
+        for page, weights in zip(train, loss_weights(train, config.loss_weights), strict=True)
+        for piece in windows(page.network_input, page.labels, weights, config.window)
+    ]
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
     loss_of = nn.BCEWithLogitsLoss(reduction="none")
     best_state, best_f1, history = copy.deepcopy(model.state_dict()), -1.0, []
@@ -256,11 +332,10 @@ def fit(
         for batch in tqdm(
             batches, desc=f"{desc} epoch {epoch}/{epochs}", unit="batch", disable=not config.progress
         ):
-            logits = model(LeafBatch.of([page for page, _ in batch]))
-            target = torch.nn.utils.rnn.pad_sequence([t for _, t in batch], batch_first=True)
-            mask = torch.nn.utils.rnn.pad_sequence([torch.ones(len(t)) for _, t in batch], batch_first=True)
-            weights = mask * (target * weight_positive + (1 - target) * weight_negative)
-            loss = (loss_of(logits, target) * weights).sum() / mask.sum()
+            logits = model(LeafBatch.of([page for page, _, _ in batch]))
+            target = torch.nn.utils.rnn.pad_sequence([t for _, t, _ in batch], batch_first=True)
+            weights = torch.nn.utils.rnn.pad_sequence([w for _, _, w in batch], batch_first=True)
+            loss = (loss_of(logits, target) * weights).sum() / sum(len(t) for _, t, _ in batch)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -268,16 +343,30 @@ def fit(
             losses.append(loss.item())
         probabilities = predict(model, [page.network_input for page in validation])
         kept = [kept_leaves(page, p, 0.5) for page, p in zip(validation, probabilities, strict=True)]
-        f1 = leaf_scores(validation, kept)["content"]["f1"]
+        leaf_f1 = leaf_scores(validation, kept)["content"]["f1"]
+        threshold, drop_forms = calibrate(validation, probabilities)
+        word_f1 = mean_word_f1(validation, probabilities, threshold, drop_forms)
         history.append(
             {
                 "epoch": epoch,
                 "loss": fmean(losses),
-                "validation_content_f1": f1,
+                "validation_content_f1": leaf_f1,
+                "validation_word_f1": word_f1,
+                "threshold": threshold,
+                "drop_forms": drop_forms,
                 "s": time.perf_counter() - started,
             }
         )
-        logger.info("%s epoch %d: loss %.4f, validation content-leaf F1 %.4f", desc, epoch, fmean(losses), f1)
+        logger.info(
+            "%s epoch %d: loss %.4f, validation content-leaf F1 %.4f, word F1 %.4f (threshold %.2f)",
+            desc,
+            epoch,
+            fmean(losses),
+            leaf_f1,
+            word_f1,
+            threshold,
+        )
+        f1 = word_f1 if config.select == "word-f1" else leaf_f1
         if f1 >= best_f1:  # among equals the later, better-trained epoch
             best_f1, best_state = f1, copy.deepcopy(model.state_dict())
     model.load_state_dict(best_state)
@@ -285,13 +374,40 @@ def fit(
 
 
 def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -> Vocabulary:
-    return Vocabulary.build((leaf for page in pages for leaf in page.leaves), config.words, config.tags)
+    if config.attributes:
+        _require_prepared(pages, "attributes")
+    return Vocabulary.build(
+        (leaf for page in pages for leaf in page.leaves),
+        config.words,
+        config.tags,
+        (bag for page in pages for bag in page.attributes or ()),
+        config.attributes,
+    )
 
 
-def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary) -> None:
+def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool = False) -> None:
+    """Set every page's network input (with its leaf features when ``features``, and its
+    attribute words when the vocabulary has some)."""
+    if features:
+        _require_prepared(pages, "features")
+    if vocabulary.attributes:
+        _require_prepared(pages, "attributes")
     encoder = vocabulary.encoder()
     for page in pages:
-        page.encoded = encoder.encode(page.leaves)
+        page.encoded = encoder.encode(
+            page.leaves,
+            page.features if features else None,
+            page.attributes if vocabulary.attributes else None,
+        )
+
+
+def _require_prepared(pages: Sequence[LabelledPage], name: str) -> None:
+    for page in pages:
+        if getattr(page, name, None) is None:
+            raise ValueError(
+                f"page {page.file_id} has no leaf {name}: its --prepared cache predates them "
+                "(give --prepared a new path to rebuild it)"
+            )
 
 
 @dataclass
@@ -315,8 +431,9 @@ class BoilerNetTrainResult:
         return "\n".join(lines)
 
 
-def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
-    """Label, train (final model + out-of-fold models), calibrate, evaluate, save."""
+def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None:
+    """Label, train (out-of-fold models + final model), calibrate, evaluate, save; None
+    when ``oof_only``."""
     torch.set_num_threads(config.threads)
     split = load_split()
     pages = prepared_pages(config, split)
@@ -327,18 +444,26 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
     started = time.perf_counter()
 
     if config.oof is not None:
-        write_out_of_fold(config, config.oof, by_role[TRAIN], by_role[VALIDATION], split.k)
+        folds = config.oof_folds or tuple(range(split.k))
+        write_out_of_fold(config, config.oof, by_role[TRAIN], by_role[VALIDATION], folds)
+    if config.oof_only:
+        return None
+    if config.out is None:
+        raise ValueError("no checkpoint path (--out) to write")
 
     vocabulary = vocabulary_of(by_role[TRAIN], config)
-    encode(pages, vocabulary)
+    encode(pages, vocabulary, config.leaf_features)
     model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
     validation_p = predict(model, [p.network_input for p in by_role[VALIDATION]])
-    threshold = calibrate_threshold(by_role[VALIDATION], validation_p)
-    metrics: dict[str, Any] = {"history": history, "threshold": threshold}
+    threshold, drop_forms = calibrate(by_role[VALIDATION], validation_p)
+    metrics: dict[str, Any] = {"history": history, "threshold": threshold, "drop_forms": drop_forms}
     for role in (VALIDATION, HELDOUT):
         role_pages = by_role[role]
         probabilities = predict(model, [p.network_input for p in role_pages])
-        kept = [kept_leaves(page, p, threshold) for page, p in zip(role_pages, probabilities, strict=True)]
+        kept = [
+            kept_leaves(page, p, threshold, drop_forms)
+            for page, p in zip(role_pages, probabilities, strict=True)
+        ]
         metrics[role] = {"leaf": leaf_scores(role_pages, kept), "pages": page_scores(role_pages, kept)}
     metrics["train_seconds"] = round(time.perf_counter() - started)
     training = {
@@ -348,7 +473,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult:
         "pages": {role: len(rows) for role, rows in by_role.items()},
         "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
     }
-    save_boilernet(config.out, model, vocabulary, threshold, training, metrics)
+    save_boilernet(config.out, model, vocabulary, threshold, training, metrics, drop_forms)
     write_boilernet_card(config.out, config.command)
     return BoilerNetTrainResult(config.out, threshold, metrics)
 
@@ -358,17 +483,20 @@ def write_out_of_fold(
     out_path: Path,
     train: Sequence[LabelledPage],
     validation: Sequence[LabelledPage],
-    k: int,
+    folds: Sequence[int],
 ) -> None:
-    """Per fold f: a model trained on the other folds (``fold_epochs``) predicts fold f's
-    pages; one JSONL line per page: file_id, domain, fold, P(content) per leaf."""
+    """Per fold f of ``folds``: a model trained on the other folds (``fold_epochs``)
+    predicts fold f's pages; one JSONL line per page: file_id, domain, fold, P(content)
+    per leaf."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with out_path.open("w", encoding="utf-8") as out:
-        for fold in range(k):
+        for fold in folds:
             rest = [p for p in train if p.fold != fold]
             held = [p for p in train if p.fold == fold]
+            if not held:
+                raise ValueError(f"fold {fold} has no training pages")
             vocabulary = vocabulary_of(rest, config)
-            encode([*rest, *held, *validation], vocabulary)
+            encode([*rest, *held, *validation], vocabulary, config.leaf_features)
             model, _ = fit(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
             for page, p in zip(held, predict(model, [q.network_input for q in held]), strict=True):
                 line = {"file_id": page.file_id, "domain": page.domain, "fold": fold}

@@ -1,9 +1,11 @@
-"""BoilerNet: shapes, a tiny overfit, the checkpoint round trip and its start-up errors."""
+"""BoilerNet: shapes, the leaf features, a tiny overfit, the checkpoint round trip (and
+the previous format) and its start-up errors."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -18,28 +20,34 @@ from models.boilernet import (
     save_boilernet,
     write_boilernet_card,
 )
-from models.boilernet_data import LeafBatch, Vocabulary
+from models.boilernet_data import FEATURES, LeafBatch, Vocabulary, attribute_words, leaf_features
 from models.splits import DomainSplit
 from models.train_boilernet import (
     BoilerNetTrainConfig,
+    LabelledPage,
+    calibrate,
     calibrate_threshold,
     encode,
     fit,
     kept_leaves,
     label_pages,
     leaf_scores,
+    loss_weights,
     vocabulary_of,
+    write_out_of_fold,
 )
 from models.wcxb_pages import RAW, GoldPage
 from pipelines.evaluation.wcxb import WcxbRecord
 from pipelines.extraction.boilernet import BoilerNetExtractor
+from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.leaves import text_leaves
 from pipelines.extraction.page import Page
 
-PAGE = """<html><body><nav><a href="/">Home</a> <a href="/news">News {n}</a></nav>
+PAGE = """<html><body><nav class="siteNav main-menu"><a href="/">Home</a> <a href="/news">News {n}</a></nav>
 <article><h1>Story number {n}</h1><p>The council met on day {n} and agreed the budget.</p>
-<p>Residents <b>welcomed</b> the plan for {n} new parks.</p></article>
+<p>Residents <b>welcomed</b> the plan for {n} new parks.</p><button>Share it</button></article>
 <form><label>Subscribe to the story newsletter</label></form>
-<footer><p>Copyright {n} by the news site</p></footer></body></html>"""
+<footer id="site_footer"><p>Copyright {n} by the news site</p></footer></body></html>"""
 GOLD = "Story number {n}\n\nThe council met on day {n} and agreed the budget.\n\nResidents welcomed the plan for {n} new parks."
 
 
@@ -62,11 +70,20 @@ def trained(tmp_path_factory):
     pages = label_pages([gold_page(n, "train.example") for n in range(6)], split)
     pages += label_pages([gold_page(n, "valid.example") for n in range(6, 8)], split)
     config = BoilerNetTrainConfig(
-        data=Path("."), out=Path("."), words=50, dense=16, hidden=16, lr=0.02, window=64, batch_size=2
+        data=Path("."),
+        out=Path("."),
+        words=50,
+        leaf_features=True,
+        attributes=10,
+        dense=16,
+        hidden=16,
+        lr=0.02,
+        window=64,
+        batch_size=2,
     )
     train, validation = pages[:6], pages[6:]
     vocabulary = vocabulary_of(train, config)
-    encode(pages, vocabulary)
+    encode(pages, vocabulary, features=True)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # a shared busy CPU: more threads only wait on each other
     try:
@@ -94,6 +111,45 @@ def test_network_shapes_with_and_without_words():
     assert model(LeafBatch.of([encoded])).shape == (1, 1)
 
 
+def test_leaf_features_of_a_hand_made_page():
+    html = """<html><body><div id="main"><p>One two three four five six.</p>
+    <ul class="navBar x"><li><a href="/a" class="menu-link">Home</a></li><li><a href="/b">About us</a></li></ul>
+    <p>See <a href="/c">the link</a> and more</p></div></body></html>"""
+    leaves = text_leaves(body_of(parse_html(html)))
+    assert [leaf.text.strip() for leaf in leaves] == [
+        "One two three four five six.",
+        "Home",
+        "About us",
+        "See",
+        "the link",
+        "and more",
+    ]
+    rows = leaf_features(leaves)
+    assert len(rows) == 6 and all(len(row) == len(FEATURES) for row in rows)
+    f = [dict(zip(FEATURES, row, strict=True)) for row in rows]
+    assert f[0]["log_tokens"] == pytest.approx(math.log1p(6))
+    assert [x["in_link"] for x in f] == [0, 1, 1, 0, 1, 0]
+    # "See" is owned by the <p>: 2 of its 5 tokens are in the link; its parent <div> has 14 tokens, 5 linked.
+    assert f[3]["parent_link_share"] == pytest.approx(2 / 5)
+    assert f[3]["grandparent_link_share"] == pytest.approx(5 / 14)
+    assert f[1]["parent_link_share"] == f[1]["grandparent_link_share"] == 1.0  # <a> in <li>
+    assert [x["position"] for x in f] == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert f[0]["ends_sentence"] == 1 and f[3]["ends_sentence"] == 0
+    assert f[0]["punctuation_share"] == pytest.approx(1 / 23)  # "." among 23 visible characters
+    assert f[4]["stop_word_share"] == 0.5  # "the" of "the link"
+    # The link text's block is the <p> (5 tokens, 3 leaves); the <a> holds 1 leaf.
+    assert f[4]["block_log_tokens"] == pytest.approx(math.log1p(5))
+    assert f[4]["block_log_leaves"] == pytest.approx(math.log1p(3))
+    assert f[4]["parent_log_leaves"] == pytest.approx(math.log1p(1))
+    assert f[0]["log_depth"] < f[1]["log_depth"]  # p/div/body/html vs a/li/ul/div/body/html
+    # Class and id words of the owner and its ancestors: split, camelCase too, lowercased,
+    # one-letter words dropped, each word once.
+    bags = attribute_words(leaves)
+    assert bags[0] == ("main",)
+    assert bags[1] == ("bar", "link", "main", "menu", "nav")
+    assert bags[2] == ("bar", "main", "nav")
+
+
 def test_tiny_overfit_labels_every_leaf_right(trained):
     model, _, train, validation, history, _ = trained
     assert history[-1]["loss"] < history[0]["loss"]
@@ -113,6 +169,62 @@ def test_tiny_overfit_labels_every_leaf_right(trained):
     assert 0.05 <= calibrate_threshold(validation, probabilities) <= 0.95
 
 
+def test_form_rule_is_calibrated_with_the_threshold():
+    def page(in_form: list[bool]) -> LabelledPage:
+        leaves = [(("post", "text"), ["p"]), (("menu",), ["a"]), (("more", "post"), ["p"])]
+        return LabelledPage(
+            "0001",
+            "x.example",
+            "forum",
+            "validation",
+            None,
+            RAW,
+            leaves,
+            [1, 0, 1],
+            in_form,
+            ["post", "text", "more", "post"],
+        )
+
+    probabilities = [torch.tensor([0.9, 0.2, 0.6])]
+    # A forum that wraps its posts in a form: the rule would drop them all.
+    assert calibrate([page([True, True, True])], probabilities) == (0.25, False)
+    # A form holding only the menu: dropping it costs nothing, and the seed's rule wins ties.
+    assert calibrate([page([False, True, False])], probabilities)[1] is True
+    assert kept_leaves(page([True] * 3), probabilities[0], 0.5, drop_forms=False) == [True, False, True]
+
+
+def test_loss_weights_balance_classes_or_count_tokens():
+    leaves = [(("a", "b", "c"), ["p"]), (("menu",), ["a"]), (("d", "e"), ["p"]), (("x",), ["a"])]
+    page = LabelledPage(
+        "0001", "x.example", "article", "train", 0, RAW, leaves, [1, 0, 0, 0], [False] * 4, []
+    )
+    balanced, tokens = loss_weights([page], "balanced")[0], loss_weights([page], "tokens")[0]
+    assert balanced.tolist() == pytest.approx([2.0, 2 / 3, 2 / 3, 2 / 3])  # 1 content leaf of 4
+    assert tokens.tolist() == pytest.approx([12 / 7, 4 / 7, 8 / 7, 4 / 7])  # 3, 1, 2, 1 tokens
+    assert float(balanced.mean()) == pytest.approx(1.0) and float(tokens.mean()) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="unknown loss weighting"):
+        loss_weights([page], "pages")
+
+
+def test_out_of_fold_predictions_of_chosen_folds_only(tmp_path):
+    split = DomainSplit(
+        {"a.example": "train", "b.example": "train", "valid.example": "validation"},
+        {"a.example": 0, "b.example": 1},
+        2,
+    )
+    train = label_pages([gold_page(n, "a.example" if n % 2 else "b.example") for n in range(4)], split)
+    validation = label_pages([gold_page(9, "valid.example")], split)
+    config = BoilerNetTrainConfig(
+        data=Path("."), out=None, words=20, leaf_features=True, dense=8, hidden=8, fold_epochs=2, window=64
+    )
+    out = tmp_path / "oof.jsonl"
+    write_out_of_fold(config, out, train, validation, folds=(1,))
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert sorted(line["file_id"] for line in lines) == ["0000", "0002"]  # fold 1: b.example
+    assert all(line["fold"] == 1 and line["domain"] == "b.example" for line in lines)
+    assert [len(line["probabilities"]) for line in lines] == [len(p.labels) for p in train if p.fold == 1]
+
+
 def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     *_, path = trained
     extractor = BoilerNetExtractor.from_settings(
@@ -123,19 +235,48 @@ def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     assert extraction.text.startswith("Story number 42\n\nThe council met on day 42")
     assert "Home" not in extraction.text and "Copyright" not in extraction.text
     assert "Subscribe" not in extraction.text
+    assert "Share" not in extraction.text  # a button holds no leaf: never content
     assert "**welcomed**" in extraction.markdown
 
 
 def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     model, vocabulary, *_, path = trained
     payload = torch.load(path, weights_only=True)
-    assert payload["state_dict"]["out.weight"].dtype == torch.float16
     loaded = load_boilernet(path)
+    assert payload["state_dict"]["out.weight"].dtype == torch.float16
+    assert payload["features"] == list(FEATURES) and model.config.features == len(FEATURES)
+    assert {"nav", "menu", "footer"} <= set(loaded.vocabulary.attributes)
+    assert model.config.attributes == len(loaded.vocabulary.attributes) + 1
+    # The training leaves' feature mean is saved with the weights.
+    assert payload["state_dict"]["feature_mean"].abs().sum() > 0
     assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
     card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
     assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
     assert card["config"]["hidden"] == 16 and card["vocabulary"]["words"] == len(vocabulary.words)
     assert torch.allclose(loaded.model.out.weight, model.out.weight, atol=1e-2)
+
+
+def test_previous_format_without_features_still_loads_and_changed_features_fail(trained, tmp_path):
+    *_, path = trained
+    vocabulary = Vocabulary(("a",), ("p",))
+    seed = BoilerNet(BoilerNetConfig(words=vocabulary.word_size, tags=vocabulary.tag_size, dense=8, hidden=4))
+    payload = torch.load(save_boilernet(tmp_path / "v2.pt", seed, vocabulary, 0.3, {}, {}), weights_only=True)
+    payload["format_version"] = 1  # version 1: no features key, no feature buffers
+    del payload["features"]
+    payload["state_dict"] = {
+        k: v for k, v in payload["state_dict"].items() if k not in ("feature_mean", "feature_scale")
+    }
+    payload["config"] = {k: v for k, v in payload["config"].items() if k != "features"}
+    torch.save(payload, tmp_path / "v1.pt")
+    loaded = load_boilernet(tmp_path / "v1.pt")
+    assert loaded.model.config.features == 0 and loaded.threshold == 0.3
+    extraction = BoilerNetExtractor(network=loaded).extract(Page("<p>a a a</p>"))
+    assert extraction is None or extraction.extractor == "boilernet"  # runs without features
+    payload = torch.load(path, weights_only=True)
+    payload["features"] = ["log_tokens"]
+    torch.save(payload, tmp_path / "other.pt")
+    with pytest.raises(BoilerNetCheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
+        load_boilernet(tmp_path / "other.pt")
 
 
 def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):

@@ -19,7 +19,7 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return "--data DATA [--gold WCXB] --out PATH [--oof PATH] [options]"
+        return "--data DATA [--gold WCXB] (--out PATH | --oof PATH --oof-only) [--oof PATH] [options]"
 
     def short_desc(self) -> str:
         return "Train the BoilerNet leaf labeller on annotated WCXB dev"
@@ -30,7 +30,8 @@ class Command(ScrapyCommand):
             "GOLD the WCXB folder (default: DATA). Trains on the split's train domains, picks "
             "the epoch and calibrates the threshold on its validation domains, reports on its "
             "held-out domains; --oof also writes out-of-fold leaf probabilities of the "
-            "training domains (one model per fold)."
+            "training domains (one model per fold; --oof-folds and --oof-only write some "
+            "folds in a short job)."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -38,8 +39,14 @@ class Command(ScrapyCommand):
         group = parser.add_argument_group(title="Training")
         group.add_argument("--data", required=True, metavar="DATA", help="WCXB folder or capture feed")
         group.add_argument("--gold", metavar="WCXB", help="WCXB folder with the gold (default: DATA)")
-        group.add_argument("--out", required=True, metavar="PATH", help="checkpoint to write (.pt)")
+        group.add_argument("--out", metavar="PATH", help="checkpoint to write (.pt)")
         group.add_argument("--oof", metavar="PATH", help="write out-of-fold predictions (JSONL) here")
+        group.add_argument(
+            "--oof-folds", metavar="F,F", default="", help="only these folds' predictions (default: all)"
+        )
+        group.add_argument(
+            "--oof-only", action="store_true", help="write the --oof predictions only (no final model)"
+        )
         group.add_argument(
             "--prepared", metavar="PATH", help="labelled-pages cache (pickle) to read or write"
         )
@@ -47,6 +54,32 @@ class Command(ScrapyCommand):
             "--words", type=int, default=1000, help="word vocabulary, 0 = tags only (default: 1000)"
         )
         group.add_argument("--tags", type=int, default=50, help="tag vocabulary (default: 50)")
+        group.add_argument(
+            "--leaf-features",
+            action="store_true",
+            help="add the leaves' numeric features (length, link shares, position, ...) to the "
+            "word and tag bags (not the seed's input)",
+        )
+        group.add_argument(
+            "--attributes",
+            type=int,
+            default=0,
+            help="add a bag of the ancestors' class/id words over a vocabulary of this size "
+            "(default: 0, none: the seed's input)",
+        )
+        group.add_argument(
+            "--loss-weights",
+            choices=("balanced", "tokens"),
+            default="balanced",
+            help="balanced classes (default, the seed's) or each leaf by its token count",
+        )
+        group.add_argument(
+            "--select",
+            choices=("leaf-f1", "word-f1"),
+            default="leaf-f1",
+            help="keep the epoch with the best validation content-leaf F1 (default, the seed's) "
+            "or page word F1",
+        )
         group.add_argument("--dense", type=int, default=256, help="dense width (default: 256, the seed's)")
         group.add_argument("--hidden", type=int, default=256, help="BiLSTM width (default: 256, the seed's)")
         group.add_argument("--epochs", type=int, default=8, help="default: 8")
@@ -63,6 +96,14 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
             raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        if opts.oof_only and not opts.oof:
+            raise UsageError("--oof-only needs --oof PATH")
+        if not opts.oof_only and not opts.out:
+            raise UsageError("--out PATH is required (unless --oof-only)")
+        try:
+            oof_folds = tuple(int(f) for f in opts.oof_folds.split(",") if f.strip())
+        except ValueError:
+            raise UsageError(f"--oof-folds wants fold numbers like 0,1: {opts.oof_folds!r}") from None
         configure_logging(self.settings)
         from models.train_boilernet import BoilerNetTrainConfig, train_boilernet
         from pipelines.evaluation.wcxb import WcxbFormatError
@@ -70,11 +111,17 @@ class Command(ScrapyCommand):
         config = BoilerNetTrainConfig(
             data=Path(opts.data),
             gold=Path(opts.gold) if opts.gold else None,
-            out=Path(opts.out),
+            out=Path(opts.out) if opts.out else None,
             oof=Path(opts.oof) if opts.oof else None,
+            oof_folds=oof_folds,
+            oof_only=opts.oof_only,
             prepared=Path(opts.prepared) if opts.prepared else None,
             words=opts.words,
             tags=opts.tags,
+            leaf_features=opts.leaf_features,
+            attributes=opts.attributes,
+            loss_weights=opts.loss_weights,
+            select=opts.select,
             dense=opts.dense,
             hidden=opts.hidden,
             epochs=opts.epochs,
@@ -86,10 +133,12 @@ class Command(ScrapyCommand):
             seed=opts.seed,
             limit=opts.limit,
             progress=sys.stderr.isatty(),
-            command=" ".join(["scrapy", "train-boilernet", *sys.argv[2:]]),
+            # Scrapy has taken the command name out of sys.argv.
+            command=" ".join(["scrapy", "train-boilernet", *sys.argv[1:]]),
         )
         try:
             result = train_boilernet(config)
         except (ValueError, WcxbFormatError, OSError) as exc:
             raise UsageError(str(exc), print_help=False) from exc
-        print(result.report())
+        if result is not None:
+            print(result.report())

@@ -1,8 +1,11 @@
 """The ``boilernet`` extractor (seed 001): a BiLSTM labels every text leaf of the page as
 content or boilerplate; the content leaves are rendered in place (headings, paragraphs,
-lists and tables keep their shape). Leaves inside a ``<form>`` are dropped by rule (the
-seed's porter saw forms kept). The network and its calibrated threshold come from a
-checkpoint trained by ``scrapy train-boilernet`` (:mod:`models.train_boilernet`).
+lists and tables keep their shape; text under the tags that hold no leaf, such as
+buttons and selects, is not rendered). Leaves inside a ``<form>`` are dropped by rule (the
+seed's porter saw forms kept) when the checkpoint says so (the rule is calibrated on
+validation with the threshold: some forums wrap their posts in a form). The network and
+its calibration come from a checkpoint trained by ``scrapy train-boilernet``
+(:mod:`models.train_boilernet`).
 
 torch is imported when the checkpoint is loaded, not when this module is.
 """
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import base_url, body_of, parse_html
-from pipelines.extraction.leaves import TextLeaf, text_leaves
+from pipelines.extraction.leaves import IGNORED_TAGS, TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
 from pipelines.extraction.registry import register
@@ -44,6 +47,8 @@ class BoilerNetExtractor:
         checkpoint: str = DEFAULT_CHECKPOINT
         #: P(content) a leaf needs; None: the threshold calibrated on validation (checkpoint).
         threshold: float | None = None
+        #: Drop the leaves inside a <form>; None: the checkpoint's calibrated choice.
+        drop_forms: bool | None = None
 
     def __init__(self, options: Options | None = None, network: LoadedBoilerNet | None = None) -> None:
         self.options = options or self.Options()
@@ -97,9 +102,11 @@ class BoilerNetExtractor:
             return None
         probabilities = leaf_probabilities(network, leaves)
         threshold = network.threshold if self.options.threshold is None else self.options.threshold
+        drop_forms = network.drop_forms if self.options.drop_forms is None else self.options.drop_forms
         kept = 0
         for leaf, probability in zip(leaves, probabilities, strict=True):
-            if probability >= threshold and not any(e.tag == "form" for e in leaf.ancestors()):
+            in_form = drop_forms and any(e.tag == "form" for e in leaf.ancestors())
+            if probability >= threshold and not in_form:
                 kept += 1
             else:
                 leaf.clear()
@@ -107,13 +114,21 @@ class BoilerNetExtractor:
             logger.info("boilernet kept no text leaf of %s", page.url or "<page>")
             return None
         base = base_url(root, page.url)
-        return extraction_of(self.name, page_type, root, base, render_blocks(body, base))
+        # Text under the tags that hold no leaf (buttons, selects, ...) was never labelled: skip it.
+        blocks = render_blocks(body, base, skip=lambda element: element.tag in IGNORED_TAGS)
+        return extraction_of(self.name, page_type, root, base, blocks)
 
 
 def leaf_probabilities(network: LoadedBoilerNet, leaves: list[TextLeaf]) -> list[float]:
     """P(content) of each leaf, in order."""
-    from models.boilernet import predict
-    from models.boilernet_data import ancestor_tags
+    import torch
 
-    encoded = network.encoder.encode([(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves])
+    from models.boilernet import predict
+    from models.boilernet_data import ancestor_tags, attribute_words, leaf_features
+
+    features = torch.tensor(leaf_features(leaves)) if network.model.config.features else None
+    attributes = attribute_words(leaves) if network.vocabulary.attributes else None
+    encoded = network.encoder.encode(
+        [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes
+    )
     return predict(network.model, [encoded])[0].tolist()
