@@ -149,8 +149,9 @@ def test_a_regressor_copies_into_a_tree_ensemble_of_estimates(tmp_path, estimato
     np.testing.assert_allclose(loaded.confidence(np.array([-0.2, 0.4, 1.3])), [0.0, 0.4, 1.0])
 
 
-def test_a_checkpoint_without_output_holds_log_odds(tmp_path):
-    ensemble = TreeEnsemble(
+def one_leaf_ensemble(feature: str) -> TreeEnsemble:
+    """A one-tree, one-leaf ensemble (value 0.5) over a single named feature."""
+    return TreeEnsemble(
         *(np.array([-1]),) * 2,
         np.array([0]),
         np.array([0.0]),
@@ -159,8 +160,12 @@ def test_a_checkpoint_without_output_holds_log_odds(tmp_path):
         baseline=0.0,
         rate=1.0,
         depth=0,
-        features=["depth"],
+        features=[feature],
     )
+
+
+def test_a_checkpoint_without_output_holds_log_odds(tmp_path):
+    ensemble = one_leaf_ensemble("depth")
     path = ensemble.save(tmp_path / "old.npz")
     with np.load(path) as data:
         arrays = dict(data)
@@ -183,17 +188,7 @@ def test_checkpoint_errors_are_one_clear_line(tmp_path):
     np.savez(other, meta=np.array(json.dumps({"format": "something-else"})))
     with pytest.raises(CheckpointError, match="not an element classifier checkpoint"):
         TreeEnsemble.load(other)
-    ensemble = TreeEnsemble(
-        *(np.array([-1]),) * 2,
-        np.array([0]),
-        np.array([0.0]),
-        np.array([0.5]),
-        np.array([0]),
-        baseline=0.0,
-        rate=1.0,
-        depth=0,
-        features=["font_size"],
-    )
+    ensemble = one_leaf_ensemble("font_size")
     with pytest.raises(CheckpointError, match=r"features this code does not compute \(font_size\)"):
         TreeEnsemble.load(ensemble.save(tmp_path / "font.npz"), KNOWN_FEATURES)
 
