@@ -170,6 +170,11 @@ class TreeEnsemble:
         feature = arrays[f"{prefix}feature"].astype(np.int64)
         if int(feature.max(initial=0)) >= len(features) or not math.isfinite(header["baseline"]):
             raise ValueError("corrupt (tree features out of range)")
+        output = str(header.get("output", LOG_ODDS))
+        if output not in (LOG_ODDS, ESTIMATE):
+            raise ValueError(
+                f"of an unknown output {output!r} (this code reads {LOG_ODDS!r} or {ESTIMATE!r})"
+            )
         return cls(
             left=arrays[f"{prefix}left"].astype(np.int64),
             right=arrays[f"{prefix}right"].astype(np.int64),
@@ -182,7 +187,7 @@ class TreeEnsemble:
             depth=int(header["depth"]),
             features=features,
             float32=bool(header.get("float32", False)),
-            output=str(header.get("output", LOG_ODDS)),
+            output=output,
             **extra,
         )
 

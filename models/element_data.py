@@ -160,11 +160,13 @@ def labeled_pages(
 
 
 def apply_marks(pages: list[TrainingPage], marks: dict[str, dict[str, Any]]) -> list[TrainingPage]:
-    """A person's mark replaces the auto-annotation of the same page."""
+    """A person's mark replaces the auto-annotation of the same page: its element is the
+    main one, and the graded targets are measured against its text, not the page's gold."""
     for page in pages:
         mark = marks.get(url_key(page.capture.url))
         if mark is not None:
             page.main_path, page.source = mark["path"], PERSON
+            page.gold_text = mark.get("text") or ""
     return pages
 
 

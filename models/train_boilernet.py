@@ -239,11 +239,6 @@ def mean_word_f1(
     return fmean(scores) if scores else 0.0
 
 
-def calibrate_threshold(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> float:
-    """The threshold with the best mean page word F1 on ``pages`` (with the form rule)."""
-    return max(THRESHOLDS, key=lambda threshold: mean_word_f1(pages, probabilities, threshold))
-
-
 def calibrate(pages: Sequence[LabelledPage], probabilities: Sequence[torch.Tensor]) -> tuple[float, bool]:
     """The threshold and form rule (drop leaves in forms or not) with the best mean page
     word F1 on ``pages``; among equals the seed's rule."""

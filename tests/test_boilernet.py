@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from scrapy.settings import Settings
 
 from models.boilernet import (
     BoilerNet,
@@ -26,7 +27,6 @@ from models.train_boilernet import (
     BoilerNetTrainConfig,
     LabelledPage,
     calibrate,
-    calibrate_threshold,
     encode,
     fit,
     kept_leaves,
@@ -38,7 +38,7 @@ from models.train_boilernet import (
 )
 from models.wcxb_pages import RAW, GoldPage
 from pipelines.evaluation.wcxb import WcxbRecord
-from pipelines.extraction.boilernet import BoilerNetExtractor
+from pipelines.extraction.boilernet import BoilerNetExtractor, leaf_probabilities
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.leaves import text_leaves
 from pipelines.extraction.page import Page
@@ -166,7 +166,8 @@ def test_tiny_overfit_labels_every_leaf_right(trained):
         if form
     )
     probabilities = predict(model, [p.encoded for p in validation])
-    assert 0.05 <= calibrate_threshold(validation, probabilities) <= 0.95
+    threshold, _ = calibrate(validation, probabilities)
+    assert 0.05 <= threshold <= 0.95
 
 
 def test_form_rule_is_calibrated_with_the_threshold():
@@ -228,7 +229,7 @@ def test_out_of_fold_predictions_of_chosen_folds_only(tmp_path):
 def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     *_, path = trained
     extractor = BoilerNetExtractor.from_settings(
-        {"PAGESIGHT_BOILERNET_CHECKPOINT": str(path), "PAGESIGHT_BOILERNET_THRESHOLD": ""}
+        Settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(path), "PAGESIGHT_BOILERNET_THRESHOLD": ""})
     )
     extraction = extractor.extract(Page(PAGE.format(n=42), "https://x.example/42"))
     assert extraction is not None and extraction.extractor == "boilernet"
@@ -270,8 +271,9 @@ def test_previous_format_without_features_still_loads_and_changed_features_fail(
     torch.save(payload, tmp_path / "v1.pt")
     loaded = load_boilernet(tmp_path / "v1.pt")
     assert loaded.model.config.features == 0 and loaded.threshold == 0.3
-    extraction = BoilerNetExtractor(network=loaded).extract(Page("<p>a a a</p>"))
-    assert extraction is None or extraction.extractor == "boilernet"  # runs without features
+    leaves = text_leaves(body_of(parse_html("<p>a a a</p><div>b</div>")))
+    probabilities = leaf_probabilities(loaded, leaves)  # runs without features
+    assert len(probabilities) == 2 and all(0.0 <= p <= 1.0 for p in probabilities)
     payload = torch.load(path, weights_only=True)
     payload["features"] = ["log_tokens"]
     torch.save(payload, tmp_path / "other.pt")
@@ -282,7 +284,7 @@ def test_previous_format_without_features_still_loads_and_changed_features_fail(
 def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
     missing = tmp_path / "missing.pt"
     with pytest.raises(BoilerNetCheckpointError, match=r"not found: .*missing\.pt") as error:
-        BoilerNetExtractor.from_settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(missing)})
+        BoilerNetExtractor.from_settings(Settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(missing)}))
     assert "\n" not in str(error.value)
     corrupt = tmp_path / "corrupt.pt"
     corrupt.write_bytes(b"not a checkpoint")

@@ -11,9 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scrapy.settings import Settings
 
 from models.element_classifier import ESTIMATE, LOG_ODDS, CheckpointError, TreeEnsemble
 from models.element_data import (
+    AUTO,
+    TrainingPage,
+    apply_marks,
     collect_rows,
     labeled_pages,
     load_rows,
@@ -36,6 +40,7 @@ from pipelines.extraction.element_features import (
     tag_weight,
     word_weight,
 )
+from pipelines.urls import url_key
 from tests.element_pages import MAIN_PATH, layout_boxes, layout_page, write_marked_layout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -191,6 +196,10 @@ def test_checkpoint_errors_are_one_clear_line(tmp_path):
     ensemble = one_leaf_ensemble("font_size")
     with pytest.raises(CheckpointError, match=r"features this code does not compute \(font_size\)"):
         TreeEnsemble.load(ensemble.save(tmp_path / "font.npz"), KNOWN_FEATURES)
+    ensemble = one_leaf_ensemble("depth")
+    ensemble.output = "odds-squared"
+    with pytest.raises(CheckpointError, match=r"unknown output 'odds-squared'"):
+        TreeEnsemble.load(ensemble.save(tmp_path / "odd.npz"), KNOWN_FEATURES)
 
 
 def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(marked_layout, tmp_path):
@@ -243,6 +252,20 @@ def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout
     x, y = training_rows([graded], config)
     assert x.shape[1] == len(ORIGINAL_FEATURES) + len(PAGE_FEATURES) and y[0] == pytest.approx(1.0)
     assert y[1:].max() > 0.5  # the wrapper, a near miss, keeps its word F1
+
+
+def test_a_mark_on_a_page_with_a_gold_text_grades_against_the_marked_element(marked_layout):
+    feed, _ = marked_layout
+    capture = read_capture_feed(feed)[0]
+    html, boxes = capture.read()
+    # The page's gold says the sidebar is the content; a person marked the story.
+    page = TrainingPage(capture, None, AUTO, element_text(html, boxes, SIDEBAR) or "")
+    mark = {"url": capture.url, "text": element_text(html, boxes, MAIN_PATH), "path": MAIN_PATH}
+    marked = apply_marks([page], {url_key(capture.url): mark})[0]
+    rows = page_rows(marked, list(KNOWN_FEATURES), 768)
+    assert rows is not None and rows.paths[rows.positive] == MAIN_PATH
+    target = dict(zip(rows.paths, rows.targets.tolist(), strict=True))
+    assert target[MAIN_PATH] == pytest.approx(1.0) and target[SIDEBAR] == 0.0
 
 
 def test_an_f1_regressor_trained_on_graded_marks_picks_the_story(marked_layout, tmp_path):
@@ -302,7 +325,7 @@ def test_extractor_returns_none_with_a_reason_on_bad_pages(tmp_path, caplog):
 def test_from_settings_fails_at_start_up_on_a_missing_checkpoint(tmp_path):
     with pytest.raises(CheckpointError, match=r"gone\.npz not found"):
         ElementClassifierExtractor.from_settings(
-            {"PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT": str(tmp_path / "gone.npz")}
+            Settings({"PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT": str(tmp_path / "gone.npz")})
         )
 
 

@@ -106,6 +106,23 @@ def test_settings_override_an_extractors_options():
         build_extractor("iawce", bad)
 
 
+@pytest.mark.parametrize(
+    ("name", "field", "value"),
+    [("boilernet", "drop_forms", True), ("element-classifier", "checkpoint", None)],
+)
+def test_every_learned_extractor_reads_its_options_from_settings(name, field, value):
+    if value is None:  # the shipped checkpoint, named explicitly
+        value = str(build_extractor(name, Settings(pagesight_settings())).options.checkpoint)
+    overrides = {name: {field: value}}
+    extractor = build_extractor(name, Settings(pagesight_settings(PAGESIGHT_EXTRACTOR_OPTIONS=overrides)))
+    assert getattr(extractor.options, field) == value
+    bad = Settings(pagesight_settings(PAGESIGHT_EXTRACTOR_OPTIONS={name: {"nope": 1}}))
+    with pytest.raises(
+        ExtractorUnavailable, match=rf"PAGESIGHT_EXTRACTOR_OPTIONS\['{name}'\]: no option nope"
+    ):
+        build_extractor(name, bad)
+
+
 def test_options_change_what_iawce_finds():
     html = (
         "<html><body><div id='main'><p>" + "word " * 60 + "</p></div>"

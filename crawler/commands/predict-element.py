@@ -34,8 +34,9 @@ class Command(ScrapyCommand):
         return (
             "Renders the page in Chromium through the same capture as `scrapy crawl` (a local "
             "HTML file is served on 127.0.0.1 for it), then prints the element with the "
-            "highest probability: its HTML, its text, or JSON with its path, box, probability "
-            "and text."
+            "highest score: its HTML, its text, or JSON with its path, box, probability "
+            "(the model's confidence in [0, 1]: the predicted word F1 for the shipped "
+            "regressor, P(main) for a classifier) and text."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:

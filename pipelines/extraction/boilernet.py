@@ -23,7 +23,7 @@ from pipelines.extraction.dom import base_url, body_of, parse_html
 from pipelines.extraction.leaves import IGNORED_TAGS, TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
-from pipelines.extraction.registry import register
+from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.result import extraction_of
 from pipelines.extraction.textformat import render_blocks
 
@@ -69,6 +69,7 @@ class BoilerNetExtractor:
                 checkpoint=settings.get("PAGESIGHT_BOILERNET_CHECKPOINT") or DEFAULT_CHECKPOINT,
                 threshold=float(threshold) if threshold not in (None, "") else None,
             )
+        options = configured_options(cls.name, options, settings)
         return cls(options, load_boilernet(options.checkpoint))
 
     def network(self) -> LoadedBoilerNet | None:

@@ -25,7 +25,7 @@ from pipelines.extraction.dom import HtmlElement, base_url, parse_html
 from pipelines.extraction.element_features import ALL_FEATURES, feature_matrix
 from pipelines.extraction.metadata import extract_metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Page
-from pipelines.extraction.registry import register
+from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.textformat import Block, render_blocks, to_markdown, to_text
 
 logger = logging.getLogger(__name__)
@@ -69,8 +69,10 @@ class ElementClassifierExtractor:
         """Load PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT (empty: the shipped one) once;
         CheckpointError (one line) when it is unusable."""
         configured = settings.get("PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT") if settings is not None else None
-        options = cls.Options(checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT)
-        return cls(options, TreeEnsemble.load(options.checkpoint, KNOWN_FEATURES))
+        options = configured_options(
+            cls.name, cls.Options(checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT), settings
+        )
+        return cls(options, TreeEnsemble.load(Path(options.checkpoint), KNOWN_FEATURES))
 
     @cached_property
     def model(self) -> TreeEnsemble:
