@@ -14,6 +14,7 @@ import base64
 import codecs
 import contextlib
 import io
+import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -81,7 +82,7 @@ PAGE_FACTS_JS = """() => {
 ELEMENT_BOXES_JS = """(maxBoxes) => {
   const doc = document.documentElement;
   const boxes = [];
-  if (!doc || !document.body) return {boxes: boxes, height: 0};
+  if (!doc || !document.body) return JSON.stringify({boxes: boxes, height: 0});
   const pageW = Math.max(doc.scrollWidth, document.body.scrollWidth);
   const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
@@ -136,7 +137,7 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
       text_len: (el.textContent || '').trim().length,
     });
   }
-  return {boxes: boxes, height: pageH};
+  return JSON.stringify({boxes: boxes, height: pageH});
 }"""
 
 
@@ -426,7 +427,8 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
     timings["settle"] = _ms_since(started)
 
     step_started = time.perf_counter()
-    collected = await _evaluate(page, ELEMENT_BOXES_JS, options.max_boxes)
+    # One JSON string: Playwright validates and unwraps a returned object value by value.
+    collected = json.loads(await _evaluate(page, ELEMENT_BOXES_JS, options.max_boxes))
     page_height = collected["height"] or facts["height"]
     timings["boxes"] = _ms_since(step_started)
 

@@ -30,6 +30,7 @@ from torch import nn
 
 from models.classifier import PageTypeClassifier
 from models.efficientnet import EfficientNetWeightsError, pretrained_weights
+from models.errors import CheckpointError as CheckpointError  # re-exported: callers catch it here
 from models.pagenet import trunk_keys
 from models.registry import PageTypeModel, model_spec, resolve_device
 from models.shipped import project_file
@@ -38,10 +39,6 @@ from models.transform import ScreenshotTransform
 FORMAT = "pagesight-page-classifier"
 FORMAT_VERSION = 1
 METADATA_KEYS = ("model", "args", "labels", "transform", "config", "metrics", "split")
-
-
-class CheckpointError(RuntimeError):
-    """A checkpoint that is missing, unreadable, malformed or does not fit its model."""
 
 
 @dataclass

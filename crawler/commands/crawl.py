@@ -50,9 +50,9 @@ class Command(ScrapyCrawlCommand):
 
 
 def startup_errors() -> tuple[type[BaseException], ...]:
-    """What a crawl's start-up raises for bad input or configuration (torch, behind the
-    checkpoint error, is imported only when a crawl runs, not for every command)."""
-    from models.checkpoint import CheckpointError
+    """What a crawl's start-up raises for bad input or configuration (torch is imported
+    only by the components that load a model)."""
+    from models.errors import CheckpointError
 
     return (ValueError, OSError, ImportError, CheckpointError, BrowserNotFound)
 
