@@ -550,11 +550,13 @@ class RequestsInFlight:
     def __init__(self, page: Page):
         self.page = page
         self.pending: set[Any] = set()
+        self.started = 0
         self.quiet = asyncio.Event()
         self.quiet.set()
 
     def _started(self, request: Any) -> None:
         self.pending.add(request)
+        self.started += 1
         self.quiet.clear()
 
     def _ended(self, request: Any) -> None:
@@ -574,11 +576,14 @@ class RequestsInFlight:
         self.page.remove_listener("requestfailed", self._ended)
 
     async def wait_quiet(self, timeout: float) -> bool:
-        """Wait until no request has been in flight for QUIET_PERIOD; False on timeout."""
+        """Wait until no request has been in flight for QUIET_PERIOD; True at once when
+        none has started since entering; False on timeout."""
 
         async def quiet_period() -> None:
             while True:
                 await self.quiet.wait()
+                if not self.started:
+                    return
                 await asyncio.sleep(QUIET_PERIOD)
                 if self.quiet.is_set():
                     return

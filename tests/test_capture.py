@@ -11,7 +11,14 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
 
-from crawler.capture import MainDocument, browser_charset, intercept_main_document, screenshot_with_fallback
+from crawler.capture import (
+    QUIET_PERIOD,
+    MainDocument,
+    RequestsInFlight,
+    browser_charset,
+    intercept_main_document,
+    screenshot_with_fallback,
+)
 from tests.test_middleware import default_options
 
 
@@ -174,3 +181,48 @@ def test_fetched_html_is_fulfilled_in_its_decided_charset():
     )
     assert route.answer["headers"]["content-type"].startswith("text/html; charset=")
     assert document.body == "<p>caf\u00e9</p>".encode("cp1252") and document.status == 200
+
+
+class EventPage:
+    """A page that only registers request listeners, so a test can fire its events."""
+
+    def __init__(self):
+        self.listeners = {}
+
+    def on(self, event, handler):
+        self.listeners[event] = handler
+
+    def remove_listener(self, event, handler):
+        assert self.listeners.pop(event) == handler
+
+    def fire(self, event, request):
+        self.listeners[event](request)
+
+
+def test_quiet_network_settles_without_waiting_when_nothing_was_requested(monkeypatch):
+    slept = []
+    real_sleep = asyncio.sleep
+
+    async def recording_sleep(seconds, *args):
+        slept.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr("crawler.capture.asyncio.sleep", recording_sleep)
+    page = EventPage()
+    with RequestsInFlight(page) as in_flight:
+        assert asyncio.run(in_flight.wait_quiet(1.0))
+        assert slept == []
+        page.fire("request", "image")
+        page.fire("requestfinished", "image")
+        assert asyncio.run(in_flight.wait_quiet(1.0))
+        assert slept == [QUIET_PERIOD]
+    assert page.listeners == {}
+
+
+def test_a_request_that_never_ends_times_the_wait_out():
+    page = EventPage()
+    with RequestsInFlight(page) as in_flight:
+        page.fire("request", "stalled fetch")
+        page.fire("request", "failed fetch")
+        page.fire("requestfailed", "failed fetch")
+        assert not asyncio.run(in_flight.wait_quiet(0.05))
