@@ -1,10 +1,13 @@
 """The ``element-classifier`` extractor (seed 002, constractor): every rendered element
 under body gets a feature vector (:mod:`pipelines.extraction.element_features`), a
 gradient-boosted tree ensemble gives each the probability of being the page's main
-element, and the most probable one's text is the extraction.
+element (or its estimated word F1), and the best one's shown text, without what the
+denoiser drops inside it, is the extraction (:func:`chosen_extraction`, shared with the
+``vision-element`` extractor). A page without a candidate, or whose best one scores below
+``fallback_below``, gets its cleaned body instead, with a logged reason.
 
 Needs the capture's element boxes (the geometry comes from the render); a page without
-boxes, body or candidates yields None with a logged reason.
+boxes or body yields None with a logged reason.
 """
 
 from __future__ import annotations
