@@ -198,7 +198,8 @@ def element_blocks(
         return shown_blocks(root, element, boxes, base)
     path = root.getroottree().getpath(element)
     copy = deepcopy(root)
-    twin = copy.getroottree().xpath(path)[0]
+    # The copy's element by position (a path of an odd tag, ``fb:like``, is no valid XPath).
+    twin = next(twin for original, twin in zip(root.iter(), copy.iter(), strict=True) if original is element)
     hidden = set(invisible_elements(copy, subtree_boxes(boxes, path)))
     denoise(copy, clean_for)  # no boxes: the element's hidden parts are skipped as above
     if twin is not copy and copy not in twin.iterancestors():
