@@ -266,7 +266,10 @@ PAGESIGHT_BOILERNET_THRESHOLD = ""
 # The `element-classifier` extractor (seed 002): gradient boosting over the rendered
 # elements' features; its checkpoint (.npz from `scrapy train-element-classifier`, which
 # writes the shipped one by default; also what `scrapy predict-element` loads); empty: the
-# shipped models/checkpoints/element-classifier.npz.
+# shipped models/checkpoints/element-classifier.npz. Its options (and the vision element's),
+# through PAGESIGHT_EXTRACTOR_OPTIONS: `clean_element` (true: the pick's text without what
+# the denoiser drops inside it) and `fallback_below` (0.3: a pick scored below it, or no
+# candidate, gives the page's cleaned body).
 PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = ""
 
 # --- Vision element model (pipelines.extraction.vision_element) -------------------------

@@ -4,7 +4,10 @@ text, :func:`pipelines.extraction.element_features.candidates`) that are visible
 least ``min_side`` px wide and high; one pass of the frozen trunk over the screenshot's
 top square, each candidate's box pooled over its feature map plus the box geometry (and,
 for a head that takes them, the box's relations to its parent and children), a small head
-scores them (:mod:`models.vision_element`), and the best one's shown text is the extraction.
+scores them (:mod:`models.vision_element`), and the best one's shown text is the extraction
+(:func:`~pipelines.extraction.element_classifier.chosen_extraction`: cleaned of what the
+denoiser drops inside it; the page's cleaned body when no candidate passes the size filter
+or the best scores below ``fallback_below``).
 
 A candidate below the top square (the cut) has no pixels: it is scored from its geometry
 alone (its pooled features are zero, ``below_cut`` is 1).
@@ -23,12 +26,11 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.dom import HtmlElement, base_url, parse_html
-from pipelines.extraction.element_classifier import shown_blocks
+from pipelines.extraction.dom import HtmlElement, parse_html
+from pipelines.extraction.element_classifier import CLEAN_ELEMENT, FALLBACK_BELOW, chosen_extraction
 from pipelines.extraction.element_features import candidates
-from pipelines.extraction.page import ARTICLE, Extraction, Page
+from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.registry import configured_options, register
-from pipelines.extraction.result import extraction_of
 
 if TYPE_CHECKING:
     from models.pagenet import Trunk
@@ -65,10 +67,13 @@ class VisionElementExtractor:
     @dataclass(frozen=True)
     class Options:
         """``checkpoint``: the head (``scrapy train-vision-element``); ``min_side``: the
-        candidate size filter (px)."""
+        candidate size filter (px); ``clean_element``, ``fallback_below``: how its pick is
+        rendered (:func:`~pipelines.extraction.element_classifier.chosen_extraction`)."""
 
         checkpoint: Path = SHIPPED_CHECKPOINT
         min_side: float = MIN_SIDE
+        clean_element: bool = CLEAN_ELEMENT
+        fallback_below: float = FALLBACK_BELOW
 
     def __init__(self, options: Options, model: tuple[BoxHead, Trunk] | None = None):
         self.options = options
@@ -97,6 +102,13 @@ class VisionElementExtractor:
 
     def choose(self, page: Page) -> VisionChoice | None:
         """The best-scored candidate of ``page``, or None with a logged reason."""
+        ranked = self._rank(page)
+        return ranked[1] if ranked is not None else None
+
+    def _rank(self, page: Page) -> tuple[HtmlElement, VisionChoice | None] | None:
+        """The parsed page and its best-scored candidate (None: no candidate passes the
+        size filter), or None with a logged reason when the page, its screenshot or the
+        model cannot be used."""
         import torch
 
         from models.vision_element import (
@@ -127,9 +139,6 @@ class VisionElementExtractor:
         keep = (
             torch.nonzero(size_mask(boxes.reshape(-1, 4), visible, self.options.min_side)).flatten().tolist()
         )
-        if not keep:
-            logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
-            return None
         try:
             png = page.screenshot_png
             assert png is not None
@@ -142,6 +151,9 @@ class VisionElementExtractor:
         except CheckpointError as error:
             logger.warning("%s: %s", self.name, error)
             return None
+        if not keep:
+            logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
+            return root, None
         pixels, cell_px, cut = screenshot_input(image)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
         paths = [c.path for c in every]
@@ -163,15 +175,20 @@ class VisionElementExtractor:
             scores = torch.sigmoid(head(rows, kept_parents(paths, keep) if head.neighbours else None))
         best = int(torch.argmax(scores))
         chosen = every[keep[best]]
-        return VisionChoice(chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut)
+        return root, VisionChoice(
+            chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut
+        )
 
     def extract(self, page: Page) -> Extraction | None:
-        choice = self.choose(page)
-        if choice is None:
+        ranked = self._rank(page)
+        if ranked is None:
             return None
-        base = base_url(choice.root, page.url)
-        blocks = shown_blocks(choice.root, choice.element, page.boxes or [], base)
-        if not blocks:
-            logger.info("%s: the chosen element %s of %s shows no text", self.name, choice.path, page.url)
-            return None
-        return extraction_of(self.name, page.page_type or ARTICLE, choice.root, base, blocks)
+        root, choice = ranked
+        return chosen_extraction(
+            self.name,
+            page,
+            root,
+            (choice.element, choice.score) if choice is not None else None,
+            self.options.clean_element,
+            self.options.fallback_below,
+        )

@@ -1,0 +1,154 @@
+"""What the element extractors render of their pick (issues 12 and 13): the chosen element
+without what the denoiser drops inside it, and the page's cleaned body when there is no
+usable pick. On hand-made captured pages (HTML + boxes), no browser."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from models.element_classifier import ESTIMATE, TreeEnsemble
+from pipelines.extraction import Page
+from pipelines.extraction.dom import body_of, is_element, parse_html
+from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor
+from pipelines.extraction.vision_element import VisionElementExtractor
+from tests.element_pages import sentence
+
+SHARE = "Share this story on Facebook"
+COMMENT = "First comment here"
+
+
+def story_page() -> str:
+    """The story (h1, four paragraphs) holding a share bar and a comment thread, then a
+    sidebar of links."""
+    rng = random.Random(7)
+    story = "".join(f"<p>{sentence(rng, 25)} {sentence(rng, 18)}</p>" for _ in range(4))
+    comments = "".join(
+        f'<div class="comment-body"><p>{COMMENT if i == 0 else sentence(rng, 12)}</p></div>' for i in range(3)
+    )
+    side = "".join(f'<li><a href="/r{i}">{sentence(rng, 5)}</a></li>' for i in range(6))
+    return (
+        "<!DOCTYPE html><html><head><title>Harbour news</title></head><body>"
+        f'<div id="story"><h1>{sentence(rng, 6)}</h1>{story}'
+        f'<div class="share-buttons"><a href="https://facebook.test/share">{SHARE}</a> '
+        '<a href="https://x.test/intent">Post it on X</a></div>'
+        f'<div id="comments"><h3>3 comments</h3>{comments}</div></div>'
+        f'<div class="side"><ul>{side}</ul></div>'
+        "</body></html>"
+    )
+
+
+def page_boxes(html: str, text: bool = True, unboxed: str = "") -> list[dict]:
+    """A box per element under body but the ``unboxed`` tag, in document order (the story
+    first), visible, with its text length (0 everywhere when not ``text``)."""
+    root = parse_html(html)
+    tree = root.getroottree()
+    return [
+        {
+            "tag": el.tag,
+            "path": tree.getpath(el),
+            "x": 0,
+            "y": 40 * i,
+            "w": 800,
+            "h": 400,
+            "visible": True,
+            "text_len": len(el.text_content().strip()) if text else 0,
+        }
+        for i, el in enumerate(body_of(root).iterdescendants())
+        if is_element(el) and el.tag != unboxed
+    ]
+
+
+def first_candidate_model(estimate: float) -> TreeEnsemble:
+    """A one-leaf regressor: every candidate gets ``estimate``, so the first one (the
+    story) is the pick."""
+    return TreeEnsemble(
+        *(np.array([-1]),) * 2,
+        np.array([0]),
+        np.array([0.0]),
+        np.array([estimate]),
+        np.array([0]),
+        baseline=0.0,
+        rate=1.0,
+        depth=0,
+        features=list(KNOWN_FEATURES),
+        meta={"viewport_height": 768},
+        output=ESTIMATE,
+    )
+
+
+def classifier(tmp_path, estimate: float = 0.9, **options: object) -> ElementClassifierExtractor:
+    defaults = ElementClassifierExtractor.Options(tmp_path / "unused.npz")
+    return ElementClassifierExtractor(replace(defaults, **options), first_candidate_model(estimate))
+
+
+@pytest.mark.parametrize("wrapper", ["section", "fb:wrap"])  # a path with a prefix is no valid XPath
+def test_the_chosen_element_is_rendered_without_its_share_bar_and_comments(tmp_path, wrapper):
+    html = story_page().replace("<body>", f"<body><{wrapper}>").replace("</body>", f"</{wrapper}></body>")
+    page = Page(html, "http://a.test/story", "article", page_boxes(html, unboxed=wrapper))
+    extractor = classifier(tmp_path)
+    choice = extractor.choose(page)
+    assert choice is not None and choice.path == f"/html/body/{wrapper}/div[1]"  # the element itself is kept
+    found = extractor.extract(page)
+    assert found is not None
+    story = parse_html(html).find(".//div[@id='story']")
+    title, first = story.find("h1").text, story.find("p").text
+    assert found.text.startswith(title) and first in found.text
+    assert SHARE not in found.text and COMMENT not in found.text and "3 comments" not in found.text
+    raw = classifier(tmp_path, clean_element=False).extract(page)
+    assert raw is not None and SHARE in raw.text and COMMENT in raw.text and first in raw.text
+
+
+def test_without_a_candidate_the_cleaned_body_is_the_extraction(tmp_path, caplog):
+    html = story_page()
+    page = Page(html, "http://a.test/none", "article", page_boxes(html, text=False))
+    extractor = classifier(tmp_path)
+    assert extractor.choose(page) is None
+    with caplog.at_level(logging.INFO):
+        found = extractor.extract(page)
+    assert found is not None and "no candidate on http://a.test/none; the cleaned body instead" in caplog.text
+    story = parse_html(html).find(".//div[@id='story']")
+    assert story.find("p").text in found.text and SHARE not in found.text and COMMENT not in found.text
+    side_link = parse_html(html).find(".//div[@class='side']//a").text
+    assert side_link in found.text  # the body's, not only the story's
+
+
+def test_a_pick_scored_below_fallback_below_gives_the_cleaned_body(tmp_path, caplog):
+    html = story_page()
+    page = Page(html, "http://a.test/low", "article", page_boxes(html))
+    side_link = parse_html(html).find(".//div[@class='side']//a").text
+    kept = classifier(tmp_path, estimate=0.3, fallback_below=0.2).extract(page)
+    assert kept is not None and side_link not in kept.text
+    with caplog.at_level(logging.INFO):
+        body = classifier(tmp_path, estimate=0.1, fallback_below=0.2).extract(page)
+    assert body is not None and side_link in body.text and SHARE not in body.text
+    assert "the pick scores 0.100 < 0.2 on http://a.test/low; the cleaned body instead" in caplog.text
+
+
+def test_a_page_whose_body_shows_nothing_is_none_with_a_reason(tmp_path, caplog):
+    html = "<html><body><div><span> </span></div></body></html>"
+    with caplog.at_level(logging.INFO):
+        assert (
+            classifier(tmp_path).extract(Page(html, "http://a.test/e", "article", page_boxes(html))) is None
+        )
+    assert "the body of http://a.test/e shows no text" in caplog.text
+
+
+def test_vision_without_a_candidate_of_the_size_gives_the_cleaned_body(caplog):
+    pytest.importorskip("torch")
+    from tests.test_vision_element import drawn_screenshot
+
+    html = story_page()
+    extractor = VisionElementExtractor(replace(VisionElementExtractor.Options(), min_side=100_000))
+    page = Page(html, "http://a.test/v", "article", page_boxes(html), drawn_screenshot())
+    with caplog.at_level(logging.INFO):
+        found = extractor.extract(page)
+    assert "no visible candidate of 100000 px on http://a.test/v" in caplog.text
+    assert "no candidate on http://a.test/v; the cleaned body instead" in caplog.text
+    assert found is not None and found.extractor == "vision-element"
+    story = parse_html(html).find(".//div[@id='story']")
+    assert story.find("p").text in found.text and SHARE not in found.text and COMMENT not in found.text
