@@ -74,8 +74,9 @@ class EnsembleExtractor:
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
-        """Load PAGESIGHT_ENSEMBLE_CHECKPOINT (empty: the shipped one) once and build its
-        candidates; QualityCheckpointError (one line) when the checkpoint is unusable,
+        """Load PAGESIGHT_ENSEMBLE_CHECKPOINT (empty: the shipped one) once, settle the
+        choice against it (:meth:`_choice`) and build its candidates;
+        QualityCheckpointError (one line) when the checkpoint is unusable,
         ExtractorUnavailable when a candidate's package is missing."""
         from models.quality import FULL, QualityEstimate
 
