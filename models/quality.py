@@ -3,9 +3,11 @@ the gold main content, from :mod:`models.quality_features`.
 
 Two stages, each a gradient-boosted regression tree ensemble over its own candidate set
 (``cheap``: extractors that run in a few ms; ``full``: those and the peers), so that the
-``ensemble`` extractor can stop after the cheap candidates when the estimate is sure. The
-trees are stored as plain arrays (:class:`models.element_classifier.TreeEnsemble`'s
-layout) in one ``.npz`` with a JSON ``meta``: prediction needs numpy only, no pickle.
+``ensemble`` extractor can stop after the cheap candidates when the estimate is sure. A stage
+may also carry its line merge (:class:`models.quality_merge.MergeModel`: a classifier of
+the candidates' lines); a checkpoint written before the merge has none. The trees are
+stored as plain arrays (:class:`models.element_classifier.TreeEnsemble`'s layout) in one
+``.npz`` with a JSON ``meta``: prediction needs numpy only, no pickle.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ import numpy as np
 
 from models.element_classifier import TREE_ARRAYS, TreeEnsemble, read_npz_checkpoint, write_npz_checkpoint
 from models.quality_features import feature_names
+from models.quality_merge import MergeModel, merge_feature_names
 
 FORMAT = "pagesight-quality-estimate/1"
 CHEAP, FULL = "cheap", "full"
 STAGES = (CHEAP, FULL)
+#: The ``ensemble``'s two ways to use the candidates: keep the one the estimate picks, or
+#: merge their lines.
+PICK, MERGE = "pick", "merge"
 _RETRAIN = "train one with `scrapy train-ensemble --wcxb WCXB_DEV`"
 
 
@@ -69,20 +75,36 @@ def stage_from_sklearn(model: Any, candidates: list[str]) -> StageModel:
 
 @dataclass
 class QualityEstimate:
-    """The checkpoint: a model per stage, and what made it (args, data, metrics)."""
+    """The checkpoint: a model per stage, each stage's line merge (none in a checkpoint
+    written before the merge), and what made it (args, data, metrics; ``meta["choice"]``:
+    pick or merge, chosen on validation)."""
 
     stages: dict[str, StageModel]
     meta: dict[str, Any] = field(default_factory=dict)
+    merges: dict[str, MergeModel] = field(default_factory=dict)
 
     def save(self, path: str | Path) -> Path:
         arrays: dict[str, Any] = {}
-        stages = {}
+        stages, merges = {}, {}
         for name, stage in self.stages.items():
             header = stage.trees.header()
             del header["float32"]
             stages[name] = {"candidates": stage.candidates, **header, "margin": stage.margin}
             arrays.update(stage.trees.to_arrays(f"{name}.", value_dtype=np.float32))
-        return write_npz_checkpoint(path, {**self.meta, "format": FORMAT, "stages": stages}, arrays)
+        for name, merge in self.merges.items():
+            header = merge.trees.header()
+            del header["float32"]
+            merges[name] = {
+                "candidates": merge.candidates,
+                **header,
+                "drop_below": merge.drop_below,
+                "add_from": merge.add_from,
+            }
+            arrays.update(merge.trees.to_arrays(f"merge.{name}.", value_dtype=np.float32))
+        meta = {**self.meta, "format": FORMAT, "stages": stages}
+        if merges:
+            meta["merges"] = merges
+        return write_npz_checkpoint(path, meta, arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> QualityEstimate:
@@ -94,7 +116,8 @@ class QualityEstimate:
             missing = [stage for stage in STAGES if stage not in meta.get("stages", {})]
             if missing:
                 raise QualityCheckpointError(f"{path} has no {', '.join(missing)} stage; {_RETRAIN}")
-            return [f"{stage}.{array}" for stage in STAGES for array in TREE_ARRAYS]
+            prefixes = [*STAGES, *(f"merge.{stage}" for stage in meta.get("merges", {}))]
+            return [f"{prefix}.{array}" for prefix in prefixes for array in TREE_ARRAYS]
 
         meta, arrays = read_npz_checkpoint(
             path, FORMAT, "a quality estimate", _RETRAIN, QualityCheckpointError, array_names
@@ -112,5 +135,19 @@ class QualityEstimate:
             except ValueError as exc:
                 raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
             stages[name] = StageModel(candidates, trees, float(info["margin"]))
-        extra = {k: v for k, v in meta.items() if k not in ("format", "stages")}
-        return cls(stages, extra)
+        merges = {}
+        for name, info in meta.get("merges", {}).items():
+            candidates = list(info["candidates"])
+            if name not in stages or candidates != stages[name].candidates:
+                raise QualityCheckpointError(f"{path} has a line merge of no stage's candidates; {_RETRAIN}")
+            if list(info["features"]) != merge_feature_names(candidates):
+                raise QualityCheckpointError(
+                    f"{path} has a line merge of features this code does not compute; {_RETRAIN}"
+                )
+            try:
+                trees = TreeEnsemble.from_arrays(arrays, info, f"merge.{name}.")
+            except ValueError as exc:
+                raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
+            merges[name] = MergeModel(candidates, trees, float(info["drop_below"]), float(info["add_from"]))
+        extra = {k: v for k, v in meta.items() if k not in ("format", "stages", "merges")}
+        return cls(stages, extra, merges)

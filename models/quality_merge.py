@@ -7,16 +7,22 @@ candidates contain it, where it sits, how long it is, how much of it is link tex
 its neighbours voted, and the page's candidate features (:mod:`models.quality_features`).
 A classifier says whether the line belongs to the gold main content; the merged text is
 the first candidate's lines that the classifier does not rule out, plus the other
-candidates' lines it is sure of. Pure functions over text.
+candidates' lines it is sure of (:class:`MergeModel`, stored in the ensemble's
+checkpoint). The merged Markdown is the same lines' Markdown, each taken from its
+candidate's own Markdown (:func:`markdown_spans`). Pure functions over text.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from models.element_classifier import TreeEnsemble
 from models.quality_features import PageStats
 from pipelines.evaluation.text import tokens
 
@@ -35,11 +41,13 @@ PAGE_FEATURES = 16
 
 @dataclass(frozen=True)
 class Line:
-    """One unit: its text, words, the candidate it comes from and its features."""
+    """One unit: its text, words, the candidate it comes from, its line number in that
+    candidate's text, and its features."""
 
     text: str
     words: list[str]
     source: int
+    number: int
     features: list[float]
 
 
@@ -92,18 +100,18 @@ def candidate_lines(
 ) -> list[Line]:
     """The units of one page: ``texts[i]`` is candidate ``i``'s text (None: nothing
     found), ``page_rows[i]`` its :func:`candidate_features` row."""
-    lines = [[(line, tokens(line)) for line in (text or "").splitlines()] for text in texts]
-    lines = [[(line, words) for line, words in found if words] for found in lines]
-    grams = [Grams([w for _, words in found for w in words]) for found in lines]
+    numbered = [enumerate((text or "").splitlines()) for text in texts]
+    lines = [[(n, line, words) for n, line in found if (words := tokens(line))] for found in numbered]
+    grams = [Grams([w for _, _, words in found for w in words]) for found in lines]
     link_bag = Counter(page.link_bag)
     seen = Grams()
     units: list[Line] = []
     for source, found in enumerate(lines):
-        kept = [(line, words) for line, words in found if source == 0 or seen.contains(words) < CONTAINED]
-        contained = [[g.contains(words) for g in grams] for _, words in kept]
+        kept = [unit for unit in found if source == 0 or seen.contains(unit[2]) < CONTAINED]
+        contained = [[g.contains(words) for g in grams] for _, _, words in kept]
         votes = [float(sum(share >= CONTAINED for share in row)) for row in contained]
-        sizes = [len(words) for _, words in kept]
-        for i, ((line, words), row) in enumerate(zip(kept, contained, strict=True)):
+        sizes = [len(words) for _, _, words in kept]
+        for i, ((number, line, words), row) in enumerate(zip(kept, contained, strict=True)):
             window = slice(max(0, i - WINDOW), i + WINDOW + 1)
             features = [
                 *row,
@@ -121,7 +129,7 @@ def candidate_lines(
                 *page_rows[0][:PAGE_FEATURES],
                 *page_rows[source][:PAGE_FEATURES],
             ]
-            units.append(Line(line, words, source, features))
+            units.append(Line(line, words, source, number, features))
         seen.update(grams[source])
     return units
 
@@ -131,15 +139,111 @@ def in_gold(line: Line, gold: Grams) -> bool:
     return gold.contains(line.words) >= CONTAINED
 
 
-def merged_text(
+def kept_lines(
     lines: Sequence[Line], probabilities: Sequence[float], drop_below: float, add_from: float
-) -> str:
+) -> list[Line]:
     """The first candidate's lines whose probability is at least ``drop_below``, then the
     other candidates' lines whose probability is at least ``add_from``."""
-    first = [
-        line.text
-        for line, p in zip(lines, probabilities, strict=True)
-        if line.source == 0 and p >= drop_below
-    ]
-    added = [line.text for line, p in zip(lines, probabilities, strict=True) if line.source and p >= add_from]
-    return "\n".join(first + added)
+    pairs = list(zip(lines, probabilities, strict=True))
+    first = [line for line, p in pairs if line.source == 0 and p >= drop_below]
+    return first + [line for line, p in pairs if line.source and p >= add_from]
+
+
+def merged_text(lines: Sequence[Line]) -> str:
+    """The kept ``lines`` as plain text: lines next to each other in their candidate's
+    text stay one paragraph, others are separated by a blank line."""
+    parts: list[str] = []
+    previous: Line | None = None
+    for line in lines:
+        if previous is not None:
+            adjacent = line.source == previous.source and line.number == previous.number + 1
+            parts.append("\n" if adjacent else "\n\n")
+        parts.append(line.text)
+        previous = line
+    return "".join(parts)
+
+
+_FENCE = re.compile(r"^\s*```")
+
+
+def markdown_spans(text: str, markdown: str) -> dict[int, tuple[int, int]]:
+    """Where each line of a candidate's ``text`` (by line number) sits in its
+    ``markdown``: a ``[start, end)`` range of Markdown lines. Text and Markdown are
+    rendered from the same blocks, so their worded lines come in the same order; a
+    Markdown line holding at least :data:`CONTAINED` of a text line's words (searched a
+    few lines ahead) is its line. Lines without words (a table's separator, a code
+    fence's close) join the line before; a code fence's opening joins the line after.
+    Lines not found are left out (they are rendered as their text)."""
+    rows = markdown.splitlines()
+    spans: dict[int, tuple[int, int]] = {}
+    cursor, in_code = 0, False
+    previous: int | None = None
+    for number, line in enumerate(text.splitlines()):
+        words = Counter(tokens(line))
+        if not words:
+            continue
+        for at in range(cursor, min(len(rows), cursor + 2 * WINDOW + 1)):
+            found = Counter(tokens(rows[at]))
+            if sum((words & found).values()) >= CONTAINED * sum(words.values()):
+                break
+        else:
+            continue
+        start = at
+        for between in range(cursor, at):
+            if _FENCE.match(rows[between]):
+                in_code = not in_code
+                if in_code:  # an opening fence: this line's
+                    start = min(start, between)
+                    continue
+            if previous is not None and rows[between].strip() and not tokens(rows[between]):
+                spans[previous] = (spans[previous][0], between + 1)
+        spans[number] = (start, at + 1)
+        previous, cursor = number, at + 1
+    if previous is not None and cursor < len(rows) and _FENCE.match(rows[cursor]) and in_code:
+        spans[previous] = (spans[previous][0], cursor + 1)
+    return spans
+
+
+def merged_markdown(
+    lines: Sequence[Line], texts: Sequence[str | None], markdowns: Sequence[str | None]
+) -> str:
+    """The kept ``lines`` as Markdown: each line's own Markdown from its candidate
+    (``markdowns[source]``, aligned with ``texts[source]`` by :func:`markdown_spans`),
+    lines next to each other in that Markdown kept together, others separated by a blank
+    line; a line without a Markdown span is its text. A code block left open is closed."""
+    spans = {
+        source: markdown_spans(text or "", markdown or "")
+        for source, (text, markdown) in enumerate(zip(texts, markdowns, strict=True))
+    }
+    rows = [(markdown or "").splitlines() for markdown in markdowns]
+    parts: list[str] = []
+    previous: tuple[int, int] | None = None  # (source, end of its span)
+    for line in lines:
+        span = spans[line.source].get(line.number)
+        if parts:
+            adjacent = span is not None and previous == (line.source, span[0])
+            parts.append("\n" if adjacent else "\n\n")
+        parts.append("\n".join(rows[line.source][span[0] : span[1]]) if span else line.text)
+        previous = (line.source, span[1]) if span else None
+    merged = "".join(parts)
+    fences = sum(1 for row in merged.splitlines() if _FENCE.match(row))
+    return merged + "\n```" if fences % 2 else merged
+
+
+@dataclass
+class MergeModel:
+    """A stage's line merge: its candidates (the first is the one whose lines are kept
+    unless ruled out), the line classifier's trees (log-odds of "in the gold") and the
+    two thresholds of :func:`kept_lines` (chosen on cross-fitted probabilities)."""
+
+    candidates: list[str]
+    trees: TreeEnsemble
+    drop_below: float
+    add_from: float
+
+    def kept(self, lines: Sequence[Line]) -> list[Line]:
+        """The lines the merge keeps, in :func:`kept_lines`' order."""
+        if not lines:
+            return []
+        probabilities = self.trees.probabilities(np.array([line.features for line in lines]))
+        return kept_lines(lines, probabilities.tolist(), self.drop_below, self.add_from)

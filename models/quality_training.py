@@ -4,8 +4,9 @@ domains' candidates, choose its size and its switching margin on the validation 
 there, and measure
 everything on the held-out domains (pick F1, the oracle, Spearman correlation of the
 estimate with the true F1, top-vs-bottom quartile gap; per WCXB type). The line-level
-merge of the full stage's candidates (:mod:`models.quality_merge`) is measured beside
-(:func:`measure_merge`; not in the checkpoint).
+merge of each stage's candidates (:mod:`models.quality_merge`, :func:`fit_merge`) is
+fitted too and stored in the checkpoint; whether the ``ensemble`` picks or merges by
+default is chosen on the validation domains (:func:`merge_cascade`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from models.quality import CHEAP, FULL, QualityEstimate, StageModel, stage_from_sklearn
+from models.element_classifier import TreeEnsemble
+from models.quality import CHEAP, FULL, MERGE, PICK, QualityEstimate, StageModel, stage_from_sklearn
 from models.quality_data import CandidatePage, QualityRows, quality_rows
+from models.quality_merge import MergeModel
 from models.splits import HELDOUT, TRAIN, VALIDATION
 
 #: Extractors of each stage: cheap (ours, a few ms each) and full (with the peers).
@@ -191,33 +194,80 @@ def train_quality(
         "escalated_share": share,
         HELDOUT: _report(heldout_picks[FULL], pages, true_f1, estimate),
     }
-    metrics["merge"] = measure_merge(pages, gold, config.full, config)
+    merges = {name: fit_merge(pages, gold, stages[name].candidates, config) for name in stages}
+    metrics["merge"] = {name: fit.metrics for name, fit in merges.items()}
+    choice, metrics["merge"]["cascade"] = merge_cascade(
+        merges, validation_picks, heldout_picks, threshold, pages
+    )
     meta = {
         "config": asdict(config),
         "confident": threshold,
+        "choice": choice,
         "metrics": metrics,
         "scikit_learn": importlib.metadata.version("scikit-learn"),
     }
-    return QualityEstimate(stages, meta), metrics
+    merge_models = {name: fit.model for name, fit in merges.items()}
+    return QualityEstimate(stages, meta, merge_models), metrics
+
+
+def merge_cascade(
+    merges: dict[str, MergeFit],
+    validation: dict[str, StagePicks],
+    heldout: dict[str, StagePicks],
+    threshold: float,
+    pages: dict[str, CandidatePage],
+) -> tuple[str, dict[str, Any]]:
+    """The ``ensemble``'s choice (merge when the merge cascade beats the pick cascade on
+    the validation domains, else pick) and the merge cascade's report: the cheap stage's
+    merge where the cheap pick's estimate is at least ``threshold``, the full stage's
+    elsewhere; its estimate is the pick's (the feed's ``extraction_quality``)."""
+
+    def merged_f1(role_picks: dict[str, StagePicks]) -> np.ndarray:
+        escalate = role_picks[CHEAP].estimate < threshold
+        stage_f1 = {
+            name: np.array([merges[name].f1[f] for f in role_picks[name].file_ids]) for name in merges
+        }
+        return np.where(escalate, stage_f1[FULL], stage_f1[CHEAP])
+
+    pick_f1 = cascade(validation[CHEAP], validation[FULL], threshold)[0].mean()
+    merge_f1 = merged_f1(validation).mean()
+    true_f1 = merged_f1(heldout)
+    _, estimate, _ = cascade(heldout[CHEAP], heldout[FULL], threshold)
+    return MERGE if merge_f1 > pick_f1 else PICK, {
+        "validation_f1": float(merge_f1),
+        "validation_pick_f1": float(pick_f1),
+        HELDOUT: _report(heldout[FULL], pages, true_f1, estimate),
+    }
 
 
 #: (drop_below, add_from) of the line-level merge tried on the cross-fitted selection set
-#: (:func:`models.quality_merge.merged_text`); (0.0, 1.01) is the first candidate alone.
+#: (:func:`models.quality_merge.kept_lines`); (0.0, 1.01) is the first candidate alone.
 MERGE_THRESHOLDS = [(0.0, 1.01), (0.0, 0.5), (0.1, 0.5), (0.2, 0.5), (0.3, 0.5), (0.1, 0.7), (0.2, 0.7)]
 
 
-def measure_merge(
+@dataclass
+class MergeFit:
+    """A stage's fitted line merge, what it measured (:func:`fit_merge`), and its merged
+    word F1 per page of the validation and held-out domains (keyed by file id)."""
+
+    model: MergeModel
+    metrics: dict[str, Any]
+    f1: dict[str, float]
+
+
+def fit_merge(
     pages: dict[str, CandidatePage], gold: dict[str, str], candidates: list[str], config: TrainConfig
-) -> dict[str, Any]:
+) -> MergeFit:
     """The line-level merge of ``candidates`` (README "Ensemble"): a line classifier
     fitted on the training domains, its thresholds chosen on cross-fitted probabilities
     (each training fold by the classifier of the other folds, with the validation
-    domains), its merged text's word F1 on the held-out domains beside the first
-    candidate's."""
+    domains), its merged text's word F1 on the validation and held-out domains beside the
+    first candidate's."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from models.quality_features import candidate_features
-    from models.quality_merge import Grams, Line, candidate_lines, in_gold, merge_feature_names, merged_text
+    from models.quality_merge import Grams, Line, candidate_lines, in_gold, kept_lines, merge_feature_names
+    from models.quality_merge import merged_text as merged
     from pipelines.evaluation.metrics import word_prf
     from pipelines.evaluation.text import tokens
 
@@ -248,15 +298,18 @@ def measure_merge(
     for held in np.unique(fold[train]):
         rows_of_fold = train & (fold == held)
         probability[rows_of_fold] = fitted(train & (fold != held)).predict_proba(features[rows_of_fold])[:, 1]
+    final = fitted(train)
     rest = ~train
-    probability[rest] = fitted(train).predict_proba(features[rest])[:, 1]
+    probability[rest] = final.predict_proba(features[rest])[:, 1]
     starts = np.concatenate([[0], np.cumsum([len(lines) for lines in units])])
 
     def page_f1(thresholds: tuple[float, float], wanted: tuple[str, ...]) -> tuple[np.ndarray, list[int]]:
         chosen = [i for i, page in enumerate(ordered) if page.role in wanted]
         scores = [
             word_prf(
-                tokens(merged_text(units[i], probability[starts[i] : starts[i + 1]].tolist(), *thresholds)),
+                tokens(
+                    merged(kept_lines(units[i], probability[starts[i] : starts[i + 1]].tolist(), *thresholds))
+                ),
                 gold_words[i],
             ).f1
             for i in chosen
@@ -265,22 +318,24 @@ def measure_merge(
 
     selection = {t: float(page_f1(t, (TRAIN, VALIDATION))[0].mean()) for t in MERGE_THRESHOLDS}
     best = max(MERGE_THRESHOLDS, key=lambda t: selection[t])
-    heldout, chosen = page_f1(best, (HELDOUT,))
-    first, _ = page_f1((0.0, 1.01), (HELDOUT,))
-    by_type: dict[str, list[int]] = defaultdict(list)
-    for n, i in enumerate(chosen):
-        by_type[ordered[i].wcxb_type].append(n)
-    return {
+    names = merge_feature_names(candidates)
+    model = MergeModel(list(candidates), TreeEnsemble.from_sklearn(final, names, {}), *best)
+    f1: dict[str, float] = {}
+    metrics: dict[str, Any] = {
         "candidates": candidates,
-        "features": merge_feature_names(candidates),
         "thresholds": list(best),
         "selection_f1": selection[best],
         "selection_first_f1": selection[(0.0, 1.01)],
-        HELDOUT: {
-            "pages": len(chosen),
-            "f1": float(heldout.mean()),
-            "first_f1": float(first.mean()),
-            "f1_by_type": {t: float(heldout[ix].mean()) for t, ix in sorted(by_type.items())},
-            "first_f1_by_type": {t: float(first[ix].mean()) for t, ix in sorted(by_type.items())},
-        },
     }
+    for wanted in (VALIDATION, HELDOUT):
+        scores, chosen = page_f1(best, (wanted,))
+        first, _ = page_f1((0.0, 1.01), (wanted,))
+        f1.update({ordered[i].file_id: float(score) for i, score in zip(chosen, scores, strict=True)})
+        metrics[f"{wanted}_f1"] = float(scores.mean())
+        metrics[f"{wanted}_first_f1"] = float(first.mean())
+    by_type: dict[str, list[int]] = defaultdict(list)
+    for n, i in enumerate(chosen):
+        by_type[ordered[i].wcxb_type].append(n)
+    metrics[f"{HELDOUT}_f1_by_type"] = {t: float(scores[ix].mean()) for t, ix in sorted(by_type.items())}
+    metrics[f"{HELDOUT}_first_f1_by_type"] = {t: float(first[ix].mean()) for t, ix in sorted(by_type.items())}
+    return MergeFit(model, metrics, f1)

@@ -295,6 +295,12 @@ PAGESIGHT_ENSEMBLE_CHECKPOINT = ""
 # knob: 0 never runs them, above 1 always does); empty: the threshold chosen on the
 # validation domains and stored in the checkpoint.
 PAGESIGHT_ENSEMBLE_CONFIDENT = ""
+# How the ensemble uses its candidates: "pick" keeps the one the estimate picks; "merge"
+# keeps iawce's lines that the checkpoint's line classifier does not rule out and adds
+# the other candidates' lines it is sure of (text and Markdown). Empty: the checkpoint's
+# choice (made on the validation domains); a checkpoint trained before the merge picks
+# (said in the log), and "merge" with one fails at start-up.
+PAGESIGHT_ENSEMBLE_CHOICE = ""
 
 # --- Distributed crawl (crawler.distributed) and progress (crawler.progress) -----------
 # Redis of a crawl shared by many worker processes, e.g. redis://127.0.0.1:6379/0 (`make

@@ -18,6 +18,7 @@ from crawler.demo.generator import build_web
 from models.quality import FORMAT, QualityCheckpointError, QualityEstimate
 from models.quality_data import CandidatePage, quality_rows, read_cache
 from models.quality_features import PageStats, candidate_features, feature_names, page_stats
+from models.quality_merge import candidate_lines
 from models.quality_training import TrainConfig, quality_metrics, train_quality
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
@@ -102,12 +103,21 @@ def trained() -> tuple[QualityEstimate, dict, dict[str, CandidatePage], dict[str
     return estimate, metrics, pages, gold
 
 
+def merge_units(page: CandidatePage, candidates: list[str]) -> list:
+    texts = [page.texts[name] for name in candidates]
+    return candidate_lines(texts, page.page, candidate_features(texts, candidates, page.page, page.page_type))
+
+
 def test_training_learns_which_candidate_is_right(trained):
     estimate, metrics, _, _ = trained
     assert metrics["pages"] == {"train": 54, "validation": 18, "heldout": 18}
     assert metrics["full"]["heldout"]["f1"] == pytest.approx(metrics["full"]["heldout"]["oracle_f1"])
     assert metrics["full"]["heldout"]["f1"] == pytest.approx(1.0)
     assert metrics["cheap"]["heldout"]["f1"] < 1.0
+    cascade = metrics["merge"]["cascade"]
+    chosen = "merge" if cascade["validation_f1"] > cascade["validation_pick_f1"] else "pick"
+    assert estimate.meta["choice"] == chosen
+    assert metrics["merge"]["full"]["candidates"] == NAMES and cascade["heldout"]["pages"] == 18
     assert set(metrics["full"]["heldout"]["f1_by_type"]) == {"article", "forum"}
     assert 0.0 <= estimate.meta["confident"] <= 1.01
 
@@ -136,6 +146,16 @@ def test_checkpoint_round_trip_predicts_the_same(trained, tmp_path):
         atol=1e-5,
     )
     assert loaded.meta["confident"] == estimate.meta["confident"]
+    assert loaded.meta["choice"] == estimate.meta["choice"] in ("pick", "merge")
+    for stage in ("cheap", "full"):
+        merge, saved = loaded.merges[stage], estimate.merges[stage]
+        assert merge.candidates == saved.candidates == estimate.stages[stage].candidates
+        assert (merge.drop_below, merge.add_from) == (saved.drop_below, saved.add_from)
+        lines = merge_units(pages["0004"], merge.candidates)
+        rows = np.array([line.features for line in lines])
+        np.testing.assert_allclose(
+            merge.trees.probabilities(rows), saved.trees.probabilities(rows), atol=1e-5
+        )
 
 
 def test_cache_round_trip(tmp_path):
@@ -268,3 +288,111 @@ def test_train_ensemble_command_help():
     )
     assert result.returncode == 0, result.stderr
     assert "--wcxb" in result.stdout and "--cache" in result.stdout
+
+
+STORY_LINES = [
+    "The council agreed on Tuesday to repair the old stone bridge over the river, after a debate "
+    "that lasted well into the night and drew a crowd of residents.",
+    "Engineers had warned for years that the arches were weakening, and the cost of the work has "
+    "grown with every winter of delay, the mayor told the meeting.",
+    "Work is due to begin in the spring and should take eight months, during which a temporary "
+    "footbridge will carry pedestrians across the water.",
+]
+SAY = (
+    "Residents who wish to comment on the plans can write to the town hall before the end of the "
+    "month, quoting the reference printed on the notice at the bridge."
+)
+#: A page where ``dom-pagerank`` keeps the story only and ``iawce`` also the "have your say" block.
+TWO_BLOCKS = (
+    "<html><head><title>Bridge</title></head><body><div id=a><h1>Bridge</h1>"
+    + "".join(f"<p>{line}</p>" for line in STORY_LINES)
+    + f"</div><div id=b><h2>Have your say</h2><p>{' '.join([SAY] * 3)}</p><p>{SAY}</p></div></body></html>"
+)
+MERGE_CHEAP = ["dom-pagerank", "iawce"]
+MERGE_FULL = [*MERGE_CHEAP, "iawce-paper"]
+
+
+def sentence_pages(count: int = 90) -> tuple[dict[str, CandidatePage], dict[str, str]]:
+    """Pages whose gold is two groups of sentences: ``dom-pagerank`` returns the first
+    and a menu, ``iawce`` both groups, ``iawce-paper`` either group (roles as
+    :func:`synthetic_pages`')."""
+    rng = np.random.default_rng(1)
+    words = STORY.split()
+    pages, gold = {}, {}
+    for n in range(count):
+        sentences = [" ".join(rng.permutation(words)) + f" item{n}x{i}" for i in range(2 + n % 4)]
+        half = len(sentences) // 2
+        first, second = "\n".join(sentences[:half]), "\n".join(sentences[half:])
+        role = ("train", "train", "train", "validation", "heldout")[n % 5]
+        texts: dict[str, str | None] = {
+            "dom-pagerank": f"{first}\n{MENU}",
+            "iawce": f"{first}\n{second}",
+            "iawce-paper": first if n % 2 else second,
+        }
+        file_id = f"{n:04d}"
+        pages[file_id] = CandidatePage(
+            file_id=file_id,
+            domain=f"site{n}.example",
+            role=role,
+            fold=n % 5 if role == "train" else None,
+            wcxb_type="article",
+            page_type="article",
+            page=PageStats(80, 7, dict.fromkeys(MENU.split(), 1)),
+            texts=texts,
+            ms=dict.fromkeys(texts, 1.0),
+        )
+        gold[file_id] = f"{first}\n{second}"
+    return pages, gold
+
+
+@pytest.fixture(scope="module")
+def merge_checkpoint(tmp_path_factory) -> Path:
+    """A tiny checkpoint of registered extractors whose merge adds iawce's lines to
+    dom-pagerank's."""
+    pages, gold = sentence_pages()
+    estimate, metrics = train_quality(pages, gold, TrainConfig(cheap=MERGE_CHEAP, full=MERGE_FULL))
+    assert metrics["merge"]["cheap"]["heldout_f1"] > metrics["merge"]["cheap"]["heldout_first_f1"]
+    return estimate.save(tmp_path_factory.mktemp("merge") / "quality.npz")
+
+
+def test_registered_ensemble_merges_lines_of_two_candidates(merge_checkpoint):
+    settings = Settings(
+        {
+            "PAGESIGHT_ENSEMBLE_CHECKPOINT": str(merge_checkpoint),
+            "PAGESIGHT_ENSEMBLE_CHOICE": "merge",
+            "PAGESIGHT_ENSEMBLE_CONFIDENT": "0",
+        }
+    )
+    page = Page(TWO_BLOCKS, "http://bridge.example/news/1", "article")
+    alone = {name: build_extractor(name).extract(page) for name in MERGE_CHEAP}
+    assert SAY not in alone["dom-pagerank"].text and SAY in alone["iawce"].text  # the page's premise
+    found = build_extractor("ensemble", settings).extract(page)
+    assert found is not None and found.extractor == "ensemble:merge"
+    assert STORY_LINES[0] in found.text and SAY in found.text  # lines of both candidates
+    assert found.markdown.startswith("# Bridge") and SAY in found.markdown
+    assert found.quality is not None and 0.0 <= found.quality <= 1.0
+    picked = build_extractor("ensemble", Settings({**settings, "PAGESIGHT_ENSEMBLE_CHOICE": "pick"}))
+    one = picked.extract(page)
+    assert one is not None and one.extractor in {f"ensemble:{name}" for name in MERGE_CHEAP}
+    assert one.text == alone[one.extractor.removeprefix("ensemble:")].text  # a pick is one candidate's
+
+
+def test_a_checkpoint_without_the_merge_picks_and_refuses_an_explicit_merge(
+    merge_checkpoint, tmp_path, caplog
+):
+    estimate = QualityEstimate.load(merge_checkpoint)
+    old = QualityEstimate(estimate.stages, {k: v for k, v in estimate.meta.items() if k != "choice"})
+    path = old.save(tmp_path / "old.npz")
+    assert QualityEstimate.load(path).merges == {}
+    settings = {"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path), "PAGESIGHT_ENSEMBLE_CHOICE": ""}
+    with caplog.at_level("INFO", logger="pipelines.extraction.ensemble"):
+        assert FastEnsembleExtractor.from_settings(Settings(settings)).options.choice == "pick"
+    assert "has no line merge" in caplog.text and str(path) in caplog.text
+    with pytest.raises(QualityCheckpointError) as error:
+        FastEnsembleExtractor.from_settings(Settings({**settings, "PAGESIGHT_ENSEMBLE_CHOICE": "merge"}))
+    assert str(path) in str(error.value) and "\n" not in str(error.value)
+    options = {"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble-fast": {"choice": "merge"}}}
+    with pytest.raises(QualityCheckpointError, match="no line merge"):  # the same through the options
+        FastEnsembleExtractor.from_settings(Settings({**settings, **options}))
+    with pytest.raises(ValueError, match="PAGESIGHT_ENSEMBLE_CHOICE"):
+        FastEnsembleExtractor.from_settings(Settings({**settings, "PAGESIGHT_ENSEMBLE_CHOICE": "vote"}))

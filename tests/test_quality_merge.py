@@ -1,12 +1,22 @@
 """The line-level merge of extraction candidates: units, features, gold labels, merged
-text, and its measurement in training."""
+text and Markdown, and its fit in training."""
 
 from __future__ import annotations
 
 import pytest
 
 from models.quality_features import PageStats, candidate_features
-from models.quality_merge import Grams, Line, candidate_lines, in_gold, merge_feature_names, merged_text
+from models.quality_merge import (
+    Grams,
+    Line,
+    candidate_lines,
+    in_gold,
+    kept_lines,
+    markdown_spans,
+    merge_feature_names,
+    merged_markdown,
+    merged_text,
+)
 
 NAMES = ["first", "second", "third"]
 STORY = "the council agreed to repair the old stone bridge"
@@ -49,23 +59,67 @@ def test_gold_label_and_merged_text():
     gold = Grams(f"{STORY} {DEBATE}".split())
     assert [in_gold(u, gold) for u in (story, menu, debate)] == [True, False, True]
     units = [story, menu, debate]
-    assert merged_text(units, [0.9, 0.05, 0.6], drop_below=0.1, add_from=0.5) == f"{STORY}\n{DEBATE}"
-    assert merged_text(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7) == f"{STORY}\n{MENU}"
+    kept = kept_lines(units, [0.9, 0.05, 0.6], drop_below=0.1, add_from=0.5)
+    assert merged_text(kept) == f"{STORY}\n\n{DEBATE}"
+    kept = kept_lines(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7)
+    assert merged_text(kept) == f"{STORY}\n{MENU}"
+
+
+TEXT = (
+    "Bridge works\n\nThe council met.\n\nPhase | Months\nDeck | five\n\nx = repair(bridge)\n}\n\nNext steps"
+)
+MARKDOWN = (
+    "# Bridge works\n\nThe **council** met.\n\n| Phase | Months |\n| --- | --- |\n| Deck | five |"
+    "\n\n```\nx = repair(bridge)\n}\n```\n\nNext steps"
+)
+
+
+def test_markdown_spans_align_text_lines_with_their_markdown():
+    spans = markdown_spans(TEXT, MARKDOWN)
+    rows = MARKDOWN.splitlines()
+    assert rows[slice(*spans[0])] == ["# Bridge works"]
+    assert rows[slice(*spans[2])] == ["The **council** met."]
+    assert rows[slice(*spans[4])] == [
+        "| Phase | Months |",
+        "| --- | --- |",
+    ]  # the separator follows its header
+    assert rows[slice(*spans[5])] == ["| Deck | five |"]
+    assert rows[slice(*spans[7])] == ["```", "x = repair(bridge)", "}", "```"]  # fences and the wordless line
+    assert rows[slice(*spans[10])] == ["Next steps"]
+    assert 8 not in spans  # "}" has no words: it travels with the line before
+
+
+def test_merged_markdown_takes_each_lines_markdown_from_its_own_candidate():
+    other = "Residents may write to the town hall"
+    texts = [TEXT, other]
+    units = candidate_lines(texts, PAGE, candidate_features(texts, ["first", "second"], PAGE, "article"))
+    keep = {"Bridge works", "Phase | Months", "Deck | five", "x = repair(bridge)", other}
+    kept = kept_lines(units, [1.0 if u.text in keep else 0.0 for u in units], 0.5, 0.5)
+    assert (
+        merged_text(kept) == f"Bridge works\n\nPhase | Months\nDeck | five\n\nx = repair(bridge)\n\n{other}"
+    )
+    assert merged_markdown(kept, texts, [MARKDOWN, other]) == (
+        "# Bridge works\n\n| Phase | Months |\n| --- | --- |\n| Deck | five |"
+        f"\n\n```\nx = repair(bridge)\n}}\n```\n\n{other}"
+    )
+    code_only = [u for u in kept if u.text == "x = repair(bridge)"]
+    no_close = MARKDOWN.replace("}\n```", "}")
+    assert merged_markdown(code_only, texts, [no_close, other]).endswith("}\n```")  # an open fence is closed
 
 
 @pytest.mark.parametrize("first", ["good", "half"])
-def test_training_measures_the_merge_beside_the_first_candidate(first):
-    from models.quality_training import MERGE_THRESHOLDS, TrainConfig, measure_merge
+def test_training_fits_the_merge_beside_the_first_candidate(first):
+    from models.quality_training import MERGE_THRESHOLDS, TrainConfig, fit_merge
     from tests.test_ensemble import synthetic_pages
 
     pages, gold = synthetic_pages()
     candidates = [first, *(name for name in ("good", "nav", "half") if name != first)]
-    merge = measure_merge(pages, gold, candidates, TrainConfig())
-    assert tuple(merge["thresholds"]) in MERGE_THRESHOLDS
-    assert merge["features"][: len(candidates)] == [f"in_{name}" for name in candidates]
-    assert merge["heldout"]["pages"] == 18
-    assert set(merge["heldout"]["f1_by_type"]) == {"article", "forum"}
+    fit = fit_merge(pages, gold, candidates, TrainConfig())
+    assert (fit.model.drop_below, fit.model.add_from) in MERGE_THRESHOLDS
+    assert fit.model.trees.features[: len(candidates)] == [f"in_{name}" for name in candidates]
+    assert len(fit.f1) == 36  # validation and held-out pages
+    assert set(fit.metrics["heldout_f1_by_type"]) == {"article", "forum"}
     if first == "good":
-        assert merge["heldout"]["first_f1"] == pytest.approx(1.0)
+        assert fit.metrics["heldout_first_f1"] == pytest.approx(1.0)
     else:  # half of the gold first: the lines of the good candidate it adds are the gain
-        assert merge["heldout"]["f1"] > merge["heldout"]["first_f1"] + 0.1
+        assert fit.metrics["heldout_f1"] > fit.metrics["heldout_first_f1"] + 0.1

@@ -39,7 +39,8 @@ class Command(ScrapyCommand):
             "(at most --limit new pages this run, so a long collection can be split), then fits "
             "the estimate on the train domains of the one split, sizes it and the cascade's "
             "confidence threshold on the validation domains, and reports the held-out domains; "
-            "the line-level merge of the candidates is measured beside (the card's metrics.merge)."
+            "the line-level merge of each stage's candidates is fitted too (stored; the card's "
+            "metrics.merge) and the default choice, pick or merge, is made on the validation domains."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -124,13 +125,18 @@ def model_card(checkpoint: Path, estimate: QualityEstimate) -> dict[str, Any]:
             "md5": hashlib.md5(data).hexdigest(),
             "format": FORMAT,
         },
-        "model": "quality estimate: per stage, HistGradientBoostingRegressor of a candidate's word F1",
+        "model": "quality estimate: per stage, HistGradientBoostingRegressor of a candidate's word F1; "
+        "line merge: per stage, HistGradientBoostingClassifier of a line's membership in the gold",
         "stages": {name: stage.candidates for name, stage in estimate.stages.items()},
         "features": {name: stage.trees.features for name, stage in estimate.stages.items()},
+        "merge_features": {name: merge.trees.features for name, merge in estimate.merges.items()},
         "target": "the candidate's bag-of-words F1 against WCXB's gold main_content",
         "split": "models/splits/wcxb-dev.json: fit on train domains, size and cascade threshold "
         "chosen on validation domains, metrics on held-out domains",
-        **{key: estimate.meta[key] for key in ("config", "confident", "args", "scikit_learn", "trained_at")},
+        **{
+            key: estimate.meta[key]
+            for key in ("config", "confident", "choice", "args", "scikit_learn", "trained_at")
+        },
         "metrics": estimate.meta["metrics"],
         "command": "scrapy train-ensemble " + " ".join(sys.argv[1:]),
     }

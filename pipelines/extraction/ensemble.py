@@ -1,9 +1,12 @@
 """The ``ensemble`` extractor (issue 14): several extractors of different natures run on
 the page, a learned quality estimate predicts each one's word F1 against a gold main
-content (:mod:`models.quality`), and the extraction is iawce's unless another
-candidate's estimate beats iawce's by the stage's margin (chosen on validation domains);
-the kept candidate's estimate is the extraction's ``quality`` (the feed's
-``extraction_quality``).
+content (:mod:`models.quality`). Two choices (PAGESIGHT_ENSEMBLE_CHOICE): ``pick`` keeps
+iawce's extraction unless another candidate's estimate beats iawce's by the stage's
+margin (chosen on validation domains); ``merge`` keeps iawce's lines that the stage's
+line classifier does not rule out and adds the other candidates' lines it is sure of
+(:mod:`models.quality_merge`; text and Markdown, each line's Markdown from its own
+candidate). Either way the picked candidate's estimate is the extraction's ``quality``
+(the feed's ``extraction_quality``).
 
 A cascade keeps it cheap: the ``cheap`` candidates (iawce, iawce-paper, dom-pagerank: a
 few ms each) run first; only when the best of their estimates is below the confidence
@@ -26,11 +29,12 @@ import numpy as np
 from pipelines.config import SettingsLike
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
-from pipelines.extraction.registry import build_extractor, register
+from pipelines.extraction.registry import build_extractor, configured_options, register
 
 if TYPE_CHECKING:
     from models.quality import QualityEstimate, StageModel
     from models.quality_features import PageStats
+    from models.quality_merge import MergeModel
 
 logger = logging.getLogger(__name__)
 
@@ -49,10 +53,13 @@ class EnsembleExtractor:
     @dataclass(frozen=True)
     class Options:
         """``checkpoint``: the quality estimate (.npz from ``scrapy train-ensemble``);
-        ``confident``: the cheap pick's estimate at or above which the peers do not run."""
+        ``confident``: the cheap pick's estimate at or above which the peers do not run
+        (None: the checkpoint's); ``choice``: ``pick`` or ``merge`` (empty: the
+        checkpoint's). Settings PAGESIGHT_ENSEMBLE_*, or PAGESIGHT_EXTRACTOR_OPTIONS."""
 
         checkpoint: Path
-        confident: float
+        confident: float | None
+        choice: str
 
     def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
         from models.quality import CHEAP, FULL
@@ -62,25 +69,69 @@ class EnsembleExtractor:
         self.candidates = candidates
         self.cheap = estimate.stages[CHEAP]
         self.full = estimate.stages[FULL] if self.with_peers else None
+        checkpoint_confident = float(estimate.meta["confident"])
+        self.confident = checkpoint_confident if options.confident is None else float(options.confident)
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
-        """Load PAGESIGHT_ENSEMBLE_CHECKPOINT (empty: the shipped one) once and build its
-        candidates; QualityCheckpointError (one line) when the checkpoint is unusable,
+        """Load PAGESIGHT_ENSEMBLE_CHECKPOINT (empty: the shipped one) once, settle the
+        choice against it (:meth:`_choice`) and build its candidates;
+        QualityCheckpointError (one line) when the checkpoint is unusable,
         ExtractorUnavailable when a candidate's package is missing."""
         from models.quality import FULL, QualityEstimate
 
-        configured = settings.get("PAGESIGHT_ENSEMBLE_CHECKPOINT") if settings is not None else None
-        checkpoint = Path(configured) if configured else SHIPPED_CHECKPOINT
+        def setting(name: str) -> str:
+            return str(settings.get(name) or "") if settings is not None else ""
+
+        configured, threshold = (
+            setting("PAGESIGHT_ENSEMBLE_CHECKPOINT"),
+            setting("PAGESIGHT_ENSEMBLE_CONFIDENT"),
+        )
+        requested = configured_options(
+            cls.name,
+            cls.Options(
+                checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT,
+                confident=float(threshold) if threshold else None,
+                choice=setting("PAGESIGHT_ENSEMBLE_CHOICE"),
+            ),
+            settings,
+        )
+        checkpoint = Path(requested.checkpoint)
         estimate = QualityEstimate.load(checkpoint)
-        threshold = settings.get("PAGESIGHT_ENSEMBLE_CONFIDENT") if settings is not None else None
-        confident = float(threshold) if threshold not in (None, "") else float(estimate.meta["confident"])
-        options = cls.Options(checkpoint=checkpoint, confident=confident)
+        options = replace(
+            requested, checkpoint=checkpoint, choice=cls._choice(requested.choice, estimate, checkpoint)
+        )
         stages = [estimate.stages[name] for name in estimate.stages if cls.with_peers or name != FULL]
         names = dict.fromkeys(name for stage in stages for name in stage.candidates)
         return cls(options, estimate, {name: build_extractor(name, settings) for name in names})
 
+    @staticmethod
+    def _choice(configured: str, estimate: QualityEstimate, checkpoint: Path) -> str:
+        """The requested choice made one: empty is the checkpoint's (pick when it
+        predates the merge, said in the log); merge from a checkpoint without one is
+        QualityCheckpointError (one line)."""
+        from models.quality import MERGE, PICK, STAGES, QualityCheckpointError
+
+        if configured not in ("", PICK, MERGE):
+            raise ValueError(
+                f"ensemble choice {configured!r} (PAGESIGHT_ENSEMBLE_CHOICE or PAGESIGHT_EXTRACTOR_OPTIONS): "
+                "set pick, merge or empty"
+            )
+        has_merge = all(stage in estimate.merges for stage in STAGES)
+        if configured == MERGE and not has_merge:
+            raise QualityCheckpointError(
+                f"{checkpoint} has no line merge (trained before it); retrain it with "
+                "`scrapy train-ensemble --wcxb WCXB_DEV` or set PAGESIGHT_ENSEMBLE_CHOICE=pick"
+            )
+        if configured:
+            return configured
+        if not has_merge:
+            logger.info("ensemble: %s has no line merge (trained before it): the ensemble picks", checkpoint)
+            return PICK
+        return str(estimate.meta.get("choice", PICK))
+
     def extract(self, page: Page) -> Extraction | None:
+        from models.quality import CHEAP, FULL, MERGE
         from models.quality_features import page_stats
 
         first = self.cheap.candidates[0]
@@ -90,21 +141,25 @@ class EnsembleExtractor:
         parsed = page.parsed  # parsed before the typed copy, which then shares it
         typed = page.with_page_type(page_type)
         stats = page_stats(parsed.root if parsed is not None else None)
-        winner, quality = self._choose(self.cheap, found, typed, stats)
-        if self.full is not None and quality < self.options.confident:
-            winner, quality = self._choose(self.full, found, typed, stats)
+        stage_name = CHEAP
+        winner, quality, rows = self._choose(self.cheap, found, typed, stats)
+        if self.full is not None and quality < self.confident:
+            stage_name = FULL
+            winner, quality, rows = self._choose(self.full, found, typed, stats)
         chosen = found[winner]
         if chosen is None:
             logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
             return None
+        if self.options.choice == MERGE:
+            chosen = self._merge(self.estimate.merges[stage_name], found, stats, rows) or chosen
         return self._with_metadata(chosen, lead, page, page_type, quality)
 
     def _choose(
         self, stage: StageModel, found: dict[str, Extraction | None], page: Page, stats: PageStats
-    ) -> tuple[str, float]:
+    ) -> tuple[str, float, list[list[float]]]:
         """Run the stage's candidates not yet run; the one the stage picks by estimate
         (iawce unless another beats it by the stage's margin; one that found text beats
-        one that did not) and its estimate."""
+        one that did not), its estimate, and the candidates' feature rows."""
         from models.quality_features import candidate_features
 
         for name in stage.candidates:
@@ -117,7 +172,33 @@ class EnsembleExtractor:
         estimates = stage.estimate(np.asarray(rows))
         found_any = np.array([text is not None for text in texts])
         best = stage.pick(np.where(found_any, estimates, -1.0)) if found_any.any() else 0
-        return stage.candidates[best], float(estimates[best])
+        return stage.candidates[best], float(estimates[best]), rows
+
+    def _merge(
+        self,
+        merge: MergeModel,
+        found: dict[str, Extraction | None],
+        stats: PageStats,
+        rows: list[list[float]],
+    ) -> Extraction | None:
+        """The merged extraction of the stage's candidates (``rows``: their feature rows):
+        the first found candidate's with the merged text and Markdown; None when the
+        merge keeps no line."""
+        from models.quality_merge import candidate_lines, merged_markdown, merged_text
+
+        extractions = [found[name] for name in merge.candidates]
+        texts = [extraction.text if extraction else None for extraction in extractions]
+        kept = merge.kept(candidate_lines(texts, stats, rows))
+        base = next((extraction for extraction in extractions if extraction is not None), None)
+        if not kept or base is None:
+            return None
+        markdowns = [extraction.markdown if extraction else None for extraction in extractions]
+        return replace(
+            base,
+            extractor="merge",
+            text=merged_text(kept),
+            markdown=merged_markdown(kept, texts, markdowns),
+        )
 
     def _with_metadata(
         self, chosen: Extraction, first: Extraction | None, page: Page, page_type: str, quality: float
