@@ -137,6 +137,8 @@ class QualityEstimate:
             stages[name] = StageModel(candidates, trees, float(info["margin"]))
         merges = {}
         for name, info in meta.get("merges", {}).items():
+            if not {"candidates", "features", "drop_below", "add_from"} <= set(info):
+                raise QualityCheckpointError(f"{path} has an incomplete line merge; {_RETRAIN}")
             candidates = list(info["candidates"])
             if name not in stages or candidates != stages[name].candidates:
                 raise QualityCheckpointError(f"{path} has a line merge of no stage's candidates; {_RETRAIN}")

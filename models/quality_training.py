@@ -333,9 +333,14 @@ def fit_merge(
         f1.update({ordered[i].file_id: float(score) for i, score in zip(chosen, scores, strict=True)})
         metrics[f"{wanted}_f1"] = float(scores.mean())
         metrics[f"{wanted}_first_f1"] = float(first.mean())
-    by_type: dict[str, list[int]] = defaultdict(list)
-    for n, i in enumerate(chosen):
-        by_type[ordered[i].wcxb_type].append(n)
-    metrics[f"{HELDOUT}_f1_by_type"] = {t: float(scores[ix].mean()) for t, ix in sorted(by_type.items())}
-    metrics[f"{HELDOUT}_first_f1_by_type"] = {t: float(first[ix].mean()) for t, ix in sorted(by_type.items())}
+        if wanted == HELDOUT:
+            by_type: dict[str, list[int]] = defaultdict(list)
+            for n, i in enumerate(chosen):
+                by_type[ordered[i].wcxb_type].append(n)
+            metrics[f"{HELDOUT}_f1_by_type"] = {
+                t: float(scores[ix].mean()) for t, ix in sorted(by_type.items())
+            }
+            metrics[f"{HELDOUT}_first_f1_by_type"] = {
+                t: float(first[ix].mean()) for t, ix in sorted(by_type.items())
+            }
     return MergeFit(model, metrics, f1)

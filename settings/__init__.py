@@ -267,9 +267,9 @@ PAGESIGHT_BOILERNET_THRESHOLD = ""
 # elements' features; its checkpoint (.npz from `scrapy train-element-classifier`, which
 # writes the shipped one by default; also what `scrapy predict-element` loads); empty: the
 # shipped models/checkpoints/element-classifier.npz. Its options (and the vision element's),
-# through PAGESIGHT_EXTRACTOR_OPTIONS: `clean_element` (true: the pick's text without what
-# the denoiser drops inside it) and `fallback_below` (0.3: a pick scored below it, or no
-# candidate, gives the page's cleaned body).
+# through PAGESIGHT_EXTRACTOR_OPTIONS: `clean_element` (the pick's text without what the
+# denoiser drops inside it) and `fallback_below` (a pick scored below it, or no candidate,
+# gives the page's cleaned body).
 PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT = ""
 
 # --- Vision element model (pipelines.extraction.vision_element) -------------------------

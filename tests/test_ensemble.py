@@ -360,9 +360,10 @@ def test_registered_ensemble_merges_lines_of_two_candidates(merge_checkpoint):
         {
             "PAGESIGHT_ENSEMBLE_CHECKPOINT": str(merge_checkpoint),
             "PAGESIGHT_ENSEMBLE_CHOICE": "merge",
-            "PAGESIGHT_ENSEMBLE_CONFIDENT": "0",
+            "PAGESIGHT_ENSEMBLE_CONFIDENT": 0,  # a number: 0 is not "unset"
         }
     )
+    assert build_extractor("ensemble", settings).confident == 0.0
     page = Page(TWO_BLOCKS, "http://bridge.example/news/1", "article")
     alone = {name: build_extractor(name).extract(page) for name in MERGE_CHEAP}
     assert SAY not in alone["dom-pagerank"].text and SAY in alone["iawce"].text  # the page's premise
@@ -396,3 +397,11 @@ def test_a_checkpoint_without_the_merge_picks_and_refuses_an_explicit_merge(
         FastEnsembleExtractor.from_settings(Settings({**settings, **options}))
     with pytest.raises(ValueError, match="PAGESIGHT_ENSEMBLE_CHOICE"):
         FastEnsembleExtractor.from_settings(Settings({**settings, "PAGESIGHT_ENSEMBLE_CHOICE": "vote"}))
+
+
+def test_a_checkpoint_storing_an_unknown_choice_is_refused(merge_checkpoint, tmp_path):
+    estimate = QualityEstimate.load(merge_checkpoint)
+    odd = QualityEstimate(estimate.stages, {**estimate.meta, "choice": "vote"}, estimate.merges)
+    path = odd.save(tmp_path / "odd.npz")
+    with pytest.raises(QualityCheckpointError, match="unknown choice 'vote'"):
+        FastEnsembleExtractor.from_settings(Settings({"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path)}))

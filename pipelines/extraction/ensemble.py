@@ -44,7 +44,8 @@ SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoin
 
 @register
 class EnsembleExtractor:
-    """Pick, among the candidates' extractions, the one the quality estimate ranks first."""
+    """Keep, among the candidates' extractions, the one the quality estimate ranks first
+    (``pick``), or merge their lines with the checkpoint's line classifier (``merge``)."""
 
     name: ClassVar[str] = "ensemble"
     #: Whether the peers run when the cheap candidates' estimate is unsure.
@@ -69,8 +70,9 @@ class EnsembleExtractor:
         self.candidates = candidates
         self.cheap = estimate.stages[CHEAP]
         self.full = estimate.stages[FULL] if self.with_peers else None
-        checkpoint_confident = float(estimate.meta["confident"])
-        self.confident = checkpoint_confident if options.confident is None else float(options.confident)
+        self.confident = (
+            float(estimate.meta["confident"]) if options.confident is None else float(options.confident)
+        )
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
@@ -81,7 +83,8 @@ class EnsembleExtractor:
         from models.quality import FULL, QualityEstimate
 
         def setting(name: str) -> str:
-            return str(settings.get(name) or "") if settings is not None else ""
+            value = settings.get(name) if settings is not None else None
+            return "" if value is None else str(value)
 
         configured, threshold = (
             setting("PAGESIGHT_ENSEMBLE_CHECKPOINT"),
@@ -128,7 +131,10 @@ class EnsembleExtractor:
         if not has_merge:
             logger.info("ensemble: %s has no line merge (trained before it): the ensemble picks", checkpoint)
             return PICK
-        return str(estimate.meta.get("choice", PICK))
+        stored = str(estimate.meta.get("choice", PICK))
+        if stored not in (PICK, MERGE):
+            raise QualityCheckpointError(f"{checkpoint} stores the unknown choice {stored!r}; retrain it")
+        return stored
 
     def extract(self, page: Page) -> Extraction | None:
         from models.quality import CHEAP, FULL, MERGE
