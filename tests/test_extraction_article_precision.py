@@ -55,6 +55,12 @@ BLOCKS = {
         '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
         "harbour festival",
     ),
+    "carousel copies": (
+        '<div class="slick-track"><div class="slick-slide"><p>Photos of the works.</p></div>'
+        '<div class="slick-slide slick-cloned"><p>A copy of the harbour festival slide.</p></div></div>',
+        "harbour festival",
+    ),
+    "copyright": ('<p class="site-copyright">© 2026 The harbour festival paper</p>', "harbour festival"),
     "disqus": (f'<div id="disqus_thread"><p>{COMMENT}</p><p>{COMMENT}</p></div>', "never saw a single crack"),
     "related teasers": (
         '<section class="related-articles"><h2>You may also like</h2>'
