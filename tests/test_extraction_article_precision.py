@@ -41,6 +41,26 @@ BLOCKS = {
         + "</ol></div>",
         "never saw a single crack",
     ),
+    "comments and pingbacks": (
+        '<div id="comments" class="entry-comments"><ol class="comment-list">'
+        + "".join(
+            f'<li class="comment"><div class="comment-content"><p>{COMMENT}</p></div></li>' for n in range(6)
+        )
+        + '</ol></div><ol class="ping-list">'
+        + "".join(f'<li id="comment-{n}" class="pingback">Linked from a blog {n}</li>' for n in range(3))
+        + "</ol>",
+        "never saw a single crack",
+    ),
+    "popover": (
+        '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
+        "harbour festival",
+    ),
+    "carousel copies": (
+        '<div class="slick-track"><div class="slick-slide"><p>Photos of the works.</p></div>'
+        '<div class="slick-slide slick-cloned"><p>A copy of the harbour festival slide.</p></div></div>',
+        "harbour festival",
+    ),
+    "copyright": ('<p class="site-copyright">© 2026 The harbour festival paper</p>', "harbour festival"),
     "disqus": (f'<div id="disqus_thread"><p>{COMMENT}</p><p>{COMMENT}</p></div>', "never saw a single crack"),
     "related teasers": (
         '<section class="related-articles"><h2>You may also like</h2>'
@@ -106,6 +126,21 @@ def test_numbered_posts_are_a_thread_not_comments():
     removed = denoise(root, ARTICLE)
     assert "discussion" not in removed
     assert body_of(root).text_content().count("never saw a single crack") == 4
+
+
+def test_a_thread_wrapped_in_a_comments_block_beside_a_sidebar_is_the_content():
+    """Forum software wraps a whole thread in ``<div id="comments">``; the rest of the page
+    is a sidebar of links and short notes, no story in paragraphs: the posts stay."""
+    posts = "".join(f'<div class="post"><b>user{n}</b><p>{COMMENT}</p></div>' for n in range(6))
+    sidebar = "".join(
+        f"<li><a href='/t/{n}'>Another thread about the old stone bridge {n}</a></li>" for n in range(30)
+    )
+    html = (
+        f"<html><body><h1>Which bridge?</h1><div id='comments' class='topic'>{posts}</div>"
+        f"<div class='rail'><ul>{sidebar}</ul></div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "http://forum.example/t/1", "article"))
+    assert found is not None and found.text.count("never saw a single crack") == 6
 
 
 def test_code_comments_are_content():

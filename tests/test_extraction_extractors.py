@@ -146,6 +146,20 @@ def test_nothing_found_is_none_with_a_logged_reason(caplog):
     assert "iawce found no article content on https://e.example/blank" in caplog.text
 
 
+def test_a_page_whose_body_holds_nothing_is_its_description():
+    """An app shell (a Discourse topic read without its scripts) shows no text; its
+    description meta is what the server said the page holds."""
+    head = '<meta property="og:description" content="Social summary"><meta name="description" content=" Which  telescope first? ">'
+    html = f"<html><head>{head}</head><body><section id='splash'><div></div></section></body></html>"
+    for page_type in ("article", "list", None):
+        found = build_extractor("iawce").extract(Page(html, "https://forum.example/t/1", page_type))
+        assert found is not None and found.text == "Which telescope first?"
+    og_only = html.replace('<meta name="description" content=" Which  telescope first? ">', "")
+    assert (
+        build_extractor("iawce").extract(Page(og_only, "https://forum.example/t/1")).text == "Social summary"
+    )
+
+
 def test_chinese_article():
     paragraphs = "".join(f"<p>{'城市交通正在发生变化，新的地铁线路今天开通。' * 4}</p>" for _ in range(3))
     html = f'<html lang="zh-CN"><body><nav><a href="/">首页</a></nav><main><h1>地铁新线开通</h1>{paragraphs}</main></body></html>'

@@ -9,7 +9,7 @@ from typing import ClassVar, Self
 from pipelines.config import SettingsLike
 from pipelines.extraction.article import article_element_paper, content_element
 from pipelines.extraction.dom import HtmlElement
-from pipelines.extraction.lengths import TextLengths
+from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
 from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import LIST, ExtractedItem, Extraction, Page
@@ -18,6 +18,19 @@ from pipelines.extraction.result import extraction_with
 from pipelines.extraction.textformat import Block, render_blocks
 
 logger = logging.getLogger(__name__)
+
+
+def description_blocks(root: HtmlElement) -> list[Block]:
+    """The page's own summary (``<meta name="description">``, else ``og:description``) as
+    one paragraph, for a page whose body holds no content: an app shell whose script
+    builds the text (a Discourse topic read without its scripts) still describes it. On
+    WCXB dev's training and validation domains, five forum pages of that kind scored 0."""
+    for selector in ('meta[name="description"]', 'meta[property="og:description"]'):
+        for meta in root.cssselect(selector):
+            text = normalize_space(meta.get("content") or "")
+            if text:
+                return [Block("paragraph", text, text, 0, text_length(text))]
+    return []
 
 
 class _Iawce(ABC):
@@ -47,6 +60,8 @@ class _Iawce(ABC):
             blocks, items = self.list_content(tree.body, tree.lengths, parsed.base)
         else:
             blocks, items = self.article_content(tree.body, tree.lengths, parsed.base), []
+        if not blocks:
+            blocks = description_blocks(parsed.root)
         if not blocks:
             logger.info("%s found no %s content on %s", self.name, tree.page_type, page.url or "<page>")
             return None
