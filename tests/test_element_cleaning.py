@@ -14,7 +14,8 @@ import pytest
 from models.element_classifier import ESTIMATE, TreeEnsemble
 from pipelines.extraction import Page
 from pipelines.extraction.dom import body_of, is_element, parse_html
-from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor
+from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_blocks
+from pipelines.extraction.textformat import to_text
 from pipelines.extraction.vision_element import VisionElementExtractor
 from tests.element_pages import sentence
 
@@ -152,3 +153,23 @@ def test_vision_without_a_candidate_of_the_size_gives_the_cleaned_body(caplog):
     assert found is not None and found.extractor == "vision-element"
     story = parse_html(html).find(".//div[@id='story']")
     assert story.find("p").text in found.text and SHARE not in found.text and COMMENT not in found.text
+
+
+def test_an_element_the_render_hid_stays_out_of_the_cleaned_pick(tmp_path):
+    html = story_page()
+    boxes = page_boxes(html)
+    story = parse_html(html).find(".//div[@id='story']")
+    first, second = (p.text for p in story.findall("p")[:2])
+    hidden = next(box for box in boxes if box["path"] == "/html/body/div[1]/p[2]")
+    hidden["visible"] = False
+    found = classifier(tmp_path).extract(Page(html, "http://a.test/hidden", "article", boxes))
+    assert found is not None and first in found.text and second not in found.text
+    assert SHARE not in found.text
+
+
+def test_a_pick_the_denoiser_drops_whole_keeps_its_own_text():
+    html = story_page()
+    root = parse_html(html)
+    share_bar = root.find(".//div[@class='share-buttons']")
+    blocks = element_blocks(root, share_bar, page_boxes(html), "http://a.test/", "article")
+    assert SHARE in to_text(blocks)  # the denoiser would remove it all: its shown text stands

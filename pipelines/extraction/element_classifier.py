@@ -39,9 +39,7 @@ SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/element-classifier.npz"
 KNOWN_FEATURES = ALL_FEATURES
 #: Defaults of both element extractors' ``clean_element`` and ``fallback_below`` (the
 #: pick's score, an estimated word F1 or a probability, under which the page's cleaned
-#: body is the extraction). Word F1 on WCXB dev's 175 validation captures, element
-#: classifier / vision element: 0.806 / 0.778 raw, 0.823 / 0.820 cleaned, 0.836 / 0.834
-#: cleaned with the fallback below 0.3 (flat from 0.10 to 0.40 / 0.25 to 0.45; README).
+#: body is the extraction), chosen on WCXB dev's validation captures (README).
 CLEAN_ELEMENT = True
 FALLBACK_BELOW = 0.3
 
