@@ -122,6 +122,13 @@ class QualityEstimate:
         meta, arrays = read_npz_checkpoint(
             path, FORMAT, "a quality estimate", _RETRAIN, QualityCheckpointError, array_names
         )
+
+        def trees_of(prefix: str, info: dict[str, Any]) -> TreeEnsemble:
+            try:
+                return TreeEnsemble.from_arrays(arrays, info, prefix)
+            except ValueError as exc:
+                raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
+
         stages = {}
         for name in STAGES:
             info = meta["stages"][name]
@@ -130,11 +137,7 @@ class QualityEstimate:
                 raise QualityCheckpointError(
                     f"{path} was trained on features this code does not compute; {_RETRAIN}"
                 )
-            try:
-                trees = TreeEnsemble.from_arrays(arrays, info, f"{name}.")
-            except ValueError as exc:
-                raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
-            stages[name] = StageModel(candidates, trees, float(info["margin"]))
+            stages[name] = StageModel(candidates, trees_of(f"{name}.", info), float(info["margin"]))
         merges = {}
         for name, info in meta.get("merges", {}).items():
             if not {"candidates", "features", "drop_below", "add_from"} <= set(info):
@@ -146,10 +149,11 @@ class QualityEstimate:
                 raise QualityCheckpointError(
                     f"{path} has a line merge of features this code does not compute; {_RETRAIN}"
                 )
-            try:
-                trees = TreeEnsemble.from_arrays(arrays, info, f"merge.{name}.")
-            except ValueError as exc:
-                raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
-            merges[name] = MergeModel(candidates, trees, float(info["drop_below"]), float(info["add_from"]))
+            merges[name] = MergeModel(
+                candidates,
+                trees_of(f"merge.{name}.", info),
+                float(info["drop_below"]),
+                float(info["add_from"]),
+            )
         extra = {k: v for k, v in meta.items() if k not in ("format", "stages", "merges")}
         return cls(stages, extra, merges)
