@@ -74,26 +74,31 @@ def synthetic_pages(count: int = 90) -> tuple[dict[str, CandidatePage], dict[str
     pages, gold = {}, {}
     for n in range(count):
         story = " ".join(rng.permutation(words)) + f" item{n}"
-        role = ("train", "train", "train", "validation", "heldout")[n % 5]
         texts: dict[str, str | None] = {
             "good": story,
             "nav": MENU,
             "half": " ".join(story.split()[: 6 + n % 8]) + " " + MENU,
         }
-        file_id = f"{n:04d}"
-        pages[file_id] = CandidatePage(
-            file_id=file_id,
-            domain=f"site{n}.example",
-            role=role,
-            fold=n % 5 if role == "train" else None,
-            wcxb_type="article" if n % 2 else "forum",
-            page_type="article",
-            page=PageStats(60, 7, dict.fromkeys(MENU.split(), 1)),
-            texts=texts,
-            ms=dict.fromkeys(texts, 1.0),
-        )
-        gold[file_id] = story
+        page = candidate_page(n, texts, words=60, wcxb_type="article" if n % 2 else "forum")
+        pages[page.file_id], gold[page.file_id] = page, story
     return pages, gold
+
+
+def candidate_page(n: int, texts: dict[str, str | None], words: int, wcxb_type: str) -> CandidatePage:
+    """The ``n``-th synthetic page with these candidate texts (roles: 60 % train, 20 % each
+    other; five folds over the training pages)."""
+    role = ("train", "train", "train", "validation", "heldout")[n % 5]
+    return CandidatePage(
+        file_id=f"{n:04d}",
+        domain=f"site{n}.example",
+        role=role,
+        fold=n % 5 if role == "train" else None,
+        wcxb_type=wcxb_type,
+        page_type="article",
+        page=PageStats(words, 7, dict.fromkeys(MENU.split(), 1)),
+        texts=texts,
+        ms=dict.fromkeys(texts, 1.0),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -323,25 +328,13 @@ def sentence_pages(count: int = 90) -> tuple[dict[str, CandidatePage], dict[str,
         sentences = [" ".join(rng.permutation(words)) + f" item{n}x{i}" for i in range(2 + n % 4)]
         half = len(sentences) // 2
         first, second = "\n".join(sentences[:half]), "\n".join(sentences[half:])
-        role = ("train", "train", "train", "validation", "heldout")[n % 5]
         texts: dict[str, str | None] = {
             "dom-pagerank": f"{first}\n{MENU}",
             "iawce": f"{first}\n{second}",
             "iawce-paper": first if n % 2 else second,
         }
-        file_id = f"{n:04d}"
-        pages[file_id] = CandidatePage(
-            file_id=file_id,
-            domain=f"site{n}.example",
-            role=role,
-            fold=n % 5 if role == "train" else None,
-            wcxb_type="article",
-            page_type="article",
-            page=PageStats(80, 7, dict.fromkeys(MENU.split(), 1)),
-            texts=texts,
-            ms=dict.fromkeys(texts, 1.0),
-        )
-        gold[file_id] = f"{first}\n{second}"
+        page = candidate_page(n, texts, words=80, wcxb_type="article")
+        pages[page.file_id], gold[page.file_id] = page, f"{first}\n{second}"
     return pages, gold
 
 

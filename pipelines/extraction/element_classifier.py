@@ -28,8 +28,9 @@ from pipelines.extraction.denoise import denoise, invisible_elements
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.element_features import ALL_FEATURES, feature_matrix
 from pipelines.extraction.page import ARTICLE, Extraction, Page
+from pipelines.extraction.parsed import ParsedPage
 from pipelines.extraction.registry import configured_options, register
-from pipelines.extraction.result import extraction_of
+from pipelines.extraction.result import extraction_with
 from pipelines.extraction.textformat import Block, render_blocks, to_text
 
 logger = logging.getLogger(__name__)
@@ -96,17 +97,18 @@ class ElementClassifierExtractor:
         ranked = self._rank(page)
         return ranked[1] if ranked is not None else None
 
-    def _rank(self, page: Page) -> tuple[HtmlElement, ElementChoice | None] | None:
+    def _rank(self, page: Page) -> tuple[ParsedPage, ElementChoice | None] | None:
         """The parsed page and its most probable main element (None: no candidate), or
         None with a logged reason when the page or the model cannot be used."""
         where = page.url or "<page>"
         if not page.boxes:
             logger.info("%s: no element boxes for %s (it needs a rendered capture)", self.name, where)
             return None
-        root = parse_html(page.html)
-        if root is None or root.find("body") is None:
+        parsed = page.parsed
+        if parsed is None or parsed.root.find("body") is None:
             logger.info("%s: %s has no body", self.name, where)
             return None
+        root = parsed.root
         try:
             model = self.model
         except CheckpointError as error:
@@ -116,11 +118,11 @@ class ElementClassifierExtractor:
         found, rows = feature_matrix(root, page.boxes, model.features, viewport_height)
         if not found:
             logger.info("%s: no boxed element with text on %s", self.name, where)
-            return root, None
+            return parsed, None
         scores = model.raw_scores(np.asarray(rows))
         best = int(np.argmax(scores))
         chosen = found[best]
-        return root, ElementChoice(
+        return parsed, ElementChoice(
             chosen.element, root, chosen.path, chosen.box, float(model.confidence(scores[best]))
         )
 
@@ -128,11 +130,11 @@ class ElementClassifierExtractor:
         ranked = self._rank(page)
         if ranked is None:
             return None
-        root, choice = ranked
+        parsed, choice = ranked
         return chosen_extraction(
             self.name,
             page,
-            root,
+            parsed,
             (choice.element, choice.probability) if choice is not None else None,
             self.options.clean_element,
             self.options.fallback_below,
@@ -142,18 +144,18 @@ class ElementClassifierExtractor:
 def chosen_extraction(
     extractor: str,
     page: Page,
-    root: HtmlElement,
+    parsed: ParsedPage,
     pick: tuple[HtmlElement, float] | None,
     clean: bool,
     fallback_below: float,
 ) -> Extraction | None:
     """The extraction of an element extractor's ``pick`` (the element and its score) on
-    ``page`` parsed as ``root``: the element's shown blocks, ``clean`` of what the denoiser
+    ``page`` (``parsed``, its one parse): the element's shown blocks, ``clean`` of what the denoiser
     removes (:func:`element_blocks`). When there is no pick, its score is below
     ``fallback_below`` or it shows no text, the page's cleaned body instead, with a
     logged reason; None when that shows no text either."""
     page_type = page.page_type or ARTICLE
-    base = base_url(root, page.url)
+    root, base = parsed.root, parsed.base
     boxes = page.boxes or []
     blocks: list[Block] = []
     if pick is None:
@@ -169,7 +171,7 @@ def chosen_extraction(
     if not blocks:
         logger.info("%s: the body of %s shows no text", extractor, page.url or "<page>")
         return None
-    return extraction_of(extractor, page_type, root, base, blocks)
+    return extraction_with(extractor, page_type, parsed.metadata, blocks)
 
 
 def shown_blocks(

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.dom import HtmlElement, parse_html
+from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.element_classifier import CLEAN_ELEMENT, FALLBACK_BELOW, chosen_extraction
 from pipelines.extraction.element_features import candidates
 from pipelines.extraction.page import Extraction, Page
+from pipelines.extraction.parsed import ParsedPage
 from pipelines.extraction.registry import configured_options, register
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class VisionElementExtractor:
         ranked = self._rank(page)
         return ranked[1] if ranked is not None else None
 
-    def _rank(self, page: Page) -> tuple[HtmlElement, VisionChoice | None] | None:
+    def _rank(self, page: Page) -> tuple[ParsedPage, VisionChoice | None] | None:
         """The parsed page and its best-scored candidate (None: no candidate passes the
         size filter), or None with a logged reason when the page, its screenshot or the
         model cannot be used."""
@@ -129,10 +130,11 @@ class VisionElementExtractor:
         if page.screenshot is None:
             logger.info("%s: no screenshot for %s (it needs a rendered capture)", self.name, where)
             return None
-        root = parse_html(page.html)
-        if root is None or root.find("body") is None:
+        parsed = page.parsed
+        if parsed is None or parsed.root.find("body") is None:
             logger.info("%s: %s has no body", self.name, where)
             return None
+        root = parsed.root
         every = candidates(root, page.boxes)
         boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
         visible = torch.tensor([bool(c.box.get("visible")) for c in every], dtype=torch.bool)
@@ -153,7 +155,7 @@ class VisionElementExtractor:
             return None
         if not keep:
             logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
-            return root, None
+            return parsed, None
         pixels, cell_px, cut = screenshot_input(image)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
         paths = [c.path for c in every]
@@ -175,7 +177,7 @@ class VisionElementExtractor:
             scores = torch.sigmoid(head(rows, kept_parents(paths, keep) if head.neighbours else None))
         best = int(torch.argmax(scores))
         chosen = every[keep[best]]
-        return root, VisionChoice(
+        return parsed, VisionChoice(
             chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut
         )
 
@@ -183,11 +185,11 @@ class VisionElementExtractor:
         ranked = self._rank(page)
         if ranked is None:
             return None
-        root, choice = ranked
+        parsed, choice = ranked
         return chosen_extraction(
             self.name,
             page,
-            root,
+            parsed,
             (choice.element, choice.score) if choice is not None else None,
             self.options.clean_element,
             self.options.fallback_below,
