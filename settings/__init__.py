@@ -32,8 +32,8 @@ LOG_LEVEL = "INFO"
 
 # --- Browser (scrapy-playwright) -------------------------------------------------------
 DOWNLOAD_HANDLERS = {
-    "http": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
-    "https": "scrapy_playwright.handler.ScrapyPlaywrightDownloadHandler",
+    "http": "crawler.download.DeadlinePlaywrightDownloadHandler",
+    "https": "crawler.download.DeadlinePlaywrightDownloadHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4

@@ -1,0 +1,64 @@
+"""The browser's download handler with a deadline on each page.
+
+scrapy-playwright bounds the navigation, and the capture bounds itself
+(``PAGESIGHT_CAPTURE_TIMEOUT``), but nothing bounds the rest of a page's download: on a
+loaded machine ``page.close()`` after a failed capture was seen never to return (two of
+1,497 WCXB pages), which held the request, and with it the crawl, forever without a
+feed line. Here the whole download has a deadline; past it the request fails with
+:class:`BrowserStalled`, a timeout the feed reports like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from scrapy.crawler import Crawler
+from scrapy.http import Request, Response
+from scrapy.settings import BaseSettings
+from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a page's download may take beyond its load and capture timeouts (opening and
+#: closing the page, reading its content) before it counts as stalled.
+DEADLINE_MARGIN = 30.0
+
+
+class BrowserStalled(TimeoutError):
+    """The browser did not finish a page's download within its deadline."""
+
+
+def download_deadline(settings: BaseSettings) -> float:
+    """A page's whole download: its load, its capture and :data:`DEADLINE_MARGIN`."""
+    return (
+        settings.getfloat("PAGESIGHT_PAGE_TIMEOUT")
+        + settings.getfloat("PAGESIGHT_CAPTURE_TIMEOUT")
+        + DEADLINE_MARGIN
+    )
+
+
+class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
+    """scrapy-playwright's handler, with :func:`download_deadline` on browser requests."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self.deadline = download_deadline(crawler.settings)
+
+    async def download_request(self, request: Request) -> Response:
+        if not request.meta.get("playwright"):
+            response: Response = await super().download_request(request)
+            return response
+        try:
+            response = await asyncio.wait_for(super().download_request(request), self.deadline)
+            return response
+        except TimeoutError as exc:
+            if str(exc):  # a timeout inside the download, with its own reason
+                raise
+            self.stats.inc_value("pagesight/browser/stalled")
+            logger.warning(
+                "The browser did not finish %s in %.0fs; its page is abandoned (a browser page slot may stay taken)",
+                request.url,
+                self.deadline,
+            )
+            raise BrowserStalled(f"the browser did not finish the page in {self.deadline:.0f}s") from None

@@ -1,0 +1,83 @@
+"""The browser download handler's deadline: a page the browser stops answering for ends
+as a timeout failure (one feed line) instead of holding the crawl."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from scrapy.http import HtmlResponse, Request
+from scrapy.settings import Settings
+from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.test import get_crawler
+from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+from twisted.python.failure import Failure
+
+import settings as project_settings
+from crawler.download import (
+    DEADLINE_MARGIN,
+    BrowserStalled,
+    DeadlinePlaywrightDownloadHandler,
+    download_deadline,
+)
+from crawler.errors import describe_failure
+
+
+def handler_with_deadline(deadline: float) -> DeadlinePlaywrightDownloadHandler:
+    """The handler without a browser (its __init__ wants the asyncio reactor)."""
+    handler = object.__new__(DeadlinePlaywrightDownloadHandler)
+    handler.deadline = deadline
+    handler.stats = MemoryStatsCollector(get_crawler())
+    return handler
+
+
+def download(handler: DeadlinePlaywrightDownloadHandler, request: Request):
+    """The handler's answer; a plain TimeoutError if it has none in 5 s."""
+    return asyncio.run(asyncio.wait_for(handler.download_request(request), 5))
+
+
+def test_the_deadline_is_the_load_and_capture_timeouts_plus_a_margin():
+    settings = Settings()
+    settings.setmodule(project_settings)
+    settings.set("PAGESIGHT_PAGE_TIMEOUT", 12)
+    settings.set("PAGESIGHT_CAPTURE_TIMEOUT", 20)
+    assert download_deadline(settings) == 32 + DEADLINE_MARGIN
+
+
+def test_the_project_downloads_pages_through_the_deadline_handler():
+    assert set(project_settings.DOWNLOAD_HANDLERS.values()) == {
+        "crawler.download.DeadlinePlaywrightDownloadHandler"
+    }
+
+
+def test_a_page_the_browser_never_finishes_fails_as_a_timeout(monkeypatch):
+    async def never_answers(self, request):
+        await asyncio.Event().wait()  # as page.close() did on a loaded machine
+
+    monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "download_request", never_answers)
+    handler = handler_with_deadline(0.05)
+    with pytest.raises(BrowserStalled, match=r"did not finish the page in 0s") as stalled:
+        download(handler, Request("http://127.0.0.1:1/a.html", meta={"playwright": True}))
+    assert describe_failure(Failure(stalled.value)).kind == "timeout"
+    assert handler.stats.get_value("pagesight/browser/stalled") == 1
+
+
+def test_timeouts_inside_the_download_keep_their_reason(monkeypatch):
+    async def capture_times_out(self, request):
+        raise TimeoutError("capture did not finish in 60s")
+
+    monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "download_request", capture_times_out)
+    with pytest.raises(TimeoutError, match="capture did not finish") as inner:
+        download(handler_with_deadline(5), Request("http://127.0.0.1:1/a.html", meta={"playwright": True}))
+    assert not isinstance(inner.value, BrowserStalled)
+
+
+def test_pages_within_the_deadline_pass_through(monkeypatch):
+    async def answers(self, request):
+        return HtmlResponse(request.url, body=b"<html></html>")
+
+    monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "download_request", answers)
+    response = download(
+        handler_with_deadline(5), Request("http://127.0.0.1:1/a.html", meta={"playwright": True})
+    )
+    assert response.url == "http://127.0.0.1:1/a.html"
