@@ -170,7 +170,7 @@ class _QuietStaticHandler(SimpleHTTPRequestHandler):
 @contextmanager
 def serve_static_folder(folder: Path) -> Iterator[str]:
     """Serve a folder tree (generated static sites) on 127.0.0.1; yields the base URL."""
-    with _serve(lambda *a, **kw: _QuietStaticHandler(*a, directory=str(folder), **kw)) as base_url:
+    with serve_handler(lambda *a, **kw: _QuietStaticHandler(*a, directory=str(folder), **kw)) as base_url:
         yield base_url
 
 
@@ -181,7 +181,7 @@ def serve_html_folder(folder: Path, declare_charset: bool = True) -> Iterator[st
     ``declare_charset=False`` serves every page as bare ``text/html``.
     """
     handler = type("ArchiveHandler", (_ArchiveHandler,), {"declare_charset": declare_charset})
-    with _serve(functools.partial(handler, directory=str(folder))) as base_url:
+    with serve_handler(functools.partial(handler, directory=str(folder))) as base_url:
         yield base_url
 
 
@@ -193,7 +193,8 @@ class _QuietServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def _serve(handler: Callable[..., SimpleHTTPRequestHandler]) -> Iterator[str]:
+def serve_handler(handler: Callable[..., SimpleHTTPRequestHandler]) -> Iterator[str]:
+    """Serve ``handler`` on 127.0.0.1 in a thread; yields the base URL."""
     server = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

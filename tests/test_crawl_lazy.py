@@ -9,17 +9,17 @@ early would store the page without them.
 from __future__ import annotations
 
 import gzip
-import threading
 import time
 from collections.abc import Iterator
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from PIL import Image
 
+from crawler.dataset import serve_handler
 from tests.crawling import run_crawl
 
 pytestmark = pytest.mark.e2e
@@ -76,15 +76,8 @@ def lazy_site(tmp_path: Path) -> Iterator[str]:
     (site / "index.html").write_text(LAZY_PAGE, encoding="utf-8")
     (site / "more.html").write_text(FRAGMENT, encoding="utf-8")
     Image.new("RGB", (120, 80), (200, 30, 30)).save(site / "photo.png")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SlowFragmentHandler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve_handler(partial(SlowFragmentHandler, directory=str(site))) as base:
+        yield f"{base}/index.html"
 
 
 def test_content_loaded_on_scroll_is_captured(lazy_site: str, tmp_path: Path) -> None:
