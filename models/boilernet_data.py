@@ -8,7 +8,10 @@ tags of the leaf's owner element and all its ancestors. The optional numeric fea
 jusText rely on and a bag misses: length, link density around the leaf, position, depth,
 punctuation and stop words, the size of the leaf's block. The optional attribute bag (not
 the seed's either) holds the words of the class and id attributes of the leaf's owner and
-its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary.
+its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary. The
+optional flags (:data:`FLAGS`, not the seed's either) are two 0/1 inputs per leaf: the
+page is a list (the page type the extractor is given: article or list), and iawce's
+denoiser removes the leaf (:func:`denoised_away`).
 """
 
 from __future__ import annotations
@@ -18,12 +21,15 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 
 import torch
 
-from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement
-from pipelines.extraction.leaves import TextLeaf
+from pipelines.extraction.denoise import denoise
+from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
+from pipelines.extraction.leaves import TextLeaf, text_leaves
+from pipelines.extraction.page import LIST
 
 #: Index 0 of both vocabularies: an unknown word / any other tag.
 UNKNOWN = 0
@@ -49,6 +55,45 @@ FEATURES = (
     "block_log_leaves",  # log(1 + leaves of that block)
     "parent_log_leaves",  # log(1 + leaves under the owner): the leaf's sibling leaves
 )
+
+#: The per-leaf 0/1 flags, in the order of :func:`leaf_flags`' columns.
+FLAGS = (
+    "list_page",  # the page is a list (its page type: article or list)
+    "denoised_away",  # iawce's denoiser (for that page type) removes the leaf
+)
+
+
+def denoised_away(root: HtmlElement, page_type: str) -> list[bool]:
+    """Per text leaf of ``root``'s body (:func:`text_leaves` order), whether iawce's
+    denoiser for ``page_type`` removes it (run on a copy; ``root`` is left as it is)."""
+    copy = deepcopy(root)
+    leaves = text_leaves(body_of(copy))
+    denoise(copy, page_type)
+    return [not _attached(leaf.owner, copy) for leaf in leaves]
+
+
+def _attached(element: HtmlElement, root: HtmlElement) -> bool:
+    """Whether ``element`` is still under ``root``."""
+    node: HtmlElement | None = element
+    while node is not None:
+        if node is root:
+            return True
+        node = node.getparent()
+    return False
+
+
+def leaf_flags(names: Sequence[str], page_type: str, denoised: Sequence[bool]) -> torch.Tensor:
+    """The leaves' flags ``names`` (of :data:`FLAGS`; leaves × flags) for a page of
+    ``page_type`` (article or list) whose leaves the denoiser removes as in ``denoised``."""
+    unknown = set(names) - set(FLAGS)
+    if unknown:
+        raise ValueError(f"unknown leaf flags {sorted(unknown)}; known: {', '.join(FLAGS)}")
+    columns = {
+        "list_page": [float(page_type == LIST)] * len(denoised),
+        "denoised_away": [float(away) for away in denoised],
+    }
+    return torch.tensor([columns[name] for name in names], dtype=torch.float32).reshape(len(names), -1).T
+
 
 #: Frequent English function words (jusText's signal; WCXB is mostly English).
 STOP_WORDS = frozenset(
@@ -254,7 +299,8 @@ class Vocabulary:
 @dataclass
 class EncodedPage:
     """One page's leaves as ids: flat word, tag and attribute-word ids with per-leaf
-    counts, and the leaves' numeric features (leaves × features; zero columns when unused)."""
+    counts, the leaves' numeric features and flags (leaves × features / :data:`FLAGS`;
+    zero columns when unused)."""
 
     word_ids: torch.Tensor
     word_counts: torch.Tensor
@@ -263,6 +309,7 @@ class EncodedPage:
     features: torch.Tensor
     attribute_ids: torch.Tensor
     attribute_counts: torch.Tensor
+    flags: torch.Tensor
 
     def __len__(self) -> int:
         return len(self.tag_counts)
@@ -280,6 +327,7 @@ class EncodedPage:
             self.features[start:stop],
             self.attribute_ids[attribute_starts[start] : attribute_starts[stop]],
             self.attribute_counts[start:stop],
+            self.flags[start:stop],
         )
 
 
@@ -297,10 +345,12 @@ class PageEncoder:
         leaves: Sequence[tuple[Sequence[str], Sequence[str]]],
         features: torch.Tensor | None = None,
         attribute_bags: Sequence[Sequence[str]] | None = None,
+        flags: torch.Tensor | None = None,
     ) -> EncodedPage:
         """Encode (word tokens, ancestor tags) pairs, in order, with their numeric
-        features (a leaves × :data:`FEATURES` tensor; ``None``: no features) and their
-        attribute words (:func:`attribute_words`; needed when the vocabulary has some)."""
+        features (a leaves × :data:`FEATURES` tensor; ``None``: no features), their
+        attribute words (:func:`attribute_words`; needed when the vocabulary has some) and
+        their flags (:func:`leaf_flags`; ``None``: none)."""
         word_ids: list[int] = []
         word_counts: list[int] = []
         tag_ids: list[int] = []
@@ -317,6 +367,10 @@ class PageEncoder:
             features = torch.zeros(len(leaves), 0)
         elif len(features) != len(leaves):
             raise ValueError(f"{len(features)} feature rows for {len(leaves)} leaves")
+        if flags is None:
+            flags = torch.zeros(len(leaves), 0)
+        elif len(flags) != len(leaves):
+            raise ValueError(f"{len(flags)} flag rows for {len(leaves)} leaves")
         attribute_ids: list[int] = []
         attribute_counts = [0] * len(leaves)
         if self.attribute_index:
@@ -333,13 +387,14 @@ class PageEncoder:
             features.float(),
             torch.tensor(attribute_ids, dtype=torch.long),
             torch.tensor(attribute_counts, dtype=torch.long),
+            flags.float(),
         )
 
 
 @dataclass
 class LeafBatch:
     """Several pages' leaves, flat, with offsets for ``EmbeddingBag``, their features
-    and each page's leaf count (``lengths``, on the CPU as packing wants)."""
+    and flags, and each page's leaf count (``lengths``, on the CPU as packing wants)."""
 
     word_ids: torch.Tensor
     word_offsets: torch.Tensor
@@ -349,6 +404,7 @@ class LeafBatch:
     attribute_ids: torch.Tensor
     attribute_offsets: torch.Tensor
     lengths: torch.Tensor
+    flags: torch.Tensor
 
     @classmethod
     def of(cls, pages: Sequence[EncodedPage]) -> LeafBatch:
@@ -363,6 +419,7 @@ class LeafBatch:
             torch.cat([p.attribute_ids for p in pages]),
             _offsets(torch.cat([p.attribute_counts for p in pages])),
             torch.tensor([len(p) for p in pages], dtype=torch.long),
+            torch.cat([p.flags for p in pages]),
         )
 
 
