@@ -9,9 +9,9 @@ jusText rely on and a bag misses: length, link density around the leaf, position
 punctuation and stop words, the size of the leaf's block. The optional attribute bag (not
 the seed's either) holds the words of the class and id attributes of the leaf's owner and
 its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary. The
-optional flags (:data:`FLAGS`, not the seed's either) are two 0/1 inputs per leaf: the
-page is a list (the page type the extractor is given: article or list), and iawce's
-denoiser removes the leaf (:func:`denoised_away`).
+optional flags (:data:`FLAGS`, not the seed's either) are 0/1 inputs per leaf: the page
+is a list (the page type the extractor is given: article or list), iawce's denoiser
+removes the leaf, the leaf lies in the region iawce extracts (:func:`iawce_marks`).
 """
 
 from __future__ import annotations
@@ -26,9 +26,13 @@ from dataclasses import dataclass
 
 import torch
 
+from pipelines.extraction.article import content_element
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
 from pipelines.extraction.leaves import TextLeaf, text_leaves
+from pipelines.extraction.lengths import subtree_lengths
+from pipelines.extraction.listing import list_items, list_region
+from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import LIST
 
 #: Index 0 of both vocabularies: an unknown word / any other tag.
@@ -60,37 +64,63 @@ FEATURES = (
 FLAGS = (
     "list_page",  # the page is a list (its page type: article or list)
     "denoised_away",  # iawce's denoiser (for that page type) removes the leaf
+    "iawce_region",  # the leaf lies in the element iawce renders (its article or list region)
 )
 
 
-def denoised_away(root: HtmlElement, page_type: str) -> list[bool]:
-    """Per text leaf of ``root``'s body (:func:`text_leaves` order), whether iawce's
-    denoiser for ``page_type`` removes it (run on a copy; ``root`` is left as it is)."""
+@dataclass(frozen=True)
+class IawceMarks:
+    """Per text leaf (:func:`text_leaves` order): whether iawce's denoiser removes it, and
+    whether it lies in the region iawce extracts from the denoised tree."""
+
+    denoised_away: list[bool]
+    in_region: list[bool]
+
+
+def iawce_marks(root: HtmlElement, page_type: str, options: IawceOptions = IawceOptions()) -> IawceMarks:
+    """iawce's view of the text leaves of ``root``'s body for ``page_type`` (article or
+    list), computed on a copy (``root`` is left as it is): the denoiser's removals, and the
+    region iawce renders (articles: the element its descent reaches; lists: the region
+    around its items, or the link-counting descent when it finds none)."""
     copy = deepcopy(root)
     leaves = text_leaves(body_of(copy))
     denoise(copy, page_type)
-    return [not _attached(leaf.owner, copy) for leaf in leaves]
+    body = body_of(copy)
+    lengths = subtree_lengths(body)
+    if page_type == LIST:
+        items = list_items(body, lengths, options)
+        region = (
+            list_region(body, items, lengths, options.items_share)
+            if items
+            else content_element(body, lengths, options.list_share, count_links=True)
+        )
+    else:
+        region = content_element(body, lengths, options.article_share)
+    return IawceMarks(
+        [not _under(leaf.owner, copy) for leaf in leaves], [_under(leaf.owner, region) for leaf in leaves]
+    )
 
 
-def _attached(element: HtmlElement, root: HtmlElement) -> bool:
-    """Whether ``element`` is still under ``root``."""
+def _under(element: HtmlElement, ancestor: HtmlElement) -> bool:
+    """Whether ``element`` is ``ancestor`` or lies under it."""
     node: HtmlElement | None = element
     while node is not None:
-        if node is root:
+        if node is ancestor:
             return True
         node = node.getparent()
     return False
 
 
-def leaf_flags(names: Sequence[str], page_type: str, denoised: Sequence[bool]) -> torch.Tensor:
+def leaf_flags(names: Sequence[str], page_type: str, marks: IawceMarks) -> torch.Tensor:
     """The leaves' flags ``names`` (of :data:`FLAGS`; leaves × flags) for a page of
-    ``page_type`` (article or list) whose leaves the denoiser removes as in ``denoised``."""
+    ``page_type`` (article or list) with iawce's ``marks``."""
     unknown = set(names) - set(FLAGS)
     if unknown:
         raise ValueError(f"unknown leaf flags {sorted(unknown)}; known: {', '.join(FLAGS)}")
     columns = {
-        "list_page": [float(page_type == LIST)] * len(denoised),
-        "denoised_away": [float(away) for away in denoised],
+        "list_page": [float(page_type == LIST)] * len(marks.denoised_away),
+        "denoised_away": [float(away) for away in marks.denoised_away],
+        "iawce_region": [float(inside) for inside in marks.in_region],
     }
     return torch.tensor([columns[name] for name in names], dtype=torch.float32).reshape(len(names), -1).T
 

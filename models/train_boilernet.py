@@ -42,11 +42,12 @@ from models.boilernet_data import (
     FEATURES,
     FLAGS,
     EncodedPage,
+    IawceMarks,
     LeafBatch,
     Vocabulary,
     ancestor_tags,
     attribute_words,
-    denoised_away,
+    iawce_marks,
     leaf_features,
     leaf_flags,
 )
@@ -113,8 +114,8 @@ class BoilerNetTrainConfig:
 class LabelledPage:
     """One page ready for training: its leaves (tokens, ancestor tags), labels, which
     leaves sit in a form, its gold tokens, its leaves' numeric features (a float tensor,
-    leaves × :data:`FEATURES`), attribute words and which leaves iawce's denoiser removes
-    (``None`` in a cache prepared before them)."""
+    leaves × :data:`FEATURES`), attribute words and iawce's marks of its leaves (``None``
+    in a cache prepared before them)."""
 
     file_id: str
     domain: str
@@ -128,7 +129,7 @@ class LabelledPage:
     gold: list[str]
     features: torch.Tensor | None = field(default=None, repr=False)
     attributes: list[tuple[str, ...]] | None = field(default=None, repr=False)
-    denoised: list[bool] | None = field(default=None, repr=False)
+    marks: IawceMarks | None = field(default=None, repr=False)
     encoded: EncodedPage | None = field(default=None, repr=False)
 
     @property
@@ -176,7 +177,7 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
                 gold=tokens(record.gold_text),
                 features=torch.tensor(leaf_features(annotation.leaves), dtype=torch.float32),
                 attributes=attribute_words(annotation.leaves),
-                denoised=denoised_away(root, given_page_type(record.page_type)),
+                marks=iawce_marks(root, given_page_type(record.page_type)),
             )
         )
     return labelled
@@ -411,8 +412,8 @@ def encode(
     attribute words when the vocabulary has some, and its leaf ``flags``)."""
     if features:
         _require_prepared(pages, "features")
-    if "denoised_away" in flags:
-        _require_prepared(pages, "denoised")
+    if flags and not set(flags) <= {"list_page"}:
+        _require_prepared(pages, "marks")
     if vocabulary.attributes:
         _require_prepared(pages, "attributes")
     encoder = vocabulary.encoder()
@@ -421,10 +422,12 @@ def encode(
             page.leaves,
             page.features if features else None,
             page.attributes if vocabulary.attributes else None,
-            leaf_flags(flags, page.given_type, page.denoised or [False] * len(page.leaves))
-            if flags
-            else None,
+            leaf_flags(flags, page.given_type, page.marks or _no_marks(len(page.leaves))) if flags else None,
         )
+
+
+def _no_marks(leaves: int) -> IawceMarks:
+    return IawceMarks([False] * leaves, [False] * leaves)
 
 
 def _require_prepared(pages: Sequence[LabelledPage], name: str) -> None:

@@ -23,10 +23,11 @@ from models.boilernet import (
 )
 from models.boilernet_data import (
     FEATURES,
+    IawceMarks,
     LeafBatch,
     Vocabulary,
     attribute_words,
-    denoised_away,
+    iawce_marks,
     leaf_features,
     leaf_flags,
 )
@@ -83,7 +84,7 @@ def trained(tmp_path_factory):
         words=50,
         leaf_features=True,
         attributes=10,
-        flags=("list_page", "denoised_away"),
+        flags=("list_page", "denoised_away", "iawce_region"),
         dense=16,
         hidden=16,
         lr=0.02,
@@ -292,37 +293,40 @@ def test_previous_format_without_features_still_loads_and_changed_features_fail(
         load_boilernet(tmp_path / "other.pt")
 
 
-def test_denoiser_and_page_type_flags_of_a_hand_made_page():
+def test_iawce_marks_and_flags_of_a_hand_made_page():
     root = parse_html(PAGE.format(n=3))
     leaves = text_leaves(body_of(root))
-    away = denoised_away(root, "article")
-    assert len(away) == len(leaves)
-    removed = {leaf.text.strip() for leaf, gone in zip(leaves, away, strict=True) if gone}
+    marks = iawce_marks(root, "article")
+    assert len(marks.denoised_away) == len(marks.in_region) == len(leaves)
+    removed = {leaf.text.strip() for leaf, gone in zip(leaves, marks.denoised_away, strict=True) if gone}
     assert "Home" in removed and "Copyright 3 by the news site" in removed
     assert not {"Story number 3", "welcomed"} & removed
+    region = {leaf.text.strip() for leaf, inside in zip(leaves, marks.in_region, strict=True) if inside}
+    assert {"Story number 3", "welcomed"} <= region and "Home" not in region
     assert len(text_leaves(body_of(root))) == len(leaves)  # the page itself is left as it is
-    flags = leaf_flags(("list_page", "denoised_away"), "list", [True, False])
-    assert flags.tolist() == [[1.0, 1.0], [1.0, 0.0]]
-    assert leaf_flags(("denoised_away",), "article", [True, False]).tolist() == [[1.0], [0.0]]
-    assert leaf_flags(("list_page",), "article", []).shape == (0, 1)
+    marks = IawceMarks([True, False], [False, True])
+    flags = leaf_flags(("list_page", "denoised_away", "iawce_region"), "list", marks)
+    assert flags.tolist() == [[1.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
+    assert leaf_flags(("iawce_region",), "article", marks).tolist() == [[0.0], [1.0]]
+    assert leaf_flags(("list_page",), "article", IawceMarks([], [])).shape == (0, 1)
     with pytest.raises(ValueError, match="unknown leaf flags"):
-        leaf_flags(("sidebar",), "article", [False])
+        leaf_flags(("sidebar",), "article", marks)
 
 
 def test_flags_feed_the_network_and_travel_in_the_checkpoint(trained, tmp_path):
     model, _, train, *_, path = trained
     page = train[0].network_input
-    assert page.flags.shape == (len(page), 2) and model.config.flags == 2
+    assert page.flags.shape == (len(page), 3) and model.config.flags == 3
     flipped = type(page)(**{**vars(page), "flags": 1.0 - page.flags})
     assert not torch.allclose(predict(model, [page])[0], predict(model, [flipped])[0])
     loaded = load_boilernet(path)
-    assert loaded.flags == ("list_page", "denoised_away")
+    assert loaded.flags == ("list_page", "denoised_away", "iawce_region")
     card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
-    assert card["flags"] == ["list_page", "denoised_away"]
+    assert card["flags"] == ["list_page", "denoised_away", "iawce_region"]
     payload = torch.load(path, weights_only=True)
     payload["flags"] = ["list_page"]
     torch.save(payload, tmp_path / "fewer.pt")
-    with pytest.raises(BoilerNetCheckpointError, match=r"leaf flags \['list_page'\] for 2 flag inputs"):
+    with pytest.raises(BoilerNetCheckpointError, match=r"leaf flags \['list_page'\] for 3 flag inputs"):
         load_boilernet(tmp_path / "fewer.pt")
 
 

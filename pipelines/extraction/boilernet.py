@@ -128,16 +128,25 @@ def leaf_probabilities(
     import torch
 
     from models.boilernet import predict
-    from models.boilernet_data import ancestor_tags, attribute_words, denoised_away, leaf_features, leaf_flags
+    from models.boilernet_data import (
+        IawceMarks,
+        ancestor_tags,
+        attribute_words,
+        iawce_marks,
+        leaf_features,
+        leaf_flags,
+    )
 
     features = torch.tensor(leaf_features(leaves)) if network.model.config.features else None
     attributes = attribute_words(leaves) if network.vocabulary.attributes else None
     flags = None
     if network.flags:
-        denoised = (
-            denoised_away(root, page_type) if "denoised_away" in network.flags else [False] * len(leaves)
+        marks = (
+            iawce_marks(root, page_type)
+            if set(network.flags) - {"list_page"}
+            else IawceMarks([False] * len(leaves), [False] * len(leaves))
         )
-        flags = leaf_flags(network.flags, page_type, denoised)
+        flags = leaf_flags(network.flags, page_type, marks)
     encoded = network.encoder.encode(
         [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes, flags
     )
