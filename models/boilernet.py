@@ -8,7 +8,9 @@ the same function without building the sparse vectors. With ``features`` (not th
 seed's), the leaf's numeric features (:data:`~models.boilernet_data.FEATURES`),
 standardised by the training set's mean and deviation, are concatenated to that Dense
 layer's input (a third term of the sum); with ``attributes`` (not the seed's either), a
-bag of the class/id words of the leaf's ancestors is a fourth.
+bag of the class/id words of the leaf's ancestors is a fourth; with ``flags``, the
+leaf's 0/1 :data:`~models.boilernet_data.FLAGS` (list page, removed by iawce's denoiser)
+a fifth.
 
 The checkpoint (``torch.load(weights_only=True)``-safe, fp16 weights) carries the
 architecture, the vocabularies, the calibrated threshold, the training config and the
@@ -16,6 +18,7 @@ metrics::
 
     {"format": "pagesight-boilernet", "format_version": 2, "config": {BoilerNetConfig},
      "vocabulary": {"words": [...], "tags": [...]}, "features": [names, or none],
+     "flags": [names, or none; absent in checkpoints before them],
      "threshold": 0.5, "drop_forms": true, "training": {...}, "metrics": {...},
      "state_dict": {...}}
 
@@ -38,7 +41,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 
-from models.boilernet_data import FEATURES, EncodedPage, LeafBatch, PageEncoder, Vocabulary
+from models.boilernet_data import FEATURES, FLAGS, EncodedPage, LeafBatch, PageEncoder, Vocabulary
 
 FORMAT = "pagesight-boilernet"
 FORMAT_VERSION = 2
@@ -64,6 +67,8 @@ class BoilerNetConfig:
     features: int = 0
     #: Rows of the class/id attribute-word bag (0: none, the seed's input).
     attributes: int = 0
+    #: The number of 0/1 leaf flags (of FLAGS; 0: none, the seed's input).
+    flags: int = 0
 
 
 class BoilerNet(nn.Module):
@@ -77,6 +82,7 @@ class BoilerNet(nn.Module):
         self.attributes = (
             nn.EmbeddingBag(config.attributes, config.dense, mode="sum") if config.attributes else None
         )
+        self.flags = nn.Linear(config.flags, config.dense, bias=False) if config.flags else None
         # The training set's feature mean and deviation (saved with the weights).
         self.feature_mean: torch.Tensor
         self.feature_scale: torch.Tensor
@@ -103,6 +109,8 @@ class BoilerNet(nn.Module):
             dense = dense + self.features((batch.features - self.feature_mean) / self.feature_scale)
         if self.attributes is not None:
             dense = dense + self.attributes(batch.attribute_ids, batch.attribute_offsets)
+        if self.flags is not None:
+            dense = dense + self.flags(batch.flags)
         dense = torch.relu(dense)
         sequences = pad_sequence(list(torch.split(dense, batch.lengths.tolist())), batch_first=True)
         hidden, _ = self.lstm(sequences)
@@ -123,8 +131,10 @@ def save_boilernet(
     training: dict[str, Any],
     metrics: dict[str, Any],
     drop_forms: bool = True,
+    flags: Sequence[str] = (),
 ) -> Path:
-    """Write the checkpoint atomically, weights in fp16."""
+    """Write the checkpoint atomically, weights in fp16; ``flags``: the names of the
+    network's leaf flags, in its input order."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT,
@@ -132,6 +142,7 @@ def save_boilernet(
         "config": asdict(model.config),
         "vocabulary": vocabulary.to_dict(),
         "features": list(FEATURES) if model.config.features else [],
+        "flags": list(flags),
         "threshold": float(threshold),
         "drop_forms": drop_forms,
         "training": training,
@@ -155,6 +166,8 @@ class LoadedBoilerNet:
     metadata: dict[str, Any]
     #: Drop the leaves inside a <form> (the seed's rule).
     drop_forms: bool = True
+    #: The names of the network's leaf flags (of FLAGS), in input order.
+    flags: tuple[str, ...] = ()
     encoder: PageEncoder = field(init=False)
 
     def __post_init__(self) -> None:
@@ -205,8 +218,14 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             f"{path} was trained on the leaf features {features}; this code computes {list(FEATURES)} "
             "(retrain it with `scrapy train-boilernet --leaf-features`)"
         )
+    flags = payload.get("flags", [])
+    if len(flags) != config.flags or not set(flags) <= set(FLAGS):
+        raise BoilerNetCheckpointError(
+            f"{path} has the leaf flags {flags} for {config.flags} flag inputs; this code computes "
+            f"{', '.join(FLAGS)}"
+        )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata, drop_forms)
+    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata, drop_forms, tuple(flags))
 
 
 @torch.no_grad()
@@ -234,6 +253,7 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
         "vocabulary": {"words": len(loaded.vocabulary.words), "tags": list(loaded.vocabulary.tags)},
         "threshold": loaded.threshold,
         "drop_forms": loaded.drop_forms,
+        "flags": list(loaded.flags),
         **loaded.metadata,
     }
     path = checkpoint.with_name(checkpoint.stem + ".card.json")

@@ -8,7 +8,10 @@ tags of the leaf's owner element and all its ancestors. The optional numeric fea
 jusText rely on and a bag misses: length, link density around the leaf, position, depth,
 punctuation and stop words, the size of the leaf's block. The optional attribute bag (not
 the seed's either) holds the words of the class and id attributes of the leaf's owner and
-its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary.
+its ancestors ("nav", "footer", "related", "comment", ...), over its own vocabulary. The
+optional flags (:data:`FLAGS`, not the seed's either) are 0/1 inputs per leaf: the page
+is a list (the page type the extractor is given: article or list), iawce's denoiser
+removes the leaf, the leaf lies in the region iawce extracts (:func:`iawce_marks`).
 """
 
 from __future__ import annotations
@@ -18,12 +21,19 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 
 import torch
 
-from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement
-from pipelines.extraction.leaves import TextLeaf
+from pipelines.extraction.article import content_element
+from pipelines.extraction.denoise import denoise
+from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
+from pipelines.extraction.leaves import TextLeaf, text_leaves
+from pipelines.extraction.lengths import subtree_lengths
+from pipelines.extraction.listing import list_items, list_region
+from pipelines.extraction.options import IawceOptions
+from pipelines.extraction.page import LIST
 
 #: Index 0 of both vocabularies: an unknown word / any other tag.
 UNKNOWN = 0
@@ -49,6 +59,71 @@ FEATURES = (
     "block_log_leaves",  # log(1 + leaves of that block)
     "parent_log_leaves",  # log(1 + leaves under the owner): the leaf's sibling leaves
 )
+
+#: The per-leaf 0/1 flags, in the order of :func:`leaf_flags`' columns.
+FLAGS = (
+    "list_page",  # the page is a list (its page type: article or list)
+    "denoised_away",  # iawce's denoiser (for that page type) removes the leaf
+    "iawce_region",  # the leaf lies in the element iawce renders (its article or list region)
+)
+
+
+@dataclass(frozen=True)
+class IawceMarks:
+    """Per text leaf (:func:`text_leaves` order): whether iawce's denoiser removes it, and
+    whether it lies in the region iawce extracts from the denoised tree."""
+
+    denoised_away: list[bool]
+    in_region: list[bool]
+
+
+def iawce_marks(root: HtmlElement, page_type: str, options: IawceOptions = IawceOptions()) -> IawceMarks:
+    """iawce's view of the text leaves of ``root``'s body for ``page_type`` (article or
+    list), computed on a copy (``root`` is left as it is): the denoiser's removals, and the
+    region iawce renders (articles: the element its descent reaches; lists: the region
+    around its items, or the link-counting descent when it finds none)."""
+    copy = deepcopy(root)
+    leaves = text_leaves(body_of(copy))
+    denoise(copy, page_type)
+    body = body_of(copy)
+    lengths = subtree_lengths(body)
+    if page_type == LIST:
+        items = list_items(body, lengths, options)
+        region = (
+            list_region(body, items, lengths, options.items_share)
+            if items
+            else content_element(body, lengths, options.list_share, count_links=True)
+        )
+    else:
+        region = content_element(body, lengths, options.article_share)
+    return IawceMarks(
+        [not _under(leaf.owner, copy) for leaf in leaves], [_under(leaf.owner, region) for leaf in leaves]
+    )
+
+
+def _under(element: HtmlElement, ancestor: HtmlElement) -> bool:
+    """Whether ``element`` is ``ancestor`` or lies under it."""
+    node: HtmlElement | None = element
+    while node is not None:
+        if node is ancestor:
+            return True
+        node = node.getparent()
+    return False
+
+
+def leaf_flags(names: Sequence[str], page_type: str, marks: IawceMarks) -> torch.Tensor:
+    """The leaves' flags ``names`` (of :data:`FLAGS`; leaves × flags) for a page of
+    ``page_type`` (article or list) with iawce's ``marks``."""
+    unknown = set(names) - set(FLAGS)
+    if unknown:
+        raise ValueError(f"unknown leaf flags {sorted(unknown)}; known: {', '.join(FLAGS)}")
+    columns = {
+        "list_page": [float(page_type == LIST)] * len(marks.denoised_away),
+        "denoised_away": [float(away) for away in marks.denoised_away],
+        "iawce_region": [float(inside) for inside in marks.in_region],
+    }
+    return torch.tensor([columns[name] for name in names], dtype=torch.float32).reshape(len(names), -1).T
+
 
 #: Frequent English function words (jusText's signal; WCXB is mostly English).
 STOP_WORDS = frozenset(
@@ -254,7 +329,8 @@ class Vocabulary:
 @dataclass
 class EncodedPage:
     """One page's leaves as ids: flat word, tag and attribute-word ids with per-leaf
-    counts, and the leaves' numeric features (leaves × features; zero columns when unused)."""
+    counts, the leaves' numeric features and flags (leaves × features / :data:`FLAGS`;
+    zero columns when unused)."""
 
     word_ids: torch.Tensor
     word_counts: torch.Tensor
@@ -263,6 +339,7 @@ class EncodedPage:
     features: torch.Tensor
     attribute_ids: torch.Tensor
     attribute_counts: torch.Tensor
+    flags: torch.Tensor
 
     def __len__(self) -> int:
         return len(self.tag_counts)
@@ -280,6 +357,7 @@ class EncodedPage:
             self.features[start:stop],
             self.attribute_ids[attribute_starts[start] : attribute_starts[stop]],
             self.attribute_counts[start:stop],
+            self.flags[start:stop],
         )
 
 
@@ -297,10 +375,12 @@ class PageEncoder:
         leaves: Sequence[tuple[Sequence[str], Sequence[str]]],
         features: torch.Tensor | None = None,
         attribute_bags: Sequence[Sequence[str]] | None = None,
+        flags: torch.Tensor | None = None,
     ) -> EncodedPage:
         """Encode (word tokens, ancestor tags) pairs, in order, with their numeric
-        features (a leaves × :data:`FEATURES` tensor; ``None``: no features) and their
-        attribute words (:func:`attribute_words`; needed when the vocabulary has some)."""
+        features (a leaves × :data:`FEATURES` tensor; ``None``: no features), their
+        attribute words (:func:`attribute_words`; needed when the vocabulary has some) and
+        their flags (:func:`leaf_flags`; ``None``: none)."""
         word_ids: list[int] = []
         word_counts: list[int] = []
         tag_ids: list[int] = []
@@ -317,6 +397,10 @@ class PageEncoder:
             features = torch.zeros(len(leaves), 0)
         elif len(features) != len(leaves):
             raise ValueError(f"{len(features)} feature rows for {len(leaves)} leaves")
+        if flags is None:
+            flags = torch.zeros(len(leaves), 0)
+        elif len(flags) != len(leaves):
+            raise ValueError(f"{len(flags)} flag rows for {len(leaves)} leaves")
         attribute_ids: list[int] = []
         attribute_counts = [0] * len(leaves)
         if self.attribute_index:
@@ -333,13 +417,14 @@ class PageEncoder:
             features.float(),
             torch.tensor(attribute_ids, dtype=torch.long),
             torch.tensor(attribute_counts, dtype=torch.long),
+            flags.float(),
         )
 
 
 @dataclass
 class LeafBatch:
     """Several pages' leaves, flat, with offsets for ``EmbeddingBag``, their features
-    and each page's leaf count (``lengths``, on the CPU as packing wants)."""
+    and flags, and each page's leaf count (``lengths``, on the CPU as packing wants)."""
 
     word_ids: torch.Tensor
     word_offsets: torch.Tensor
@@ -349,6 +434,7 @@ class LeafBatch:
     attribute_ids: torch.Tensor
     attribute_offsets: torch.Tensor
     lengths: torch.Tensor
+    flags: torch.Tensor
 
     @classmethod
     def of(cls, pages: Sequence[EncodedPage]) -> LeafBatch:
@@ -363,6 +449,7 @@ class LeafBatch:
             torch.cat([p.attribute_ids for p in pages]),
             _offsets(torch.cat([p.attribute_counts for p in pages])),
             torch.tensor([len(p) for p in pages], dtype=torch.long),
+            torch.cat([p.flags for p in pages]),
         )
 
 

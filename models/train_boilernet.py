@@ -40,18 +40,25 @@ from models.annotation import annotate
 from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
 from models.boilernet_data import (
     FEATURES,
+    FLAGS,
     EncodedPage,
+    IawceMarks,
     LeafBatch,
     Vocabulary,
     ancestor_tags,
     attribute_words,
+    iawce_marks,
     leaf_features,
+    leaf_flags,
 )
+from models.labels import load_label_mapping
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
+from pipelines.evaluation.scoring import page_type_label
 from pipelines.evaluation.text import tokens
 from pipelines.extraction.dom import parse_html
+from pipelines.extraction.page import ARTICLE, LIST
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +79,8 @@ class BoilerNetTrainConfig:
     leaf_features: bool = False
     #: Size of the class/id attribute-word vocabulary (0: no attribute bag, the seed's input).
     attributes: int = 0
+    #: The 0/1 leaf flags (of FLAGS) added to the Dense input (none: the seed's input).
+    flags: tuple[str, ...] = ()
     #: Loss weights: "balanced" classes (the seed's) or "tokens" (each leaf by its tokens).
     loss_weights: str = "balanced"
     #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
@@ -105,8 +114,8 @@ class BoilerNetTrainConfig:
 class LabelledPage:
     """One page ready for training: its leaves (tokens, ancestor tags), labels, which
     leaves sit in a form, its gold tokens, its leaves' numeric features (a float tensor,
-    leaves × :data:`FEATURES`) and attribute words (``None`` in a cache prepared before
-    them)."""
+    leaves × :data:`FEATURES`), attribute words and iawce's marks of its leaves (``None``
+    in a cache prepared before them)."""
 
     file_id: str
     domain: str
@@ -120,7 +129,14 @@ class LabelledPage:
     gold: list[str]
     features: torch.Tensor | None = field(default=None, repr=False)
     attributes: list[tuple[str, ...]] | None = field(default=None, repr=False)
+    marks: IawceMarks | None = field(default=None, repr=False)
     encoded: EncodedPage | None = field(default=None, repr=False)
+
+    @property
+    def given_type(self) -> str:
+        """The page type an extractor is given for this page: its WCXB type through the
+        default label mapping (article or list), as in ``benchmarks/extract.py``."""
+        return given_page_type(self.page_type)
 
     @property
     def network_input(self) -> EncodedPage:
@@ -128,6 +144,13 @@ class LabelledPage:
         if self.encoded is None:
             raise ValueError(f"page {self.file_id} is not encoded yet")
         return self.encoded
+
+
+def given_page_type(wcxb_type: str) -> str:
+    """Article or list for a WCXB page type (the default label mapping; article when it
+    does not say)."""
+    label = page_type_label(load_label_mapping(), wcxb_type)
+    return LIST if label == LIST else ARTICLE
 
 
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
@@ -154,6 +177,7 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
                 gold=tokens(record.gold_text),
                 features=torch.tensor(leaf_features(annotation.leaves), dtype=torch.float32),
                 attributes=attribute_words(annotation.leaves),
+                marks=iawce_marks(root, given_page_type(record.page_type)),
             )
         )
     return labelled
@@ -308,6 +332,7 @@ def fit(
             hidden=config.hidden,
             features=len(FEATURES) if config.leaf_features else 0,
             attributes=vocabulary.attribute_size,
+            flags=len(config.flags),
         )
     )
     if config.leaf_features:
@@ -380,11 +405,15 @@ def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -
     )
 
 
-def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool = False) -> None:
-    """Set every page's network input (with its leaf features when ``features``, and its
-    attribute words when the vocabulary has some)."""
+def encode(
+    pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool = False, flags: Sequence[str] = ()
+) -> None:
+    """Set every page's network input (with its leaf features when ``features``, its
+    attribute words when the vocabulary has some, and its leaf ``flags``)."""
     if features:
         _require_prepared(pages, "features")
+    if flags and not set(flags) <= {"list_page"}:
+        _require_prepared(pages, "marks")
     if vocabulary.attributes:
         _require_prepared(pages, "attributes")
     encoder = vocabulary.encoder()
@@ -393,7 +422,12 @@ def encode(pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool
             page.leaves,
             page.features if features else None,
             page.attributes if vocabulary.attributes else None,
+            leaf_flags(flags, page.given_type, page.marks or _no_marks(len(page.leaves))) if flags else None,
         )
+
+
+def _no_marks(leaves: int) -> IawceMarks:
+    return IawceMarks([False] * leaves, [False] * leaves)
 
 
 def _require_prepared(pages: Sequence[LabelledPage], name: str) -> None:
@@ -429,6 +463,8 @@ class BoilerNetTrainResult:
 def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None:
     """Label, train (out-of-fold models + final model), calibrate, evaluate, save; None
     when ``oof_only``."""
+    if unknown := set(config.flags) - set(FLAGS):
+        raise ValueError(f"unknown leaf flags {sorted(unknown)}; known: {', '.join(FLAGS)}")
     torch.set_num_threads(config.threads)
     split = load_split()
     pages = prepared_pages(config, split)
@@ -447,7 +483,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         raise ValueError("no checkpoint path (--out) to write")
 
     vocabulary = vocabulary_of(by_role[TRAIN], config)
-    encode(pages, vocabulary, config.leaf_features)
+    encode(pages, vocabulary, config.leaf_features, config.flags)
     model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
     validation_p = predict(model, [p.network_input for p in by_role[VALIDATION]])
     threshold, drop_forms = calibrate(by_role[VALIDATION], validation_p)
@@ -468,7 +504,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         "pages": {role: len(rows) for role, rows in by_role.items()},
         "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
     }
-    save_boilernet(config.out, model, vocabulary, threshold, training, metrics, drop_forms)
+    save_boilernet(config.out, model, vocabulary, threshold, training, metrics, drop_forms, config.flags)
     write_boilernet_card(config.out, config.command)
     return BoilerNetTrainResult(config.out, threshold, metrics)
 
@@ -491,7 +527,7 @@ def write_out_of_fold(
             if not held:
                 raise ValueError(f"fold {fold} has no training pages")
             vocabulary = vocabulary_of(rest, config)
-            encode([*rest, *held, *validation], vocabulary, config.leaf_features)
+            encode([*rest, *held, *validation], vocabulary, config.leaf_features, config.flags)
             model, _ = fit(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
             for page, p in zip(held, predict(model, [q.network_input for q in held]), strict=True):
                 line = {"file_id": page.file_id, "domain": page.domain, "fold": fold}

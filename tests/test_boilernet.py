@@ -21,7 +21,16 @@ from models.boilernet import (
     save_boilernet,
     write_boilernet_card,
 )
-from models.boilernet_data import FEATURES, LeafBatch, Vocabulary, attribute_words, leaf_features
+from models.boilernet_data import (
+    FEATURES,
+    IawceMarks,
+    LeafBatch,
+    Vocabulary,
+    attribute_words,
+    iawce_marks,
+    leaf_features,
+    leaf_flags,
+)
 from models.splits import DomainSplit
 from models.train_boilernet import (
     BoilerNetTrainConfig,
@@ -75,6 +84,7 @@ def trained(tmp_path_factory):
         words=50,
         leaf_features=True,
         attributes=10,
+        flags=("list_page", "denoised_away", "iawce_region"),
         dense=16,
         hidden=16,
         lr=0.02,
@@ -83,14 +93,16 @@ def trained(tmp_path_factory):
     )
     train, validation = pages[:6], pages[6:]
     vocabulary = vocabulary_of(train, config)
-    encode(pages, vocabulary, features=True)
+    encode(pages, vocabulary, features=True, flags=config.flags)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # a shared busy CPU: more threads only wait on each other
     try:
         model, history = fit(config, train, validation, vocabulary, 30, "test")
     finally:
         torch.set_num_threads(threads)
-    path = save_boilernet(tmp_path_factory.mktemp("bn") / "boilernet.pt", model, vocabulary, 0.5, {}, {})
+    path = save_boilernet(
+        tmp_path_factory.mktemp("bn") / "boilernet.pt", model, vocabulary, 0.5, {}, {}, flags=config.flags
+    )
     return model, vocabulary, train, validation, history, path
 
 
@@ -262,23 +274,67 @@ def test_previous_format_without_features_still_loads_and_changed_features_fail(
     vocabulary = Vocabulary(("a",), ("p",))
     seed = BoilerNet(BoilerNetConfig(words=vocabulary.word_size, tags=vocabulary.tag_size, dense=8, hidden=4))
     payload = torch.load(save_boilernet(tmp_path / "v2.pt", seed, vocabulary, 0.3, {}, {}), weights_only=True)
-    payload["format_version"] = 1  # version 1: no features key, no feature buffers
-    del payload["features"]
+    payload["format_version"] = 1  # version 1: no features or flags keys, no feature buffers
+    del payload["features"], payload["flags"]
     payload["state_dict"] = {
         k: v for k, v in payload["state_dict"].items() if k not in ("feature_mean", "feature_scale")
     }
-    payload["config"] = {k: v for k, v in payload["config"].items() if k != "features"}
+    payload["config"] = {k: v for k, v in payload["config"].items() if k not in ("features", "flags")}
     torch.save(payload, tmp_path / "v1.pt")
     loaded = load_boilernet(tmp_path / "v1.pt")
     assert loaded.model.config.features == 0 and loaded.threshold == 0.3
-    leaves = text_leaves(body_of(parse_html("<p>a a a</p><div>b</div>")))
-    probabilities = leaf_probabilities(loaded, leaves)  # runs without features
+    root = parse_html("<p>a a a</p><div>b</div>")
+    probabilities = leaf_probabilities(loaded, text_leaves(body_of(root)), root, "article")  # no features
     assert len(probabilities) == 2 and all(0.0 <= p <= 1.0 for p in probabilities)
     payload = torch.load(path, weights_only=True)
     payload["features"] = ["log_tokens"]
     torch.save(payload, tmp_path / "other.pt")
     with pytest.raises(BoilerNetCheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
         load_boilernet(tmp_path / "other.pt")
+
+
+def test_iawce_marks_and_flags_of_a_hand_made_page():
+    root = parse_html(PAGE.format(n=3))
+    leaves = text_leaves(body_of(root))
+    marks = iawce_marks(root, "article")
+    assert len(marks.denoised_away) == len(marks.in_region) == len(leaves)
+    removed = {leaf.text.strip() for leaf, gone in zip(leaves, marks.denoised_away, strict=True) if gone}
+    assert "Home" in removed and "Copyright 3 by the news site" in removed
+    assert not {"Story number 3", "welcomed"} & removed
+    region = {leaf.text.strip() for leaf, inside in zip(leaves, marks.in_region, strict=True) if inside}
+    assert {"Story number 3", "welcomed"} <= region and "Home" not in region
+    assert len(text_leaves(body_of(root))) == len(leaves)  # the page itself is left as it is
+    marks = IawceMarks([True, False], [False, True])
+    flags = leaf_flags(("list_page", "denoised_away", "iawce_region"), "list", marks)
+    assert flags.tolist() == [[1.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
+    assert leaf_flags(("iawce_region",), "article", marks).tolist() == [[0.0], [1.0]]
+    assert leaf_flags(("list_page",), "article", IawceMarks([], [])).shape == (0, 1)
+    with pytest.raises(ValueError, match="unknown leaf flags"):
+        leaf_flags(("sidebar",), "article", marks)
+
+
+def test_flags_feed_the_network_and_travel_in_the_checkpoint(trained, tmp_path):
+    model, _, train, *_, path = trained
+    page = train[0].network_input
+    assert page.flags.shape == (len(page), 3) and model.config.flags == 3
+    flipped = type(page)(**{**vars(page), "flags": 1.0 - page.flags})
+    assert not torch.allclose(predict(model, [page])[0], predict(model, [flipped])[0])
+    loaded = load_boilernet(path)
+    assert loaded.flags == ("list_page", "denoised_away", "iawce_region")
+    card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
+    assert card["flags"] == ["list_page", "denoised_away", "iawce_region"]
+    payload = torch.load(path, weights_only=True)
+    payload["flags"] = ["list_page"]
+    torch.save(payload, tmp_path / "fewer.pt")
+    with pytest.raises(BoilerNetCheckpointError, match=r"leaf flags \['list_page'\] for 3 flag inputs"):
+        load_boilernet(tmp_path / "fewer.pt")
+
+
+def test_shipped_checkpoint_loads():
+    from pipelines.extraction.boilernet import DEFAULT_CHECKPOINT
+
+    loaded = load_boilernet(DEFAULT_CHECKPOINT)
+    assert loaded.model.config.flags == len(loaded.flags)
 
 
 def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):

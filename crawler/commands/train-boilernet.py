@@ -80,6 +80,13 @@ class Command(ScrapyCommand):
             help="keep the epoch with the best validation content-leaf F1 (default, the seed's) "
             "or page word F1",
         )
+        group.add_argument(
+            "--flags",
+            default="",
+            metavar="NAMES",
+            help="0/1 leaf inputs, comma-separated: list_page (the page type is list), "
+            "denoised_away (iawce's denoiser removes the leaf) (default: none, the seed's input)",
+        )
         group.add_argument("--dense", type=int, default=256, help="dense width (default: 256, the seed's)")
         group.add_argument("--hidden", type=int, default=256, help="BiLSTM width (default: 256, the seed's)")
         group.add_argument("--epochs", type=int, default=8, help="default: 8")
@@ -120,6 +127,7 @@ class Command(ScrapyCommand):
             tags=opts.tags,
             leaf_features=opts.leaf_features,
             attributes=opts.attributes,
+            flags=tuple(name.strip() for name in opts.flags.split(",") if name.strip()),
             loss_weights=opts.loss_weights,
             select=opts.select,
             dense=opts.dense,

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.dom import base_url, body_of, parse_html
+from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.leaves import IGNORED_TAGS, TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
 from pipelines.extraction.pagetype import guess_page_type
@@ -101,7 +101,7 @@ class BoilerNetExtractor:
         if not leaves:
             logger.info("boilernet found no text on %s", page.url or "<page>")
             return None
-        probabilities = leaf_probabilities(network, leaves)
+        probabilities = leaf_probabilities(network, leaves, root, page_type)
         threshold = network.threshold if self.options.threshold is None else self.options.threshold
         drop_forms = network.drop_forms if self.options.drop_forms is None else self.options.drop_forms
         kept = 0
@@ -120,16 +120,34 @@ class BoilerNetExtractor:
         return extraction_of(self.name, page_type, root, base, blocks)
 
 
-def leaf_probabilities(network: LoadedBoilerNet, leaves: list[TextLeaf]) -> list[float]:
-    """P(content) of each leaf, in order."""
+def leaf_probabilities(
+    network: LoadedBoilerNet, leaves: list[TextLeaf], root: HtmlElement, page_type: str
+) -> list[float]:
+    """P(content) of each leaf (the text leaves of ``root``'s body, in order) of a page of
+    ``page_type``."""
     import torch
 
     from models.boilernet import predict
-    from models.boilernet_data import ancestor_tags, attribute_words, leaf_features
+    from models.boilernet_data import (
+        IawceMarks,
+        ancestor_tags,
+        attribute_words,
+        iawce_marks,
+        leaf_features,
+        leaf_flags,
+    )
 
     features = torch.tensor(leaf_features(leaves)) if network.model.config.features else None
     attributes = attribute_words(leaves) if network.vocabulary.attributes else None
+    flags = None
+    if network.flags:
+        marks = (
+            iawce_marks(root, page_type)
+            if set(network.flags) - {"list_page"}
+            else IawceMarks([False] * len(leaves), [False] * len(leaves))
+        )
+        flags = leaf_flags(network.flags, page_type, marks)
     encoded = network.encoder.encode(
-        [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes
+        [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes, flags
     )
     return predict(network.model, [encoded])[0].tolist()
