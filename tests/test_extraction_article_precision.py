@@ -79,6 +79,14 @@ BLOCKS = {
         '<div class="more-stories"><p>More on the harbour festival and its boats from our city desk.</p></div>',
         "harbour festival",
     ),
+    "entry footer": (
+        '<div class="entry-footer"><p>Tags: harbour festival, boats, city desk. Reply, quote, like.</p></div>',
+        "harbour festival",
+    ),
+    "pre-footer teasers": (
+        '<div class="pre-footer"><h3>Need more harbour festival advice?</h3><p>Our guides to the boats.</p></div>',
+        "harbour festival",
+    ),
     "author box": (
         '<div class="author-bio"><p>Jane Doe has covered city hall for the paper since 2009 and lives by the river.</p></div>',
         "covered city hall",
@@ -141,6 +149,38 @@ def test_a_thread_wrapped_in_a_comments_block_beside_a_sidebar_is_the_content():
     )
     found = build_extractor("iawce").extract(Page(html, "http://forum.example/t/1", "article"))
     assert found is not None and found.text.count("never saw a single crack") == 6
+
+
+def test_comments_go_beside_a_story_written_in_line_breaks():
+    """A post without paragraphs (lines between ``<br>``, as old blogs and Slashdot write
+    them) is a story too: its comments go."""
+    story = "<br><br>".join(f"{PARAGRAPH} Point {n} of the plan was discussed." for n in range(10))
+    comments = "".join(f'<div class="comment"><b>reader{n}</b><p>{COMMENT}</p></div>' for n in range(6))
+    html = (
+        f"<html><body><h1>Bridge repairs approved</h1><div class='post-body'>{story}</div>"
+        f"<div id='comments'>{comments}</div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "http://blog.example/bridge", "article"))
+    assert found is not None and "Point 5 of the plan" in found.text
+    assert "never saw a single crack" not in found.text
+
+
+def test_forum_signatures_go_and_the_posts_stay():
+    """A poster's signature under each post (``ipsEntry__signature``, ``signature``) is
+    the same blurb on every post of theirs, not part of the thread."""
+    posts = (
+        "".join(
+            f'<div id="comment-{n}_wrap"><p>{COMMENT}</p>'
+            f'<div class="ipsEntry__signature">Harbour festival fan since 1990, three boats</div></div>'
+            for n in range(3)
+        )
+        + '<div class="post"><p>A last word on the bridge.</p><div class="signature">My harbour festival blog</div></div>'
+    )
+    html = f"<html><body><h1>Which bridge?</h1><div id='comments'>{posts}</div></body></html>"
+    found = build_extractor("iawce").extract(Page(html, "http://forum.example/t/1", "article"))
+    assert found is not None
+    assert found.text.count("never saw a single crack") == 3 and "A last word on the bridge" in found.text
+    assert "harbour festival" not in found.text.lower()
 
 
 def test_code_comments_are_content():
