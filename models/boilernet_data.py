@@ -26,12 +26,11 @@ from dataclasses import dataclass
 
 import torch
 
-from pipelines.extraction.article import content_element
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
+from pipelines.extraction.iawce import content_region
 from pipelines.extraction.leaves import TextLeaf, text_leaves
 from pipelines.extraction.lengths import subtree_lengths
-from pipelines.extraction.listing import list_items, list_region
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import LIST
 
@@ -86,16 +85,7 @@ def iawce_marks(root: HtmlElement, page_type: str, options: IawceOptions = Iawce
     leaves = text_leaves(body_of(copy))
     denoise(copy, page_type)
     body = body_of(copy)
-    lengths = subtree_lengths(body)
-    if page_type == LIST:
-        items = list_items(body, lengths, options)
-        region = (
-            list_region(body, items, lengths, options.items_share)
-            if items
-            else content_element(body, lengths, options.list_share, count_links=True)
-        )
-    else:
-        region = content_element(body, lengths, options.article_share)
+    region, _ = content_region(body, subtree_lengths(body), page_type, options)
     return IawceMarks(
         [not _under(leaf.owner, copy) for leaf in leaves], [_under(leaf.owner, region) for leaf in leaves]
     )

@@ -12,7 +12,7 @@ from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
 from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
 from pipelines.extraction.options import IawceOptions
-from pipelines.extraction.page import LIST, ExtractedItem, Extraction, Page
+from pipelines.extraction.page import ARTICLE, LIST, ExtractedItem, Extraction, Page
 from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.result import extraction_with
 from pipelines.extraction.textformat import Block, render_blocks
@@ -109,18 +109,15 @@ class IawceExtractor(_Iawce):
     name = "iawce"
 
     def article_content(self, body: HtmlElement, lengths: TextLengths, base: str) -> list[Block]:
-        blocks = render_blocks(content_element(body, lengths, self.options.article_share), base)
+        region, _ = content_region(body, lengths, ARTICLE, self.options)
+        blocks = render_blocks(region, base)
         limit = self.options.max_link_density
         return [b for b in blocks if b.kind == "heading" or b.link_density <= limit]
 
     def list_content(
         self, body: HtmlElement, lengths: TextLengths, base: str
     ) -> tuple[list[Block], list[ExtractedItem]]:
-        elements = list_items(body, lengths, self.options)
-        if elements:
-            region = list_region(body, elements, lengths, self.options.items_share)
-        else:
-            region = content_element(body, lengths, self.options.list_share, count_links=True)
+        region, elements = content_region(body, lengths, LIST, self.options)
         items, entries = [], {}
         for element in elements:
             item = build_item(element, base)
@@ -128,3 +125,17 @@ class IawceExtractor(_Iawce):
                 items.append(item)
                 entries[element] = entry_block(item)
         return render_blocks(region, base, substitutes=entries), items
+
+
+def content_region(
+    body: HtmlElement, lengths: TextLengths, page_type: str, options: IawceOptions
+) -> tuple[HtmlElement, list[HtmlElement]]:
+    """The element ``iawce`` renders from a denoised ``body``, and a list's item elements:
+    on articles the element its descent reaches; on lists the region around the items,
+    or the link-counting descent when it finds none."""
+    if page_type != LIST:
+        return content_element(body, lengths, options.article_share), []
+    elements = list_items(body, lengths, options)
+    if elements:
+        return list_region(body, elements, lengths, options.items_share), elements
+    return content_element(body, lengths, options.list_share, count_links=True), []
