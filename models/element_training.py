@@ -65,6 +65,9 @@ SETTINGS = {
     "hgb-f1-page": Setting(
         "original-page", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}, F1
     ),
+    "hgb-f1-page-kept": Setting(
+        "original-page-kept", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}, F1
+    ),
     "hgb-f1-extended-page": Setting(
         "extended-page", "hgb", {"max_iter": 300, "learning_rate": 0.1, "max_leaf_nodes": 31}, F1
     ),
