@@ -27,9 +27,10 @@ from models.splits import TRAIN, load_split
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldSet
-from pipelines.evaluation.wcxb import read_wcxb
+from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, read_wcxb
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_features import feature_matrix
+from pipelines.extraction.page import ARTICLE, LIST
 from pipelines.urls import url_key
 
 logger = logging.getLogger(__name__)
@@ -186,7 +187,7 @@ def page_rows(page: TrainingPage, features: list[str], viewport_height: int) -> 
     if page.main_path is None and annotation is not None:
         page.main_path = annotation.main_path
     main_path = page.main_path
-    found, rows = feature_matrix(root, boxes, features, viewport_height)
+    found, rows = feature_matrix(root, boxes, features, viewport_height, cleaning_type(page.page_type))
     paths = [candidate.path for candidate in found]
     if main_path not in paths:
         logger.warning(
@@ -203,6 +204,13 @@ def page_rows(page: TrainingPage, features: list[str], viewport_height: int) -> 
     else:
         targets = element_f1(annotation, paths)
     return PageRows(page, paths, np.asarray(rows, dtype=np.float32), positive, targets)
+
+
+def cleaning_type(page_type: str) -> str:
+    """The extractors' page type (what the denoiser cleans for) of a training page's type
+    (WCXB's listing and collection pages are lists, as ``benchmarks/extract_captures.py``
+    runs them)."""
+    return LIST if page_type == LIST or page_type in WCXB_LIST_TYPES else ARTICLE
 
 
 def element_f1(annotation: Annotation, paths: list[str]) -> np.ndarray:

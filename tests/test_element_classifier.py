@@ -18,6 +18,7 @@ from models.element_data import (
     AUTO,
     TrainingPage,
     apply_marks,
+    cleaning_type,
     collect_rows,
     labeled_pages,
     load_rows,
@@ -361,3 +362,8 @@ def test_predict_element_command_renders_and_picks_the_story(marked_layout, tmp_
     assert no_model.returncode != 0 and "none.npz not found; train one with" in no_model.stderr
     no_file = predict(str(tmp_path / "missing.html"), "--model", str(model))
     assert no_file.returncode != 0 and "not an http(s) URL and no such file" in no_file.stderr
+
+
+def test_training_pages_are_cleaned_for_the_extractors_page_type():
+    assert [cleaning_type(t) for t in ("listing", "collection", "list")] == ["list"] * 3
+    assert [cleaning_type(t) for t in ("article", "product", "forum")] == ["article"] * 3

@@ -12,9 +12,12 @@ import numpy as np
 import pytest
 
 from models.element_classifier import ESTIMATE, TreeEnsemble
-from pipelines.extraction import Page
+from pipelines.extraction import Page, element_features
+from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import body_of, is_element, parse_html
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_blocks
+from pipelines.extraction.element_features import CLEANING_FEATURES, feature_matrix
+from pipelines.extraction.lengths import subtree_lengths
 from pipelines.extraction.textformat import to_text
 from pipelines.extraction.vision_element import VisionElementExtractor
 from tests.element_pages import sentence
@@ -173,3 +176,44 @@ def test_a_pick_the_denoiser_drops_whole_keeps_its_own_text():
     share_bar = root.find(".//div[@class='share-buttons']")
     blocks = element_blocks(root, share_bar, page_boxes(html), "http://a.test/", "article")
     assert SHARE in to_text(blocks)  # the denoiser would remove it all: its shown text stands
+
+
+def test_kept_share_is_the_share_of_an_elements_text_the_denoiser_keeps():
+    html = story_page()
+    root = parse_html(html)
+    boxes = page_boxes(html)
+    found, rows = feature_matrix(root, boxes, ["kept_share"], 768, "article")
+    share = {candidate.path: row[0] for candidate, row in zip(found, rows, strict=True)}
+    story = root.find(".//div[@id='story']")
+    lengths = subtree_lengths(body_of(root))
+    noise = sum(
+        lengths[el] for el in story if el.get("class") == "share-buttons" or el.get("id") == "comments"
+    )
+    assert share["/html/body/div[1]"] == pytest.approx(1 - noise / lengths[story])
+    assert share["/html/body/div[1]/p[1]"] == 1.0
+    assert share["/html/body/div[1]/div[1]"] == 0.0  # the share bar goes whole
+    assert share["/html/body/div[1]/div[2]/div[1]"] == 0.0  # inside the comment thread
+
+
+def test_the_extractor_denoises_the_page_once_for_the_features_and_its_pick(tmp_path, monkeypatch):
+    html = story_page()
+    page = Page(html, "http://a.test/once", "article", page_boxes(html))
+    made = []
+
+    def counted(root, page_type, boxes=None):
+        made.append(page_type)
+        return denoise(root, page_type, boxes)
+
+    monkeypatch.setattr(element_features, "denoise", counted)
+    found = classifier(tmp_path).extract(page)
+    assert found is not None and SHARE not in found.text and made == ["article"]
+
+
+def test_a_checkpoint_without_the_kept_share_still_loads_and_extracts(tmp_path):
+    old_features = [name for name in KNOWN_FEATURES if name not in CLEANING_FEATURES]
+    path = replace(first_candidate_model(0.9), features=old_features).save(tmp_path / "old.npz")
+    extractor = ElementClassifierExtractor(ElementClassifierExtractor.Options(path))
+    html = story_page()
+    found = extractor.extract(Page(html, "http://a.test/old", "article", page_boxes(html)))
+    assert found is not None and SHARE not in found.text
+    assert extractor.model.features == old_features

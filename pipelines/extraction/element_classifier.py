@@ -13,7 +13,6 @@ boxes or body yields None with a logged reason.
 from __future__ import annotations
 
 import logging
-from copy import deepcopy
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -24,9 +23,14 @@ import numpy as np
 from models.element_classifier import CheckpointError, TreeEnsemble
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.denoise import denoise, invisible_elements
+from pipelines.extraction.denoise import invisible_elements
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
-from pipelines.extraction.element_features import ALL_FEATURES, feature_matrix
+from pipelines.extraction.element_features import (
+    ALL_FEATURES,
+    CLEANING_FEATURES,
+    DenoisedCopy,
+    feature_matrix,
+)
 from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.parsed import ParsedPage
 from pipelines.extraction.registry import configured_options, register
@@ -94,12 +98,16 @@ class ElementClassifierExtractor:
 
     def choose(self, page: Page) -> ElementChoice | None:
         """The most probable main element of ``page``, or None with a logged reason."""
-        ranked = self._rank(page)
+        ranked = self._rank(page, clean=False)
         return ranked[1] if ranked is not None else None
 
-    def _rank(self, page: Page) -> tuple[ParsedPage, ElementChoice | None] | None:
-        """The parsed page and its most probable main element (None: no candidate), or
-        None with a logged reason when the page or the model cannot be used."""
+    def _rank(
+        self, page: Page, clean: bool
+    ) -> tuple[ParsedPage, ElementChoice | None, DenoisedCopy | None] | None:
+        """The parsed page, its most probable main element (None: no candidate) and the
+        page's denoised copy (made once, when the model's features or a ``clean``
+        rendering need it), or None with a logged reason when the page or the model
+        cannot be used."""
         where = page.url or "<page>"
         if not page.boxes:
             logger.info("%s: no element boxes for %s (it needs a rendered capture)", self.name, where)
@@ -114,23 +122,28 @@ class ElementClassifierExtractor:
         except CheckpointError as error:
             logger.warning("%s: %s", self.name, error)
             return None
+        needs_copy = clean or any(name in CLEANING_FEATURES for name in model.features)
+        denoised = DenoisedCopy.of(root, page.page_type or ARTICLE) if needs_copy else None
         viewport_height = int(model.meta["viewport_height"])
-        found, rows = feature_matrix(root, page.boxes, model.features, viewport_height)
+        found, rows = feature_matrix(
+            root, page.boxes, model.features, viewport_height, page.page_type or ARTICLE, denoised
+        )
         if not found:
             logger.info("%s: no boxed element with text on %s", self.name, where)
-            return parsed, None
+            return parsed, None, denoised
         scores = model.raw_scores(np.asarray(rows))
         best = int(np.argmax(scores))
         chosen = found[best]
-        return parsed, ElementChoice(
+        choice = ElementChoice(
             chosen.element, root, chosen.path, chosen.box, float(model.confidence(scores[best]))
         )
+        return parsed, choice, denoised
 
     def extract(self, page: Page) -> Extraction | None:
-        ranked = self._rank(page)
+        ranked = self._rank(page, clean=self.options.clean_element)
         if ranked is None:
             return None
-        parsed, choice = ranked
+        parsed, choice, denoised = ranked
         return chosen_extraction(
             self.name,
             page,
@@ -138,6 +151,7 @@ class ElementClassifierExtractor:
             (choice.element, choice.probability) if choice is not None else None,
             self.options.clean_element,
             self.options.fallback_below,
+            denoised,
         )
 
 
@@ -148,10 +162,12 @@ def chosen_extraction(
     pick: tuple[HtmlElement, float] | None,
     clean: bool,
     fallback_below: float,
+    denoised: DenoisedCopy | None = None,
 ) -> Extraction | None:
     """The extraction of an element extractor's ``pick`` (the element and its score) on
     ``page`` (``parsed``, its one parse): the element's shown blocks, ``clean`` of what the denoiser
-    removes (:func:`element_blocks`). When there is no pick, its score is below
+    removes (:func:`element_blocks`; ``denoised``, the page's denoised copy for its type,
+    when the caller made one). When there is no pick, its score is below
     ``fallback_below`` or it shows no text, the page's cleaned body instead, with a
     logged reason; None when that shows no text either."""
     page_type = page.page_type or ARTICLE
@@ -163,11 +179,13 @@ def chosen_extraction(
     elif pick[1] < fallback_below:
         reason = f"the pick scores {pick[1]:.3f} < {fallback_below:g}"
     else:
-        blocks = element_blocks(root, pick[0], boxes, base, page_type if clean else None)
+        if clean and denoised is None:
+            denoised = DenoisedCopy.of(root, page_type)
+        blocks = element_blocks(root, pick[0], boxes, base, page_type if clean else None, denoised)
         reason = "the pick shows no text"
     if not blocks:
         logger.info("%s: %s on %s; the cleaned body instead", extractor, reason, page.url or "<page>")
-        blocks = element_blocks(root, body_of(root), boxes, base, page_type)
+        blocks = element_blocks(root, body_of(root), boxes, base, page_type, denoised)
     if not blocks:
         logger.info("%s: the body of %s shows no text", extractor, page.url or "<page>")
         return None
@@ -189,21 +207,22 @@ def element_blocks(
     boxes: list[dict[str, Any]],
     base: str,
     clean_for: str | None,
+    denoised: DenoisedCopy | None = None,
 ) -> list[Block]:
     """The shown blocks of the element an extractor chose; with a page type ``clean_for``,
     without what :func:`denoise` for that type removes from the page (share bars, comment
-    threads, related lists, menus inside the element). The page is denoised as a copy;
-    when the denoiser drops the element itself, or all of it, its shown blocks stand."""
+    threads, related lists, menus inside the element). The page is denoised as a copy
+    (``denoised``, made for ``clean_for`` when not given; the copy's element is found by
+    position: a path of an odd tag, ``fb:like``, is no valid XPath); when the denoiser
+    drops the element itself, or all of it, its shown blocks stand."""
     if clean_for is None:
         return shown_blocks(root, element, boxes, base)
-    path = root.getroottree().getpath(element)
-    copy = deepcopy(root)
-    # The copy's element by position (a path of an odd tag, ``fb:like``, is no valid XPath).
-    twin = next(twin for original, twin in zip(root.iter(), copy.iter(), strict=True) if original is element)
-    hidden = set(invisible_elements(copy, subtree_boxes(boxes, path)))
-    denoise(copy, clean_for)  # no boxes: the element's hidden parts are skipped as above
-    if twin is not copy and copy not in twin.iterancestors():
+    denoised = denoised or DenoisedCopy.of(root, clean_for)
+    twin = denoised.kept(element)
+    if twin is None:
         return shown_blocks(root, element, boxes, base)
+    path = root.getroottree().getpath(element)
+    hidden = {denoised.twins[el] for el in invisible_elements(root, subtree_boxes(boxes, path))}
     return render_blocks(twin, base, skip=hidden.__contains__) or shown_blocks(root, element, boxes, base)
 
 

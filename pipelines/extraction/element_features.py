@@ -33,6 +33,12 @@ What the render adds (:data:`RENDER_FEATURES`): ``visible`` (the box is shown),
 largest child: near 1 when a child would do as well) and ``unlinked_text_share`` (share of
 the body's text outside links).
 
+What the cleaning keeps (:data:`CLEANING_FEATURES`): ``kept_share``, the share of the
+element's text that iawce's denoiser (:func:`pipelines.extraction.denoise.denoise` for the
+page type, on a copy of the page: :class:`DenoisedCopy`, the same cleaning the extractor
+applies to its pick) keeps, capped at 1; 0 when it drops the element. One denoised copy
+serves all candidates of a page.
+
 Page-relative features (:data:`PAGE_FEATURES`, :func:`page_relative`) place each candidate
 among the page's candidates: ``text_rank``, ``area_rank`` (share of candidates with more
 text / a larger box), ``link_density_rank`` (share with less linked text),
@@ -45,13 +51,16 @@ parts a positive one).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import NON_TEXT_TAGS, HtmlElement, body_of, is_element
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
+from pipelines.extraction.page import ARTICLE
 
 ORIGINAL_FEATURES = (
     "relative_points_count",
@@ -82,6 +91,7 @@ RENDER_FEATURES = (
 )
 STRUCTURE_FEATURES = ("largest_child_share", "unlinked_text_share")
 PAGE_FEATURES = ("text_rank", "area_rank", "link_density_rank", "depth_from_core", "unlinked_share_of_core")
+CLEANING_FEATURES = ("kept_share",)
 #: Named feature sets; a checkpoint stores the names it was trained on.
 FEATURE_SETS = {
     "original": ORIGINAL_FEATURES,
@@ -89,8 +99,9 @@ FEATURE_SETS = {
     "extended": ORIGINAL_FEATURES + RENDER_FEATURES + STRUCTURE_FEATURES,
     "original-page": ORIGINAL_FEATURES + PAGE_FEATURES,
     "extended-page": ORIGINAL_FEATURES + RENDER_FEATURES + STRUCTURE_FEATURES + PAGE_FEATURES,
+    "original-page-kept": ORIGINAL_FEATURES + PAGE_FEATURES + CLEANING_FEATURES,
 }
-ALL_FEATURES = FEATURE_SETS["extended-page"]
+ALL_FEATURES = FEATURE_SETS["extended-page"] + CLEANING_FEATURES
 #: The features of one candidate alone (what :func:`page_relative` derives the rest from).
 ELEMENT_FEATURES = FEATURE_SETS["extended"]
 #: Share of the most unlinked text any candidate holds that the text core holds at least.
@@ -122,6 +133,32 @@ class Candidate:
     element: HtmlElement
     path: str
     box: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DenoisedCopy:
+    """A copy of a parsed page, denoised for one page type, and each original element's
+    copy (``twins``, taken before denoising: an element the denoiser removed is no longer
+    under ``root``'s body)."""
+
+    root: HtmlElement
+    twins: dict[HtmlElement, HtmlElement]
+
+    @classmethod
+    def of(cls, root: HtmlElement, page_type: str) -> DenoisedCopy:
+        """Copy ``root`` and denoise the copy for ``page_type`` (without boxes: what the
+        render hid is the caller's to skip)."""
+        copy = deepcopy(root)
+        twins = dict(zip(root.iter(), copy.iter(), strict=True))
+        denoise(copy, page_type)
+        return cls(copy, twins)
+
+    def kept(self, element: HtmlElement) -> HtmlElement | None:
+        """The copy of ``element`` when the denoiser left it in the page, else None."""
+        twin = self.twins.get(element)
+        if twin is None or (twin is not self.root and self.root not in twin.iterancestors()):
+            return None
+        return twin
 
 
 @dataclass
@@ -209,8 +246,12 @@ def feature_matrix(
     boxes: Sequence[dict[str, Any]],
     names: Sequence[str],
     viewport_height: int,
+    page_type: str = ARTICLE,
+    denoised: DenoisedCopy | None = None,
 ) -> tuple[list[Candidate], list[list[float]]]:
-    """The candidates of a parsed page and one row of features (``names``) for each."""
+    """The candidates of a parsed page and one row of features (``names``) for each. The
+    cleaning features use ``denoised`` (a copy of ``root``; made for ``page_type`` when
+    they are asked for and it is not given)."""
     body = body_of(root)
     found = candidates(root, boxes)
     if not found:
@@ -234,7 +275,24 @@ def feature_matrix(
         relative = page_relative(element_rows)
         for own, extra in zip(values, relative.tolist(), strict=True):
             own.update(zip(PAGE_FEATURES, extra, strict=True))
+    if any(name in CLEANING_FEATURES for name in names):
+        shares = kept_shares(found, lengths, denoised or DenoisedCopy.of(root, page_type))
+        for own, share in zip(values, shares, strict=True):
+            own["kept_share"] = share
     return found, [[v[name] for name in names] for v in values]
+
+
+def kept_shares(found: Sequence[Candidate], lengths: TextLengths, denoised: DenoisedCopy) -> list[float]:
+    """For each candidate, the share of its text (``lengths``, of the original page) that
+    ``denoised`` keeps, capped at 1 (an unwrapped ``<noscript>`` adds text); 0 when the
+    denoiser removed the element. The copy is measured once, bottom-up."""
+    cleaned = subtree_lengths(body_of(denoised.root))
+    shares = []
+    for candidate in found:
+        twin = denoised.twins.get(candidate.element)
+        kept = cleaned.total.get(twin, 0) if twin is not None else 0
+        shares.append(min(1.0, kept / max(lengths[candidate.element], 1)))
+    return shares
 
 
 def page_relative(rows: np.ndarray) -> np.ndarray:
