@@ -6,6 +6,12 @@ loaded machine ``page.close()`` after a failed capture was seen never to return 
 1,497 WCXB pages), which held the request, and with it the crawl, forever without a
 feed line. Here the whole download has a deadline; past it the request fails with
 :class:`BrowserStalled`, a timeout the feed reports like any other.
+
+The abandoned page never closes, so it keeps one of the context's page slots
+(``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT``); once every slot is held so, each later request
+waits for one until its own deadline and fails as stalled too: the crawl still ends, one
+line per URL. The deadline counts the wait for a slot, which is none while
+``CONCURRENT_REQUESTS`` is at most the pages per context (both 4 here).
 """
 
 from __future__ import annotations
@@ -46,18 +52,21 @@ class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # typ
         self.deadline = download_deadline(crawler.settings)
 
     async def download_request(self, request: Request) -> Response:
+        response: Response
         if not request.meta.get("playwright"):
-            response: Response = await super().download_request(request)
+            response = await super().download_request(request)
             return response
+        deadline = asyncio.timeout(self.deadline)
         try:
-            response = await asyncio.wait_for(super().download_request(request), self.deadline)
-            return response
-        except TimeoutError as exc:
-            if str(exc):  # a timeout inside the download, with its own reason
+            async with deadline:
+                response = await super().download_request(request)
+                return response
+        except TimeoutError:
+            if not deadline.expired():  # a timeout inside the download, with its own reason
                 raise
             self.stats.inc_value("pagesight/browser/stalled")
             logger.warning(
-                "The browser did not finish %s in %.0fs; its page is abandoned (a browser page slot may stay taken)",
+                "The browser did not finish %s in %.0fs; its page is abandoned (and keeps its page slot)",
                 request.url,
                 self.deadline,
             )
