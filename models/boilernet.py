@@ -9,8 +9,8 @@ seed's), the leaf's numeric features (:data:`~models.boilernet_data.FEATURES`),
 standardised by the training set's mean and deviation, are concatenated to that Dense
 layer's input (a third term of the sum); with ``attributes`` (not the seed's either), a
 bag of the class/id words of the leaf's ancestors is a fourth; with ``flags``, the
-leaf's 0/1 :data:`~models.boilernet_data.FLAGS` (list page, removed by iawce's denoiser)
-a fifth.
+leaf's 0/1 :data:`~models.boilernet_data.FLAGS` (list page, removed by iawce's denoiser,
+in iawce's region) a fifth.
 
 The checkpoint (``torch.load(weights_only=True)``-safe, fp16 weights) carries the
 architecture, the vocabularies, the calibrated threshold, the training config and the

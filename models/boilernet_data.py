@@ -75,6 +75,11 @@ class IawceMarks:
     denoised_away: list[bool]
     in_region: list[bool]
 
+    @classmethod
+    def none(cls, leaves: int) -> IawceMarks:
+        """No mark on any of ``leaves`` leaves (a model that reads only ``list_page``)."""
+        return cls([False] * leaves, [False] * leaves)
+
 
 def iawce_marks(root: HtmlElement, page_type: str, options: IawceOptions = IawceOptions()) -> IawceMarks:
     """iawce's view of the text leaves of ``root``'s body for ``page_type`` (article or

@@ -422,12 +422,10 @@ def encode(
             page.leaves,
             page.features if features else None,
             page.attributes if vocabulary.attributes else None,
-            leaf_flags(flags, page.given_type, page.marks or _no_marks(len(page.leaves))) if flags else None,
+            leaf_flags(flags, page.given_type, page.marks or IawceMarks.none(len(page.leaves)))
+            if flags
+            else None,
         )
-
-
-def _no_marks(leaves: int) -> IawceMarks:
-    return IawceMarks([False] * leaves, [False] * leaves)
 
 
 def _require_prepared(pages: Sequence[LabelledPage], name: str) -> None:

@@ -334,7 +334,7 @@ def test_shipped_checkpoint_loads():
     from pipelines.extraction.boilernet import DEFAULT_CHECKPOINT
 
     loaded = load_boilernet(DEFAULT_CHECKPOINT)
-    assert loaded.model.config.flags == len(loaded.flags)
+    assert loaded.flags == ("list_page", "denoised_away", "iawce_region")  # as README says
 
 
 def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):

@@ -85,7 +85,8 @@ class Command(ScrapyCommand):
             default="",
             metavar="NAMES",
             help="0/1 leaf inputs, comma-separated: list_page (the page type is list), "
-            "denoised_away (iawce's denoiser removes the leaf) (default: none, the seed's input)",
+            "denoised_away (iawce's denoiser removes the leaf), iawce_region (the leaf lies in the region "
+            "iawce extracts) (default: none, the seed's input; the shipped model uses all three)",
         )
         group.add_argument("--dense", type=int, default=256, help="dense width (default: 256, the seed's)")
         group.add_argument("--hidden", type=int, default=256, help="BiLSTM width (default: 256, the seed's)")

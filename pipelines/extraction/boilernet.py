@@ -144,7 +144,7 @@ def leaf_probabilities(
         marks = (
             iawce_marks(root, page_type)
             if set(network.flags) - {"list_page"}
-            else IawceMarks([False] * len(leaves), [False] * len(leaves))
+            else IawceMarks.none(len(leaves))
         )
         flags = leaf_flags(network.flags, page_type, marks)
     encoded = network.encoder.encode(

@@ -433,8 +433,8 @@ def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     numbered posts (``id="comment-4398546_wrap"``), several, hold most of the discussion's
     text, the page is a forum thread whose posts are its content, and nothing goes (a
     story's comment section with a short list of numbered pingbacks beside it still goes).
-    Nor does it go from a page without a story in paragraphs besides it (a thread whose
-    posts a "comments" block wraps, next to a sidebar)."""
+    Nor does it go from a page without a story besides it, in paragraphs or in lines
+    between ``<br>`` (a thread whose posts a "comments" block wraps, next to a sidebar)."""
     words = _marker_pattern(table.discussion_words)
     marked = []
     for element in body.iter("*"):
