@@ -51,7 +51,7 @@ from models.quality_training import quality_metrics
 from models.splits import HELDOUT, ROLES, SPLIT_FILE, UnknownDomain, load_split
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
-from pipelines.evaluation.scoring import page_type_label, page_type_mapping
+from pipelines.evaluation.scoring import extraction_page_type, page_type_mapping
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WCXB_TYPES, WcxbFormatError, WcxbRecord, read_wcxb
 from pipelines.extraction import (
@@ -106,8 +106,7 @@ def load_pages(root: Path, split_file: Path, settings: Settings) -> tuple[list[B
             raise SystemExit(
                 f"{record.source}: domain {record.domain} is not in the split {split_file}"
             ) from None
-        page_type = page_type_label(mapping, record.page_type)
-        pages.append(BenchmarkPage(record, page_type if page_type in (ARTICLE, LIST) else ARTICLE, role))
+        pages.append(BenchmarkPage(record, extraction_page_type(mapping, record.page_type), role))
     return pages, unscored
 
 

@@ -37,11 +37,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models.element_data import read_capture_feed, wcxb_pages
+from models.labels import load_label_mapping
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf
+from pipelines.evaluation.scoring import extraction_page_type
 from pipelines.evaluation.text import tokens
-from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, WCXB_TYPES
-from pipelines.extraction import ARTICLE, LIST, Extractor, Page, build_extractor
+from pipelines.evaluation.wcxb import WCXB_TYPES
+from pipelines.extraction import Extractor, Page, build_extractor
 from pipelines.extraction.element_classifier import ElementClassifierExtractor
 from pipelines.extraction.vision_element import VisionElementExtractor
 
@@ -78,10 +80,11 @@ def main(argv: list[str] | None = None) -> int:
             extractors[name] = build_extractor(name)
     print(f"{len(pages)} captured pages ({args.role})", file=sys.stderr)
     load_before = os.getloadavg()
+    mapping = load_label_mapping()  # the default: WCXB listing and collection pages are lists
     per_page: dict[str, dict[str, dict[str, float]]] = {name: {} for name in extractors}
     for index, page in enumerate(pages, 1):
         html, boxes = page.capture.read()
-        page_type = LIST if page.page_type in WCXB_LIST_TYPES else ARTICLE
+        page_type = extraction_page_type(mapping, page.page_type)
         gold = tokens(page.gold_text)
         for name, extractor in extractors.items():
             started, cpu_started = time.perf_counter(), time.process_time()

@@ -23,14 +23,15 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from models.annotation import Annotation, annotate
+from models.labels import load_label_mapping
 from models.splits import TRAIN, load_split
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldSet
-from pipelines.evaluation.wcxb import WCXB_LIST_TYPES, read_wcxb
+from pipelines.evaluation.scoring import extraction_page_type
+from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_features import feature_matrix
-from pipelines.extraction.page import ARTICLE, LIST
 from pipelines.urls import url_key
 
 logger = logging.getLogger(__name__)
@@ -210,7 +211,7 @@ def cleaning_type(page_type: str) -> str:
     """The extractors' page type (what the denoiser cleans for) of a training page's type
     (WCXB's listing and collection pages are lists, as ``benchmarks/extract_captures.py``
     runs them)."""
-    return LIST if page_type == LIST or page_type in WCXB_LIST_TYPES else ARTICLE
+    return extraction_page_type(load_label_mapping(), page_type)
 
 
 def element_f1(annotation: Annotation, paths: list[str]) -> np.ndarray:

@@ -24,7 +24,7 @@ from models.splits import DomainSplit
 from pipelines.artifacts import read_local_artifact
 from pipelines.config import SettingsLike
 from pipelines.evaluation.metrics import word_prf
-from pipelines.evaluation.scoring import page_type_label, page_type_mapping
+from pipelines.evaluation.scoring import extraction_page_type, page_type_mapping
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WcxbRecord
 
@@ -86,7 +86,7 @@ def collect_candidates(
     cache.parent.mkdir(parents=True, exist_ok=True)
     with cache.open("a", encoding="utf-8") as out:
         for record in progress(todo):
-            page = _run_candidates(record, extract, split, page_type_label(mapping, record.page_type))
+            page = _run_candidates(record, extract, split, extraction_page_type(mapping, record.page_type))
             out.write(page.to_json() + "\n")
             out.flush()
             cached[page.file_id] = page
@@ -97,13 +97,12 @@ def _run_candidates(
     record: WcxbRecord,
     extract: dict[str, Callable[[str, str, str], str | None]],
     split: DomainSplit,
-    label: str | None,
+    page_type: str,
 ) -> CandidatePage:
-    from pipelines.extraction import ARTICLE, LIST, decode_html
+    from pipelines.extraction import decode_html
     from pipelines.extraction.dom import parse_html
 
     html = decode_html(read_local_artifact(record.html_path))
-    page_type = label if label in (ARTICLE, LIST) else ARTICLE
     texts, ms = {}, {}
     for name, run in extract.items():
         begin = time.perf_counter()

@@ -55,10 +55,9 @@ from models.labels import load_label_mapping
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
-from pipelines.evaluation.scoring import page_type_label
+from pipelines.evaluation.scoring import extraction_page_type
 from pipelines.evaluation.text import tokens
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.page import ARTICLE, LIST
 
 logger = logging.getLogger(__name__)
 
@@ -149,8 +148,7 @@ class LabelledPage:
 def given_page_type(wcxb_type: str) -> str:
     """Article or list for a WCXB page type (the default label mapping; article when it
     does not say)."""
-    label = page_type_label(load_label_mapping(), wcxb_type)
-    return LIST if label == LIST else ARTICLE
+    return extraction_page_type(load_label_mapping(), wcxb_type)
 
 
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:

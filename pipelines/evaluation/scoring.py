@@ -21,6 +21,7 @@ from pipelines.evaluation.metrics import (
     word_prf,
 )
 from pipelines.evaluation.text import normalize_text, tokens
+from pipelines.extraction.page import ARTICLE, LIST
 from pipelines.urls import site_of
 
 FAILURE_MISSING = "missing from feed"
@@ -86,6 +87,12 @@ def page_type_label(mapping: LabelMapping, page_type: str | None) -> str | None:
         return mapping.label_of(page_type.lower())
     except LabelMappingError:
         return None
+
+
+def extraction_page_type(mapping: LabelMapping, page_type: str | None) -> str:
+    """The page type an extractor is given (article or list) for a page labelled
+    ``page_type``: list where ``mapping`` makes it one, article otherwise."""
+    return LIST if page_type_label(mapping, page_type) == LIST else ARTICLE
 
 
 def text_fingerprint(text: str | None) -> int:

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from pipelines.urls import normalize_site
 
 WCXB_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")
-WCXB_LIST_TYPES = frozenset({"listing", "collection"})
 
 
 class WcxbFormatError(ValueError):
