@@ -30,6 +30,7 @@ from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldSet
 from pipelines.evaluation.scoring import extraction_page_type
 from pipelines.evaluation.wcxb import read_wcxb
+from pipelines.extraction.denoise import denoiser_fingerprint
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_features import feature_matrix
 from pipelines.urls import url_key
@@ -242,7 +243,12 @@ def collect_rows(
 def save_rows(path: str | Path, collected: list[PageRows], features: list[str], viewport_height: int) -> None:
     """Cache computed rows (features of every candidate) as one .npz, no pickle."""
     pages = [{**asdict(rows.page), "paths": rows.paths, "positive": rows.positive} for rows in collected]
-    meta = {"features": features, "viewport_height": viewport_height, "pages": pages}
+    meta = {
+        "features": features,
+        "viewport_height": viewport_height,
+        "denoiser": denoiser_fingerprint(),
+        "pages": pages,
+    }
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with Path(path).open("wb") as out:
         np.savez_compressed(
@@ -256,13 +262,18 @@ def save_rows(path: str | Path, collected: list[PageRows], features: list[str], 
 
 
 def load_rows(path: str | Path, features: list[str], viewport_height: int) -> list[PageRows] | None:
-    """Rows cached by :func:`save_rows`; None when the cache was computed differently (or
-    before graded targets)."""
+    """Rows cached by :func:`save_rows`; None when the cache was computed differently: other
+    features or viewport, another denoiser (the kept share and the cleaning read it), or
+    before graded targets."""
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
         matrix = data["rows"]
         targets = data.get("targets")
-    if meta["features"] != features or meta["viewport_height"] != viewport_height or targets is None:
+    computed = (meta["features"], meta["viewport_height"], meta.get("denoiser"))
+    if computed != (features, viewport_height, denoiser_fingerprint()) or targets is None:
+        logger.info(
+            "Row cache %s was computed differently (features, viewport or denoiser): not reused", path
+        )
         return None
     collected, start = [], 0
     for entry in meta["pages"]:

@@ -57,6 +57,7 @@ from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
 from pipelines.evaluation.scoring import extraction_page_type
 from pipelines.evaluation.text import tokens
+from pipelines.extraction.denoise import denoiser_fingerprint
 from pipelines.extraction.dom import parse_html
 
 logger = logging.getLogger(__name__)
@@ -182,17 +183,22 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
 
 
 def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[LabelledPage]:
-    """The labelled pages of the config's data, from ``config.prepared`` when it exists."""
+    """The labelled pages of the config's data, from ``config.prepared`` when it exists and
+    was prepared with the current denoiser (the leaves' iawce marks read it); otherwise
+    prepared afresh (and cached there)."""
     if config.prepared is not None and config.prepared.is_file():
         with config.prepared.open("rb") as cached:
-            prepared: list[LabelledPage] = pickle.load(cached)
-        return prepared
+            prepared: dict[str, Any] | list[LabelledPage] = pickle.load(cached)
+        if isinstance(prepared, dict) and prepared.get("denoiser") == denoiser_fingerprint():
+            pages: list[LabelledPage] = prepared["pages"]
+            return pages
+        logger.warning("%s was prepared with another denoiser: preparing the pages again", config.prepared)
     pages = label_pages(read_gold_pages(config.data, config.gold, config.limit), split, config.progress)
     if config.prepared is not None:
         config.prepared.parent.mkdir(parents=True, exist_ok=True)
         partial = config.prepared.with_name(config.prepared.name + ".partial")
         with partial.open("wb") as cached:
-            pickle.dump(pages, cached)
+            pickle.dump({"denoiser": denoiser_fingerprint(), "pages": pages}, cached)
         os.replace(partial, config.prepared)  # a reader never sees half a file
     return pages
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import pickle
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,7 @@ from models.train_boilernet import (
     label_pages,
     leaf_scores,
     loss_weights,
+    prepared_pages,
     vocabulary_of,
     write_out_of_fold,
 )
@@ -357,3 +359,28 @@ def test_registered_instance_without_checkpoint_returns_none(tmp_path, caplog):
     assert extractor.extract(Page("<p>Some text here</p>")) is None
     assert extractor.extract(Page("<p>Some text here</p>")) is None
     assert sum("unusable" in r.message for r in caplog.records) == 1
+
+
+def test_prepared_pages_are_reused_only_from_the_same_denoiser(tmp_path, monkeypatch):
+    import models.train_boilernet as train_module
+
+    prepared_afresh = []
+
+    def gold_pages(data, gold, limit):
+        prepared_afresh.append(1)
+        return [gold_page(n, "train.example") for n in range(2)]
+
+    monkeypatch.setattr(train_module, "read_gold_pages", gold_pages)
+    split = DomainSplit({"train.example": "train"}, {"train.example": 0}, 1)
+    config = BoilerNetTrainConfig(data=Path("."), out=Path("."), prepared=tmp_path / "prepared.pkl")
+    monkeypatch.setattr(train_module, "denoiser_fingerprint", lambda: "rules-a")
+    first = prepared_pages(config, split)
+    again = prepared_pages(config, split)
+    assert len(prepared_afresh) == 1 and [p.file_id for p in again] == [p.file_id for p in first]
+    monkeypatch.setattr(train_module, "denoiser_fingerprint", lambda: "rules-b")  # the rules changed
+    prepared_pages(config, split)
+    assert len(prepared_afresh) == 2
+    with config.prepared.open("wb") as old:  # a cache from before fingerprints: a bare list
+        pickle.dump(first, old)
+    prepared_pages(config, split)
+    assert len(prepared_afresh) == 3

@@ -224,7 +224,7 @@ def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(m
     assert found.text.split("\n\n")[0] == parse_html(html).find(".//h1").text
 
 
-def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout, tmp_path):
+def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout, tmp_path, monkeypatch):
     feed, _ = marked_layout
     captures = read_capture_feed(feed)
     html, boxes = captures[0].read()
@@ -249,6 +249,9 @@ def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout
     reloaded = load_rows(cache, list(KNOWN_FEATURES), 768)
     assert reloaded is not None
     np.testing.assert_array_equal(reloaded[0].targets, graded.targets)
+    with monkeypatch.context() as patched:  # rows computed by other denoiser rules are not reused
+        patched.setattr("models.element_data.denoiser_fingerprint", lambda: "other rules")
+        assert load_rows(cache, list(KNOWN_FEATURES), 768) is None
     config = TrainConfig.from_setting("hgb-f1-page", list(KNOWN_FEATURES), 3, 0, 768)
     x, y = training_rows([graded], config)
     assert x.shape[1] == len(ORIGINAL_FEATURES) + len(PAGE_FEATURES) and y[0] == pytest.approx(1.0)

@@ -39,9 +39,12 @@ Comments and processing instructions are already gone: :func:`dom.parse_html` dr
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from pyquery import PyQuery
@@ -257,6 +260,15 @@ NOISE_TABLES: dict[str, NoiseTable] = {
         roles=COMMON_NOISE_ROLES,
     ),
 }
+
+
+@lru_cache(maxsize=1)
+def denoiser_fingerprint() -> str:
+    """A short hash of this module's source. Caches of what the denoiser computed (training
+    rows, BoilerNet's prepared pages) record it, so that one built by other rules is not
+    reused."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
 
 _PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
 _CHROME_ROLES = frozenset({"banner", "contentinfo"})
