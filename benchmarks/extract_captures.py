@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from models.element_data import read_capture_feed, wcxb_pages
-from models.labels import load_label_mapping
+from models.labels import default_label_mapping
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.scoring import extraction_page_type
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             extractors[name] = build_extractor(name)
     print(f"{len(pages)} captured pages ({args.role})", file=sys.stderr)
     load_before = os.getloadavg()
-    mapping = load_label_mapping()  # the default: WCXB listing and collection pages are lists
+    mapping = default_label_mapping()  # WCXB listing and collection pages are lists
     per_page: dict[str, dict[str, dict[str, float]]] = {name: {} for name in extractors}
     for index, page in enumerate(pages, 1):
         html, boxes = page.capture.read()

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from models.annotation import Annotation, annotate
-from models.labels import load_label_mapping
+from models.labels import default_label_mapping
 from models.splits import TRAIN, load_split
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.feed import read_feed
@@ -212,7 +212,7 @@ def cleaning_type(page_type: str) -> str:
     """The extractors' page type (what the denoiser cleans for) of a training page's type
     (WCXB's listing and collection pages are lists, as ``benchmarks/extract_captures.py``
     runs them)."""
-    return extraction_page_type(load_label_mapping(), page_type)
+    return extraction_page_type(default_label_mapping(), page_type)
 
 
 def element_f1(annotation: Annotation, paths: list[str]) -> np.ndarray:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,12 @@ def label_mapping_from_dict(spec: Mapping[str, Any], name: str = "") -> LabelMap
     if not isinstance(labels, list) or not isinstance(aliases, Mapping):
         raise LabelMappingError(f"mapping {name!r}: 'labels' must be a list and 'map' an object")
     return LabelMapping(tuple(labels), dict(aliases), name or str(spec.get("name", "")))
+
+
+@lru_cache(maxsize=1)
+def default_label_mapping() -> LabelMapping:
+    """The default mapping (:data:`DEFAULT_LABEL_MAPPING`), read once for callers per page."""
+    return load_label_mapping()
 
 
 def load_label_mapping(spec: str | Path | Mapping[str, Any] | None = None) -> LabelMapping:

@@ -51,7 +51,7 @@ from models.boilernet_data import (
     leaf_features,
     leaf_flags,
 )
-from models.labels import load_label_mapping
+from models.labels import default_label_mapping
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
@@ -149,7 +149,7 @@ class LabelledPage:
 def given_page_type(wcxb_type: str) -> str:
     """Article or list for a WCXB page type (the default label mapping; article when it
     does not say)."""
-    return extraction_page_type(load_label_mapping(), wcxb_type)
+    return extraction_page_type(default_label_mapping(), wcxb_type)
 
 
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
