@@ -3,7 +3,11 @@ scrapy-playwright spider that only takes the full-page screenshot, on the same d
 in one run. Reports pages/s of both, their ratio, and the peak memory (PSS) of each whole
 process tree, Chromium included.
 
-    .venv/bin/python benchmarks/crawl.py [--pages 200] [--out benchmarks/results/crawl.json]
+The two crawls alternate over ``--rounds`` rounds (capture first in even rounds, bare
+first in odd ones), so that neither always runs on a warmer or quieter machine; the
+ratio is of the pooled times, and each round's ratio is reported beside it.
+
+    .venv/bin/python benchmarks/crawl.py [--pages 200] [--rounds 2] [--out benchmarks/results/crawl.json]
 """
 
 from __future__ import annotations
@@ -76,11 +80,32 @@ def count_lines(path: Path) -> int:
     return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
+def scrolled_pages(feed: Path) -> int:
+    """Pages of a capture feed that the capture scrolled (their timings have a scroll step)."""
+    lines = feed.read_text(encoding="utf-8").splitlines()
+    return sum("scroll" in json.loads(line).get("timings_ms", {}) for line in lines if line.strip())
+
+
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The runs of one crawl summed: seconds and pages added, the highest peak memory."""
+    return {
+        "seconds": sum(run["seconds"] for run in runs),
+        "pages": sum(run["pages"] for run in runs),
+        "peak_pss_mib": max(run["peak_pss_mib"] for run in runs),
+    }
+
+
+def overhead_pct(capture: dict[str, Any], bare: dict[str, Any]) -> float:
+    """How much longer a page takes with capture than bare, percent."""
+    return (capture["seconds"] / capture["pages"]) / (bare["seconds"] / bare["pages"]) * 100 - 100
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=2, help="alternating capture/bare pairs")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "crawl.json")
     args = parser.parse_args()
 
@@ -103,8 +128,8 @@ def main() -> None:
             "TELNETCONSOLE_ENABLED=False",
         ]
         capture_feed, bare_feed = work / "capture.jsonl", work / "bare.jsonl"
-        capture = run_measured(
-            [
+        commands = {
+            "capture": [
                 sys.executable,
                 "-m",
                 "scrapy",
@@ -121,10 +146,8 @@ def main() -> None:
                 f"PAGESIGHT_STORE_URI={work / 'store'}",
                 "-s",
                 'ITEM_PIPELINES={"pipelines.store.StorePipeline": 100}',
-            ]
-        )
-        bare = run_measured(
-            [
+            ],
+            "bare": [
                 sys.executable,
                 "-m",
                 "scrapy",
@@ -141,18 +164,33 @@ def main() -> None:
                 "ITEM_PIPELINES={}",
                 "-s",
                 "FEEDS={}",
-            ]
-        )
-        capture["pages"], bare["pages"] = count_lines(capture_feed), count_lines(bare_feed)
-
+            ],
+        }
+        feeds = {"capture": capture_feed, "bare": bare_feed}
+        rounds: list[dict[str, dict[str, Any]]] = []
+        for number in range(args.rounds):
+            order = ("capture", "bare") if number % 2 == 0 else ("bare", "capture")
+            runs = {}
+            for name in order:
+                runs[name] = run_measured(commands[name])
+                runs[name]["pages"] = count_lines(feeds[name])
+            rounds.append(runs)
+        scrolled = scrolled_pages(capture_feed)
+    capture, bare = (pooled([runs[name] for runs in rounds]) for name in ("capture", "bare"))
     for run in (capture, bare):
         run["pages_per_s"] = run["pages"] / run["seconds"]
     result = {
         "pages": args.pages,
+        "rounds": [
+            {name: runs[name] for name in ("capture", "bare")}
+            | {"overhead_pct": overhead_pct(runs["capture"], runs["bare"])}
+            for runs in rounds
+        ],
         "capture": capture,
+        "capture_scrolled_pages": scrolled,
         "bare_screenshot": bare,
         "throughput_ratio": capture["pages_per_s"] / bare["pages_per_s"],
-        "overhead_pct": (bare["pages_per_s"] / capture["pages_per_s"] - 1) * 100,
+        "overhead_pct": overhead_pct(capture, bare),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
@@ -162,8 +200,11 @@ def main() -> None:
         print(
             f"| {name} | {run['pages']} | {run['seconds']:.1f} | {run['pages_per_s']:.2f} | {run['peak_pss_mib']:.0f} |"
         )
+    per_round = ", ".join(f"{run['overhead_pct']:.1f}%" for run in result["rounds"])
+    print(f"\nper round (capture first in rounds 1, 3, ...): {per_round}")
+    print(f"pages the capture scrolled (something on them reacts to scrolling): {scrolled} of {args.pages}")
     print(
-        f"\ncapture/bare throughput ratio {result['throughput_ratio']:.2f} "
+        f"capture/bare throughput ratio {result['throughput_ratio']:.2f} "
         f"(capture overhead {result['overhead_pct']:.1f}%)"
     )
 

@@ -62,9 +62,40 @@ BROWSER_CHARSETS = {
     **{f"iso8859-{n}": f"iso-8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)},
 }
 
+# Registered before any script of the page runs (page init): counts what can react to the
+# document being scrolled. Observed elements (IntersectionObserver: lazy loaders, infinite
+# scroll, reveal-on-scroll animations) and `scroll`/`scrollend` listeners on the window or
+# the document; elements' own scroll listeners watch inner scrollers, which the capture's
+# scroll does not move.
+SCROLL_WATCH_JS = """(() => {
+  const watch = {observed: 0, listeners: 0};
+  Object.defineProperty(window, '__pagesightScrollWatch', {value: watch});
+  if (window.IntersectionObserver) {
+    const observe = IntersectionObserver.prototype.observe;
+    IntersectionObserver.prototype.observe = function () {
+      watch.observed++;
+      return observe.apply(this, arguments);
+    };
+  }
+  const listen = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type) {
+    if ((type === 'scroll' || type === 'scrollend') && (this === window || this === document)) {
+      watch.listeners++;
+    }
+    return listen.apply(this, arguments);
+  };
+})()"""
+
 # Page facts read before capturing: is this an HTML document, how did it answer, is there
-# anything in its body, how tall.
+# anything in its body, how tall, can scrolling change it (SCROLL_WATCH_JS's counts, an
+# onscroll handler, natively lazy images or frames; true when the watch is missing).
 PAGE_FACTS_JS = """() => {
+  const reactsToScroll = () => {
+    const watch = window.__pagesightScrollWatch;
+    return !watch || watch.observed > 0 || watch.listeners > 0
+      || window.onscroll !== null || document.onscroll !== null
+      || document.querySelector('img[loading=lazy i], iframe[loading=lazy i]') !== null;
+  };
   const nav = performance.getEntriesByType('navigation')[0];
   const doc = document.documentElement;
   const body = document.body;
@@ -74,6 +105,7 @@ PAGE_FACTS_JS = """() => {
     domSize: body ? body.getElementsByTagName('*').length + (body.textContent || '').trim().length : 0,
     width: Math.max(doc ? doc.scrollWidth : 0, document.body ? document.body.scrollWidth : 0),
     height: Math.max(doc ? doc.scrollHeight : 0, document.body ? document.body.scrollHeight : 0),
+    reactsToScroll: reactsToScroll(),
   };
 }"""
 
@@ -240,6 +272,8 @@ class CaptureOptions:
     max_screenshot_height: int
     network_idle_timeout: float
     scroll_steps: int
+    #: Scroll every page, also those where nothing reacts to scrolling (see SCROLL_WATCH_JS).
+    scroll_always: bool
     max_boxes: int
     timeout: float
     load_timeout: float
@@ -271,6 +305,15 @@ class MainDocument:
     redirected: bool = False
     network_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+async def prepare_page(
+    page: Page, request: ScrapyRequest, document: MainDocument, options: CaptureOptions
+) -> None:
+    """The page init callback: watch what reacts to scrolling, and decode the main
+    document the project's way (:func:`intercept_main_document`)."""
+    await page.add_init_script(SCROLL_WATCH_JS)
+    await intercept_main_document(page, request, document, options)
 
 
 async def intercept_main_document(
@@ -415,10 +458,14 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
             raise TimeoutError(f"no document after {options.load_timeout:g}s: {page.url}")
         warnings.append(PARTIAL_LOAD_WARNING)
         await page.evaluate("window.stop()")
-    with RequestsInFlight(page) as in_flight:
-        await _scroll_through(page, facts["height"], options)
-        if not await in_flight.wait_quiet(options.network_idle_timeout):
-            logger.debug("Network not quiet after %.1fs: %s", options.network_idle_timeout, page.url)
+    scrolled = False
+    if options.scroll_always or facts["reactsToScroll"]:
+        step_started = time.perf_counter()
+        with RequestsInFlight(page) as in_flight:
+            scrolled = await _scroll_through(page, facts["height"], options)
+            if not await in_flight.wait_quiet(options.network_idle_timeout):
+                logger.debug("Network not quiet after %.1fs: %s", options.network_idle_timeout, page.url)
+        timings["scroll"] = _ms_since(step_started)
     _raise_on_error_page(page, document)
     if options.hide_overlays:
         hidden = await _evaluate(page, HIDE_OVERLAYS_JS, [list(CONSENT_SELECTORS), options.overlay_min_share])
@@ -444,6 +491,7 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         "page_height": page_height,
         "screenshot_height": shot_height,
         "final_url": page.url,
+        "scrolled": scrolled,
         "raw_html": document.body if document.url == page.url else None,
         "raw_status": document.status if document.url == page.url else None,
         "raw_headers": document.headers if document.url == page.url else None,
@@ -595,16 +643,16 @@ class RequestsInFlight:
         return True
 
 
-async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> None:
-    """Scroll down in steps (lazy images, infinite-scroll sections), then back to the top.
-
-    Pages no taller than the viewport are not scrolled.
+async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> bool:
+    """Scroll down in steps (lazy images, infinite-scroll sections), then back to the top;
+    True when it scrolled. Pages no taller than the viewport are not scrolled.
     """
     viewport_height = (page.viewport_size or options.viewport)["height"]
     bottom = min(height, options.max_screenshot_height)
     if options.scroll_steps <= 0 or bottom <= viewport_height:
-        return
+        return False
     await _evaluate(page, SCROLL_JS, [bottom, options.scroll_steps])
+    return True
 
 
 async def _evaluate(page: Page, script: str, arg: Any = None) -> Any:

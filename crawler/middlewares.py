@@ -15,7 +15,7 @@ from scrapy.http import Response
 from scrapy.settings import BaseSettings
 from scrapy_playwright.page import PageMethod
 
-from crawler.capture import CaptureOptions, MainDocument, capture_page, intercept_main_document
+from crawler.capture import CaptureOptions, MainDocument, capture_page, prepare_page
 from crawler.errors import PageTooLarge
 from crawler.items import PageCapture
 
@@ -53,6 +53,7 @@ class CaptureConfig:
                 max_screenshot_height=settings.getint("PAGESIGHT_MAX_SCREENSHOT_HEIGHT"),
                 network_idle_timeout=settings.getfloat("PAGESIGHT_NETWORK_IDLE_TIMEOUT"),
                 scroll_steps=settings.getint("PAGESIGHT_SCROLL_STEPS"),
+                scroll_always=settings.getbool("PAGESIGHT_SCROLL_ALWAYS"),
                 max_boxes=settings.getint("PAGESIGHT_MAX_BOXES"),
                 timeout=settings.getfloat("PAGESIGHT_CAPTURE_TIMEOUT"),
                 load_timeout=load_timeout,
@@ -108,7 +109,7 @@ class CaptureMiddleware:
             "timeout": options.load_timeout * 1000,
         }
         request.meta["playwright_page_init_callback"] = partial(
-            intercept_main_document, document=document, options=options
+            prepare_page, document=document, options=options
         )
         request.meta["playwright_page_methods"] = [PageMethod(capture_page, options, document)]
         return None
@@ -160,6 +161,9 @@ class CaptureMiddleware:
             timings["render_total"] = round(latency * 1000, 1)
         response.meta[CAPTURE_TIMINGS_KEY] = timings
         stats.inc_value("pagesight/capture/ok")
+        stats.inc_value(
+            "pagesight/capture/scrolled" if result["scrolled"] else "pagesight/capture/not_scrolled"
+        )
         for warning in result["warnings"]:
             stats.inc_value(f"pagesight/capture/warnings/{warning.split(':', 1)[0]}")
         return response

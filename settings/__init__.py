@@ -94,6 +94,10 @@ PAGESIGHT_NETWORK_IDLE_TIMEOUT = 3.0
 PAGESIGHT_CAPTURE_TIMEOUT = 60
 # Scroll steps used to trigger lazy content before the screenshot (0 disables).
 PAGESIGHT_SCROLL_STEPS = 6
+# Scroll every page. False: only pages where something can react to scrolling (an
+# IntersectionObserver, a scroll listener on the window or document, an onscroll handler,
+# a loading=lazy image or frame); scrolling a page that cannot change only costs time.
+PAGESIGHT_SCROLL_ALWAYS = False
 # Most element boxes collected per page.
 PAGESIGHT_MAX_BOXES = 4000
 # Largest rendered HTML accepted, bytes; larger pages end as an error line.

@@ -11,7 +11,7 @@ from scrapy.utils.test import get_crawler
 from scrapy_playwright.page import PageMethod
 
 import settings as project_settings
-from crawler.capture import MainDocument, capture_page, intercept_main_document
+from crawler.capture import MainDocument, capture_page, prepare_page
 from crawler.errors import PageTooLarge
 from crawler.middlewares import (
     CAPTURE_META_KEY,
@@ -73,7 +73,7 @@ def test_marked_request_gets_picklable_playwright_meta():
     options = replace(default_options(), max_screenshot_height=1234, load_timeout=7.0, document_timeout=3.0)
     assert method.args == (options, MainDocument())
     init = request.meta["playwright_page_init_callback"]
-    assert init.func is intercept_main_document and init.keywords["options"] == options
+    assert init.func is prepare_page and init.keywords["options"] == options
     # The route handler and the capture share one record of the main document.
     assert init.keywords["document"] is method.args[1]
     restored = pickle.loads(pickle.dumps(request.meta))
@@ -109,6 +109,7 @@ def capture_result(**changes):
         "page_height": 2000,
         "screenshot_height": 2000,
         "final_url": "http://a.example/",
+        "scrolled": False,
         "raw_html": b"<p>raw</p>",
         "encoding": "cp1251",
         "encoding_source": "detected",
