@@ -86,15 +86,25 @@ SCROLL_WATCH_JS = """(() => {
   };
 })()"""
 
+#: Natively lazy images and frames.
+LAZY_MEDIA_SELECTOR = "img[loading=lazy i], iframe[loading=lazy i]"
+
 # Page facts read before capturing: is this an HTML document, how did it answer, is there
-# anything in its body, how tall, can scrolling change it (SCROLL_WATCH_JS's counts, an
-# onscroll handler, natively lazy images or frames; true when the watch is missing).
+# anything in its body, how tall, and what on it reacts to scrolling (SCROLL_WATCH_JS's
+# counts, an onscroll handler, natively lazy images or frames; "no watch" when the watch
+# script did not run, which counts as reacting).
 PAGE_FACTS_JS = """() => {
-  const reactsToScroll = () => {
+  const scrollReactions = () => {
     const watch = window.__pagesightScrollWatch;
-    return !watch || watch.observed > 0 || watch.listeners > 0
-      || window.onscroll !== null || document.onscroll !== null
-      || document.querySelector('img[loading=lazy i], iframe[loading=lazy i]') !== null;
+    const reactions = [];
+    if (!watch) reactions.push('no watch');
+    else {
+      if (watch.observed > 0) reactions.push('observer');
+      if (watch.listeners > 0) reactions.push('scroll listener');
+    }
+    if (window.onscroll !== null || document.onscroll !== null) reactions.push('onscroll');
+    if (document.querySelector(LAZY_MEDIA)) reactions.push('lazy media');
+    return reactions;
   };
   const nav = performance.getEntriesByType('navigation')[0];
   const doc = document.documentElement;
@@ -105,9 +115,26 @@ PAGE_FACTS_JS = """() => {
     domSize: body ? body.getElementsByTagName('*').length + (body.textContent || '').trim().length : 0,
     width: Math.max(doc ? doc.scrollWidth : 0, document.body ? document.body.scrollWidth : 0),
     height: Math.max(doc ? doc.scrollHeight : 0, document.body ? document.body.scrollHeight : 0),
-    reactsToScroll: reactsToScroll(),
+    scrollReactions: scrollReactions(),
   };
-}"""
+}""".replace("LAZY_MEDIA", json.dumps(LAZY_MEDIA_SELECTOR))
+
+#: What reacts to scrolling when natively lazy images and frames are all there is: they
+#: are loaded by switching them to eager (the browser then fetches them at once) instead.
+LAZY_MEDIA_ONLY = ["lazy media"]
+
+# Switch the natively lazy images and frames above the screenshot's cut to eager loading;
+# returns how many.
+LOAD_LAZY_MEDIA_JS = """(cut) => {
+  let switched = 0;
+  for (const el of document.querySelectorAll(LAZY_MEDIA)) {
+    if (el.getBoundingClientRect().top + window.scrollY < cut) {
+      el.loading = 'eager';
+      switched++;
+    }
+  }
+  return switched;
+}""".replace("LAZY_MEDIA", json.dumps(LAZY_MEDIA_SELECTOR))
 
 # One box per element under <body>, in document order, and the page height. `path` is the element's XPath as
 # lxml's getpath() writes it, so the boxes can be joined with a parse of the rendered HTML.
@@ -458,14 +485,7 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
             raise TimeoutError(f"no document after {options.load_timeout:g}s: {page.url}")
         warnings.append(PARTIAL_LOAD_WARNING)
         await page.evaluate("window.stop()")
-    scrolled = False
-    if options.scroll_always or facts["reactsToScroll"]:
-        step_started = time.perf_counter()
-        with RequestsInFlight(page) as in_flight:
-            scrolled = await _scroll_through(page, facts["height"], options)
-            if not await in_flight.wait_quiet(options.network_idle_timeout):
-                logger.debug("Network not quiet after %.1fs: %s", options.network_idle_timeout, page.url)
-        timings["scroll"] = _ms_since(step_started)
+    scrolled = await _load_what_scrolling_would(page, facts, options, timings)
     _raise_on_error_page(page, document)
     if options.hide_overlays:
         hidden = await _evaluate(page, HIDE_OVERLAYS_JS, [list(CONSENT_SELECTORS), options.overlay_min_share])
@@ -492,6 +512,7 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         "screenshot_height": shot_height,
         "final_url": page.url,
         "scrolled": scrolled,
+        "scroll_reactions": facts["scrollReactions"],
         "raw_html": document.body if document.url == page.url else None,
         "raw_status": document.status if document.url == page.url else None,
         "raw_headers": document.headers if document.url == page.url else None,
@@ -641,6 +662,34 @@ class RequestsInFlight:
         except TimeoutError:
             return False
         return True
+
+
+async def _load_what_scrolling_would(
+    page: Page, facts: dict[str, Any], options: CaptureOptions, timings: dict[str, float]
+) -> bool:
+    """Bring in what the page would load as a reader scrolls, then wait (bounded by
+    ``options.network_idle_timeout``) until the requests this started have finished.
+
+    A page where something reacts to scrolling is scrolled through (``timings["scroll"]``);
+    one whose only reaction is natively lazy media has it switched to eager loading
+    (``timings["lazy_media"]``); a page where nothing reacts is left as it is (unless
+    ``options.scroll_always``). Returns whether the page was scrolled.
+    """
+    reactions = facts["scrollReactions"]
+    if not (options.scroll_always or reactions):
+        return False
+    lazy_only = reactions == LAZY_MEDIA_ONLY and not options.scroll_always
+    step_started = time.perf_counter()
+    with RequestsInFlight(page) as in_flight:
+        if lazy_only:
+            scrolled = False
+            await _evaluate(page, LOAD_LAZY_MEDIA_JS, options.max_screenshot_height)
+        else:
+            scrolled = await _scroll_through(page, facts["height"], options)
+        if not await in_flight.wait_quiet(options.network_idle_timeout):
+            logger.debug("Network not quiet after %.1fs: %s", options.network_idle_timeout, page.url)
+    timings["lazy_media" if lazy_only else "scroll"] = _ms_since(step_started)
+    return scrolled
 
 
 async def _scroll_through(page: Page, height: int, options: CaptureOptions) -> bool:

@@ -5,7 +5,8 @@ that wait when nothing was requested. These pages' lazy parts start their reques
 once scrolled to (an IntersectionObserver and a lazy image; a scroll listener on the
 window; a body onscroll handler), and the fragment answers slowly, so a capture that
 stopped waiting too early, or did not scroll, would store a page without them. A page
-where nothing can react to scrolling is not scrolled.
+whose only lazy part is a natively lazy image has it loaded without a scroll; a page where
+nothing can react to scrolling is left as it is.
 """
 
 from __future__ import annotations
@@ -78,6 +79,17 @@ HANDLER
 </body></html>
 """
 
+#: Only a natively lazy image reacts to scrolling here: it is loaded without a scroll.
+LAZY_IMAGE_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>A page with a lazy photo</title></head>
+<body><article><h1>A page with a lazy photo</h1>
+<p>The photo at the end of this page is loaded only when it comes near the screen.</p>
+<div style="height: 3000px">A long page.</div>
+<img id="photo" loading="lazy" src="photo.png" width="120" height="80" alt="photo"
+     onload="this.dataset.loaded = 'yes'">
+</article></body></html>
+"""
+
 STATIC_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>A page that stays as it is</title></head>
 <body><article><h1>A page that stays as it is</h1>
@@ -115,6 +127,7 @@ def lazy_site(tmp_path: Path) -> Iterator[str]:
     (site / "listener.html").write_text(listener, encoding="utf-8")
     onscroll = SCROLL_HANDLER_PAGE.replace("BODY_ATTRIBUTE", 'onscroll="loadMore()"').replace("HANDLER", "")
     (site / "onscroll.html").write_text(onscroll, encoding="utf-8")
+    (site / "lazy-image.html").write_text(LAZY_IMAGE_PAGE, encoding="utf-8")
     (site / "static.html").write_text(STATIC_PAGE, encoding="utf-8")
     (site / "more.html").write_text(FRAGMENT, encoding="utf-8")
     Image.new("RGB", (120, 80), (200, 30, 30)).save(site / "photo.png")
@@ -127,7 +140,7 @@ def rendered_html(record: dict) -> str:
 
 
 def test_content_loaded_on_scroll_is_captured(lazy_site: str, tmp_path: Path) -> None:
-    pages = ("index.html", "listener.html", "onscroll.html", "static.html")
+    pages = ("index.html", "listener.html", "onscroll.html", "lazy-image.html", "static.html")
     urls = ",".join(f"{lazy_site}/{page}" for page in pages)
     run = run_crawl(
         tmp_path / "crawl", f"start_urls={urls}", "follow=false", settings={"PAGESIGHT_REPORT_DIR": ""}
@@ -142,6 +155,9 @@ def test_content_loaded_on_scroll_is_captured(lazy_site: str, tmp_path: Path) ->
     for page in ("index.html", "listener.html", "onscroll.html"):
         assert "Lazyloadedsentinel" in records[page]["text"], page
         assert "scroll" in records[page]["timings_ms"], page
+    lazy_image = records["lazy-image.html"]
+    assert 'data-loaded="yes"' in rendered_html(lazy_image)
+    assert "lazy_media" in lazy_image["timings_ms"] and "scroll" not in lazy_image["timings_ms"]
     static = records["static.html"]
-    assert "scroll" not in static["timings_ms"]
+    assert "scroll" not in static["timings_ms"] and "lazy_media" not in static["timings_ms"]
     assert "Its last paragraph" in static["text"]

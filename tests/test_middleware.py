@@ -110,6 +110,7 @@ def capture_result(**changes):
         "screenshot_height": 2000,
         "final_url": "http://a.example/",
         "scrolled": False,
+        "scroll_reactions": ["lazy media"],
         "raw_html": b"<p>raw</p>",
         "encoding": "cp1251",
         "encoding_source": "detected",
