@@ -164,6 +164,8 @@ class CaptureMiddleware:
         stats.inc_value(
             "pagesight/capture/scrolled" if result["scrolled"] else "pagesight/capture/not_scrolled"
         )
+        for reaction in result["scroll_reactions"]:
+            stats.inc_value(f"pagesight/capture/scroll_reactions/{reaction}")
         for warning in result["warnings"]:
             stats.inc_value(f"pagesight/capture/warnings/{warning.split(':', 1)[0]}")
         return response

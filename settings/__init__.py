@@ -95,8 +95,9 @@ PAGESIGHT_CAPTURE_TIMEOUT = 60
 # Scroll steps used to trigger lazy content before the screenshot (0 disables).
 PAGESIGHT_SCROLL_STEPS = 6
 # Scroll every page. False: only pages where something can react to scrolling (an
-# IntersectionObserver, a scroll listener on the window or document, an onscroll handler,
-# a loading=lazy image or frame); scrolling a page that cannot change only costs time.
+# IntersectionObserver, a scroll listener on the window or document, an onscroll
+# handler); a page whose only lazy part is loading=lazy images or frames has them switched
+# to eager loading instead, and a page that cannot change is left as it is.
 PAGESIGHT_SCROLL_ALWAYS = False
 # Most element boxes collected per page.
 PAGESIGHT_MAX_BOXES = 4000

@@ -99,6 +99,9 @@ def test_capture_result_moves_to_response_meta():
     assert capture.warnings == ["overlay hidden: div#cmp"]
     assert "playwright_page_methods" not in request.meta
     assert response.meta["pagesight_timings_ms"]["render_total"] == 500.0
+    stats = mw.crawler.stats.get_stats()
+    assert stats["pagesight/capture/not_scrolled"] == 1 and "pagesight/capture/scrolled" not in stats
+    assert stats["pagesight/capture/scroll_reactions/lazy media"] == 1
 
 
 def capture_result(**changes):
