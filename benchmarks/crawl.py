@@ -7,7 +7,11 @@ The two crawls alternate over ``--rounds`` rounds (capture first in even rounds,
 first in odd ones), so that neither always runs on a warmer or quieter machine; the
 ratio is of the pooled times, and each round's ratio is reported beside it.
 
-    .venv/bin/python benchmarks/crawl.py [--pages 200] [--rounds 2] [--out benchmarks/results/crawl.json]
+    .venv/bin/python benchmarks/crawl.py [--pages 200] [--rounds 2] [--set NAME=VALUE ...] \
+        [--out benchmarks/results/crawl.json]
+
+``--set`` passes a setting to the capture crawl only (e.g. ``PAGESIGHT_SCROLL_ALWAYS=True``
+for the cost of scrolling every page).
 """
 
 from __future__ import annotations
@@ -106,6 +110,9 @@ def main() -> None:
     )
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2, help="alternating capture/bare pairs")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting of the capture crawl"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "crawl.json")
     args = parser.parse_args()
 
@@ -146,6 +153,7 @@ def main() -> None:
                 f"PAGESIGHT_STORE_URI={work / 'store'}",
                 "-s",
                 'ITEM_PIPELINES={"pipelines.store.StorePipeline": 100}',
+                *(part for setting in args.set for part in ("-s", setting)),
             ],
             "bare": [
                 sys.executable,
@@ -181,6 +189,7 @@ def main() -> None:
         run["pages_per_s"] = run["pages"] / run["seconds"]
     result = {
         "pages": args.pages,
+        "capture_settings": args.set,
         "rounds": [
             {name: runs[name] for name in ("capture", "bare")}
             | {"overhead_pct": overhead_pct(runs["capture"], runs["bare"])}
