@@ -17,6 +17,7 @@ for the cost of scrolling every page).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import subprocess
 import sys
@@ -25,6 +26,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -84,6 +86,17 @@ def count_lines(path: Path) -> int:
     return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
+def benchmark_urls(gold: list[dict[str, Any]], count: int) -> list[str]:
+    """``count`` pages taken in turn from each demo site, each site's in path order: the
+    same pages in every run (the sites' ports are not) and every theme in the mix."""
+    by_site: dict[str, list[str]] = {}
+    for record in gold:
+        by_site.setdefault(record["site"], []).append(record["url"])
+    queues = [sorted(urls, key=lambda url: urlsplit(url).path) for _, urls in sorted(by_site.items())]
+    interleaved = [url for turn in itertools.zip_longest(*queues) for url in turn if url is not None]
+    return interleaved[:count]
+
+
 def scrolled_pages(feed: Path) -> int:
     """Pages of a capture feed that the capture scrolled (their timings have a scroll step)."""
     lines = feed.read_text(encoding="utf-8").splitlines()
@@ -101,7 +114,9 @@ def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def overhead_pct(capture: dict[str, Any], bare: dict[str, Any]) -> float:
     """How much longer a page takes with capture than bare, percent."""
-    return (capture["seconds"] / capture["pages"]) / (bare["seconds"] / bare["pages"]) * 100 - 100
+    capture_per_page = float(capture["seconds"]) / float(capture["pages"])
+    bare_per_page = float(bare["seconds"]) / float(bare["pages"])
+    return capture_per_page / bare_per_page * 100 - 100
 
 
 def main() -> None:
@@ -119,7 +134,7 @@ def main() -> None:
     per_site = max(12, args.pages // 4)
     with DemoWeb(seed=2026, articles_per_site=per_site) as demo, tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        urls = sorted(record["url"] for record in demo.gold)[: args.pages]
+        urls = benchmark_urls(demo.gold, args.pages)
         if len(urls) < args.pages:
             raise SystemExit(f"the demo web has only {len(urls)} pages")
         urls_file = work / "urls.txt"

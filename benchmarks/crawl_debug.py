@@ -1,0 +1,225 @@
+"""Crawl benchmark: capture (settle, scroll, boxes, screenshot, storage) against a bare
+scrapy-playwright spider that only takes the full-page screenshot, on the same demo pages,
+in one run. Reports pages/s of both, their ratio, and the peak memory (PSS) of each whole
+process tree, Chromium included.
+
+The two crawls alternate over ``--rounds`` rounds (capture first in even rounds, bare
+first in odd ones), so that neither always runs on a warmer or quieter machine; the
+ratio is of the pooled times, and each round's ratio is reported beside it.
+
+    .venv/bin/python benchmarks/crawl.py [--pages 200] [--rounds 2] [--set NAME=VALUE ...] \
+        [--out benchmarks/results/crawl.json]
+
+``--set`` passes a setting to the capture crawl only (e.g. ``PAGESIGHT_SCROLL_ALWAYS=True``
+for the cost of scrolling every page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from crawler.demo import DemoWeb
+
+
+def tree_pss_kib(root_pid: int) -> int:
+    """Proportional set size of a process and all its descendants, KiB (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, stack = 0, [root_pid]
+    while stack:
+        pid = stack.pop()
+        stack.extend(children.get(pid, []))
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+                    break
+        except OSError:
+            continue
+    return total
+
+
+def run_measured(command: list[str]) -> dict[str, Any]:
+    """Run a command; wall time and peak PSS of its process tree sampled every 0.2 s."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    peak = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, tree_pss_kib(process.pid))
+            stop.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, stderr = process.communicate()
+    open("/work/data/cap10/dbg-stderr.log", "a").write(stderr)
+    stop.set()
+    sampler.join()
+    if process.returncode:
+        raise SystemExit(f"{' '.join(command)} failed:\n{stderr[-3000:]}")
+    return {"seconds": time.perf_counter() - started, "peak_pss_mib": peak / 1024}
+
+
+def count_lines(path: Path) -> int:
+    return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+def scrolled_pages(feed: Path) -> int:
+    """Pages of a capture feed that the capture scrolled (their timings have a scroll step)."""
+    lines = feed.read_text(encoding="utf-8").splitlines()
+    return sum("scroll" in json.loads(line).get("timings_ms", {}) for line in lines if line.strip())
+
+
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The runs of one crawl summed: seconds and pages added, the highest peak memory."""
+    return {
+        "seconds": sum(run["seconds"] for run in runs),
+        "pages": sum(run["pages"] for run in runs),
+        "peak_pss_mib": max(run["peak_pss_mib"] for run in runs),
+    }
+
+
+def overhead_pct(capture: dict[str, Any], bare: dict[str, Any]) -> float:
+    """How much longer a page takes with capture than bare, percent."""
+    capture_per_page = float(capture["seconds"]) / float(capture["pages"])
+    bare_per_page = float(bare["seconds"]) / float(bare["pages"])
+    return capture_per_page / bare_per_page * 100 - 100
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=2, help="alternating capture/bare pairs")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a setting of the capture crawl"
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "crawl.json")
+    args = parser.parse_args()
+
+    per_site = max(12, args.pages // 4)
+    with DemoWeb(seed=2026, articles_per_site=per_site) as demo, tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        urls = sorted(record["url"] for record in demo.gold)[: args.pages]
+        if len(urls) < args.pages:
+            raise SystemExit(f"the demo web has only {len(urls)} pages")
+        urls_file = work / "urls.txt"
+        urls_file.write_text("\n".join(urls) + "\n", encoding="utf-8")
+        common = [
+            "-s",
+            "LOG_LEVEL=INFO",
+            "-s",
+            "ROBOTSTXT_OBEY=False",
+            "-s",
+            "AUTOTHROTTLE_ENABLED=False",
+            "-s",
+            "TELNETCONSOLE_ENABLED=False",
+        ]
+        capture_feed, bare_feed = work / "capture.jsonl", work / "bare.jsonl"
+        commands = {
+            "capture": [
+                sys.executable,
+                "-m",
+                "scrapy",
+                "crawl",
+                "news",
+                "-a",
+                f"urls_file={urls_file}",
+                "-a",
+                "follow=false",
+                "-O",
+                str(capture_feed),
+                *common,
+                "-s",
+                f"PAGESIGHT_STORE_URI={work / 'store'}",
+                "-s",
+                'ITEM_PIPELINES={"pipelines.store.StorePipeline": 100}',
+                *(part for setting in args.set for part in ("-s", setting)),
+            ],
+            "bare": [
+                sys.executable,
+                "-m",
+                "scrapy",
+                "runspider",
+                str(ROOT / "benchmarks" / "bare_spider.py"),
+                "-a",
+                f"urls_file={urls_file}",
+                "-O",
+                str(bare_feed),
+                *common,
+                "-s",
+                "DOWNLOADER_MIDDLEWARES={}",
+                "-s",
+                "ITEM_PIPELINES={}",
+                "-s",
+                "FEEDS={}",
+            ],
+        }
+        feeds = {"capture": capture_feed, "bare": bare_feed}
+        rounds: list[dict[str, dict[str, Any]]] = []
+        for number in range(args.rounds):
+            order = ("capture", "bare") if number % 2 == 0 else ("bare", "capture")
+            runs = {}
+            for name in order:
+                runs[name] = run_measured(commands[name])
+                runs[name]["pages"] = count_lines(feeds[name])
+            rounds.append(runs)
+        scrolled = scrolled_pages(capture_feed)
+    capture, bare = (pooled([runs[name] for runs in rounds]) for name in ("capture", "bare"))
+    for run in (capture, bare):
+        run["pages_per_s"] = run["pages"] / run["seconds"]
+    result = {
+        "pages": args.pages,
+        "capture_settings": args.set,
+        "rounds": [
+            {name: runs[name] for name in ("capture", "bare")}
+            | {"overhead_pct": overhead_pct(runs["capture"], runs["bare"])}
+            for runs in rounds
+        ],
+        "capture": capture,
+        "capture_scrolled_pages": scrolled,
+        "bare_screenshot": bare,
+        "throughput_ratio": capture["pages_per_s"] / bare["pages_per_s"],
+        "overhead_pct": overhead_pct(capture, bare),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print("| crawl | pages | seconds | pages/s | peak PSS (MiB) |")
+    print("|---|---|---|---|---|")
+    for name, run in (("capture (PageSight)", capture), ("bare screenshot", bare)):
+        print(
+            f"| {name} | {run['pages']} | {run['seconds']:.1f} | {run['pages_per_s']:.2f} | {run['peak_pss_mib']:.0f} |"
+        )
+    per_round = ", ".join(f"{run['overhead_pct']:.1f}%" for run in result["rounds"])
+    print(f"\nper round (capture first in rounds 1, 3, ...): {per_round}")
+    print(f"pages the capture scrolled (something on them reacts to scrolling): {scrolled} of {args.pages}")
+    print(
+        f"capture/bare throughput ratio {result['throughput_ratio']:.2f} "
+        f"(capture overhead {result['overhead_pct']:.1f}%)"
+    )
+
+
+if __name__ == "__main__":
+    main()
