@@ -92,7 +92,8 @@ class BoilerNetTrainConfig:
     attributes: int = 0
     #: The 0/1 leaf flags (of FLAGS) added to the Dense input (none: the seed's input).
     flags: tuple[str, ...] = ()
-    #: Loss weights: "balanced" classes (the seed's) or "tokens" (each leaf by its tokens).
+    #: Loss weights: "balanced" classes (the seed's), "tokens" (each leaf by its tokens) or
+    #: "page-tokens" (each leaf by its share of its page's tokens).
     loss_weights: str = "balanced"
     #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
     select: str = "leaf-f1"
@@ -303,15 +304,18 @@ def windows(page: EncodedPage, labels: Sequence[int], weights: torch.Tensor, siz
 def loss_weights(pages: Sequence[LabelledPage], scheme: str) -> list[torch.Tensor]:
     """Each page's per-leaf loss weights, averaging 1 over the pages' leaves:
     ``balanced`` (the seed's): the inverse of the leaf's class share; ``tokens``: the
-    leaf's token count (every token weighs the same)."""
-    if scheme == "tokens":
+    leaf's token count (every token weighs the same); ``page-tokens``: the leaf's share of
+    its page's tokens (every page weighs the same, as in the mean page word F1)."""
+    if scheme in ("tokens", "page-tokens"):
         counts = [
             torch.tensor([len(words) for words, _ in page.leaves], dtype=torch.float32) for page in pages
         ]
+        if scheme == "page-tokens":
+            counts = [c / c.sum().clamp_min(1.0) for c in counts]
         mean = float(torch.cat(counts).mean())
         return [c / mean for c in counts]
     if scheme != "balanced":
-        raise ValueError(f"unknown loss weighting {scheme!r} (balanced or tokens)")
+        raise ValueError(f"unknown loss weighting {scheme!r} (balanced, tokens or page-tokens)")
     positives = sum(sum(page.labels) for page in pages)
     total = sum(len(page.labels) for page in pages)
     positive, negative = total / (2 * max(positives, 1)), total / (2 * max(total - positives, 1))

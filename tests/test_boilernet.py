@@ -213,7 +213,7 @@ def test_form_rule_is_calibrated_with_the_threshold():
     assert kept_leaves(page([True] * 3), probabilities[0], 0.5, drop_forms=False) == [True, False, True]
 
 
-def test_loss_weights_balance_classes_or_count_tokens():
+def test_loss_weights_balance_classes_or_count_tokens_or_pages():
     leaves = [(("a", "b", "c"), ["p"]), (("menu",), ["a"]), (("d", "e"), ["p"]), (("x",), ["a"])]
     page = LabelledPage(
         "0001", "x.example", "article", "train", 0, RAW, leaves, [1, 0, 0, 0], [False] * 4, []
@@ -222,6 +222,11 @@ def test_loss_weights_balance_classes_or_count_tokens():
     assert balanced.tolist() == pytest.approx([2.0, 2 / 3, 2 / 3, 2 / 3])  # 1 content leaf of 4
     assert tokens.tolist() == pytest.approx([12 / 7, 4 / 7, 8 / 7, 4 / 7])  # 3, 1, 2, 1 tokens
     assert float(balanced.mean()) == pytest.approx(1.0) and float(tokens.mean()) == pytest.approx(1.0)
+    short = LabelledPage("0002", "x.example", "product", "train", 0, RAW, leaves[:2], [1, 0], [False] * 2, [])
+    per_page = loss_weights([page, short], "page-tokens")
+    assert [float(w.sum()) for w in per_page] == pytest.approx([3.0, 3.0])  # each page weighs the same
+    assert per_page[1].tolist() == pytest.approx([9 / 4, 3 / 4])  # 3 and 1 of the page's 4 tokens
+    assert float(torch.cat(per_page).mean()) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="unknown loss weighting"):
         loss_weights([page], "pages")
 

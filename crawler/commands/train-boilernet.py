@@ -69,9 +69,10 @@ class Command(ScrapyCommand):
         )
         group.add_argument(
             "--loss-weights",
-            choices=("balanced", "tokens"),
+            choices=("balanced", "tokens", "page-tokens"),
             default="balanced",
-            help="balanced classes (default, the seed's) or each leaf by its token count",
+            help="balanced classes (default, the seed's), each leaf by its token count, or by its "
+            "share of its page's tokens (every page weighs the same)",
         )
         group.add_argument(
             "--select",
