@@ -12,19 +12,23 @@ bag of the class/id words of the leaf's ancestors is a fourth; with ``flags``, t
 leaf's 0/1 :data:`~models.boilernet_data.FLAGS` (list page, removed by iawce's denoiser,
 in iawce's region) a fifth.
 
+A checkpoint holds one network or a seed ensemble: K networks of one shape and
+vocabulary, trained with different seeds, whose per-leaf probabilities are averaged
+(:func:`predict_mean`); the threshold is calibrated for that mean.
+
 The checkpoint (``torch.load(weights_only=True)``-safe, fp16 weights) carries the
 architecture, the vocabularies, the calibrated threshold, the training config and the
 metrics::
 
-    {"format": "pagesight-boilernet", "format_version": 2, "config": {BoilerNetConfig},
+    {"format": "pagesight-boilernet", "format_version": 3, "config": {BoilerNetConfig},
      "vocabulary": {"words": [...], "tags": [...]}, "features": [names, or none],
-     "flags": [names, or none; absent in checkpoints before them],
-     "threshold": 0.5, "drop_forms": true, "training": {...}, "metrics": {...},
-     "state_dict": {...}}
+     "flags": [names, or none], "threshold": 0.5, "drop_forms": true,
+     "training": {...}, "metrics": {...}, "members": [{state_dict}, ...]}
 
 ``drop_forms``: whether leaves inside a ``<form>`` are dropped by rule (the seed's rule;
-calibrated on validation with the threshold). Version 1 (no features, always the form
-rule) still loads.
+calibrated on validation with the threshold). ``members``: the ensemble's networks' weights
+(one for a single network). Versions 1 (no features, always the form rule) and 2 (one
+network's weights under ``state_dict``; ``flags`` absent before them) still load.
 """
 
 from __future__ import annotations
@@ -44,9 +48,9 @@ from torch.nn.utils.rnn import pad_sequence
 from models.boilernet_data import FEATURES, FLAGS, EncodedPage, LeafBatch, PageEncoder, Vocabulary
 
 FORMAT = "pagesight-boilernet"
-FORMAT_VERSION = 2
-#: Versions this code reads (1: before the numeric features).
-READABLE_VERSIONS = (1, 2)
+FORMAT_VERSION = 3
+#: Versions this code reads (1: before the numeric features; 2: one network, before ensembles).
+READABLE_VERSIONS = (1, 2, 3)
 
 
 class BoilerNetCheckpointError(ValueError):
@@ -125,7 +129,7 @@ class BoilerNet(nn.Module):
 
 def save_boilernet(
     path: Path,
-    model: BoilerNet,
+    models: Sequence[BoilerNet],
     vocabulary: Vocabulary,
     threshold: float,
     training: dict[str, Any],
@@ -133,24 +137,31 @@ def save_boilernet(
     drop_forms: bool = True,
     flags: Sequence[str] = (),
 ) -> Path:
-    """Write the checkpoint atomically, weights in fp16; ``flags``: the names of the
-    network's leaf flags, in its input order."""
+    """Write the checkpoint of ``models`` (one network, or a seed ensemble of one shape)
+    atomically, weights in fp16; ``flags``: the names of the networks' leaf flags, in their
+    input order."""
+    if not models or any(model.config != models[0].config for model in models):
+        raise ValueError("a BoilerNet checkpoint holds one or more networks of one shape")
     path.parent.mkdir(parents=True, exist_ok=True)
+    config = models[0].config
     payload = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "config": asdict(model.config),
+        "config": asdict(config),
         "vocabulary": vocabulary.to_dict(),
-        "features": list(FEATURES) if model.config.features else [],
+        "features": list(FEATURES) if config.features else [],
         "flags": list(flags),
         "threshold": float(threshold),
         "drop_forms": drop_forms,
         "training": training,
         "metrics": metrics,
-        "state_dict": {
-            name: (t.half() if t.is_floating_point() else t).detach().cpu().contiguous()
-            for name, t in model.state_dict().items()
-        },
+        "members": [
+            {
+                name: (t.half() if t.is_floating_point() else t).detach().cpu().contiguous()
+                for name, t in model.state_dict().items()
+            }
+            for model in models
+        ],
     }
     partial = path.with_name(path.name + ".partial")
     torch.save(payload, partial)
@@ -160,7 +171,8 @@ def save_boilernet(
 
 @dataclass
 class LoadedBoilerNet:
-    model: BoilerNet
+    #: The networks whose probabilities are averaged (one, or a seed ensemble).
+    models: tuple[BoilerNet, ...]
     vocabulary: Vocabulary
     threshold: float
     metadata: dict[str, Any]
@@ -173,9 +185,18 @@ class LoadedBoilerNet:
     def __post_init__(self) -> None:
         self.encoder = self.vocabulary.encoder()
 
+    @property
+    def config(self) -> BoilerNetConfig:
+        """The networks' shape (every member has the same)."""
+        return self.models[0].config
+
+    def probabilities(self, pages: Sequence[EncodedPage]) -> list[torch.Tensor]:
+        """P(content) of every leaf of every page: the members' mean."""
+        return predict_mean(self.models, pages)
+
 
 def load_boilernet(path: str | Path) -> LoadedBoilerNet:
-    """The checkpoint's model (eval mode, fp32), vocabulary and threshold;
+    """The checkpoint's networks (eval mode, fp32), vocabulary and threshold;
     BoilerNetCheckpointError (one line naming the file) on any problem."""
     path = Path(path)
     if not path.is_file():
@@ -199,10 +220,7 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
     try:
         config = BoilerNetConfig(**payload["config"])
         vocabulary = Vocabulary.from_dict(payload["vocabulary"])
-        model = BoilerNet(config)
-        model.load_state_dict(
-            {name: t.float() if t.is_floating_point() else t for name, t in payload["state_dict"].items()}
-        )
+        models = tuple(_networks(config, payload))
         threshold = float(payload["threshold"])
         drop_forms = payload.get("drop_forms", True)
         if not isinstance(drop_forms, bool):
@@ -225,7 +243,30 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             f"{', '.join(FLAGS)}"
         )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(model.eval(), vocabulary, threshold, metadata, drop_forms, tuple(flags))
+    return LoadedBoilerNet(models, vocabulary, threshold, metadata, drop_forms, tuple(flags))
+
+
+def _networks(config: BoilerNetConfig, payload: dict[str, Any]) -> list[BoilerNet]:
+    """The payload's networks in eval mode: its ``members`` (version 3) or its one
+    ``state_dict`` (versions 1 and 2); ValueError naming the member that does not load."""
+    if payload["format_version"] < 3:
+        states = [payload["state_dict"]]
+    else:
+        states = payload["members"]
+        if not isinstance(states, list) or not states:
+            raise ValueError("members must be a non-empty list of weights")
+    models = []
+    for index, state in enumerate(states, start=1):
+        model = BoilerNet(config)
+        try:
+            model.load_state_dict(
+                {name: t.float() if t.is_floating_point() else t for name, t in state.items()}
+            )
+        except (AttributeError, RuntimeError) as exc:
+            # load_state_dict's message spans lines: the error is one line.
+            raise ValueError(f"member {index} of {len(states)}: {' '.join(str(exc).split())}") from None
+        models.append(model.eval())
+    return models
 
 
 @torch.no_grad()
@@ -233,6 +274,15 @@ def predict(model: BoilerNet, pages: Sequence[EncodedPage]) -> list[torch.Tensor
     """P(content) of every leaf of every page, one page at a time (no padding)."""
     model.eval()
     return [torch.sigmoid(model(LeafBatch.of([page])))[0] if len(page) else torch.zeros(0) for page in pages]
+
+
+def predict_mean(models: Sequence[BoilerNet], pages: Sequence[EncodedPage]) -> list[torch.Tensor]:
+    """The mean over ``models`` of P(content) of every leaf of every page (a seed
+    ensemble's probabilities; one model's own for a single one)."""
+    if not models:
+        raise ValueError("no network to predict with")
+    members = [predict(model, pages) for model in models]
+    return [torch.stack(page).mean(0) for page in zip(*members, strict=True)]
 
 
 def write_boilernet_card(checkpoint: Path, command: str) -> Path:
@@ -251,6 +301,7 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
         "model": "BoilerNet (Leonhardt et al. 2020), seed 001",
         "command": command,
         "vocabulary": {"words": len(loaded.vocabulary.words), "tags": list(loaded.vocabulary.tags)},
+        "members": len(loaded.models),
         "threshold": loaded.threshold,
         "drop_forms": loaded.drop_forms,
         "flags": list(loaded.flags),

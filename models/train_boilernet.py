@@ -5,8 +5,11 @@ Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels fro
 trains on the train domains, picks its best epoch by leaf F1 (content class) on the
 validation domains and calibrates its threshold and the form rule there (best mean page
 word F1), and
-reports on the held-out domains. Out-of-fold predictions for the training domains (a
-cheaper model per fold, trained on the other four) go to a JSONL file for the ensemble;
+reports on the held-out domains. With ``seeds`` K > 1 it trains K networks (seeds
+``seed`` .. ``seed`` + K - 1, each picking its own epoch) and ships them as one seed
+ensemble: their per-leaf probabilities are averaged, and the threshold and form rule are
+calibrated for that mean. Out-of-fold predictions for the training domains (a
+cheaper model, or ensemble, per fold, trained on the other four) go to a JSONL file for the ensemble;
 they can be written fold by fold (``oof_folds``, ``oof_only``: no final model) to keep
 each job short on a shared CPU.
 
@@ -19,6 +22,7 @@ word-level loss, nearer the page word F1 the extractor is judged by); Adam.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import logging
 import os
@@ -37,7 +41,14 @@ from torch import nn
 from tqdm import tqdm
 
 from models.annotation import annotate
-from models.boilernet import BoilerNet, BoilerNetConfig, predict, save_boilernet, write_boilernet_card
+from models.boilernet import (
+    BoilerNet,
+    BoilerNetConfig,
+    predict,
+    predict_mean,
+    save_boilernet,
+    write_boilernet_card,
+)
 from models.boilernet_data import (
     FEATURES,
     FLAGS,
@@ -81,7 +92,8 @@ class BoilerNetTrainConfig:
     attributes: int = 0
     #: The 0/1 leaf flags (of FLAGS) added to the Dense input (none: the seed's input).
     flags: tuple[str, ...] = ()
-    #: Loss weights: "balanced" classes (the seed's) or "tokens" (each leaf by its tokens).
+    #: Loss weights: "balanced" classes (the seed's), "tokens" (each leaf by its tokens) or
+    #: "page-tokens" (each leaf by its share of its page's tokens).
     loss_weights: str = "balanced"
     #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
     select: str = "leaf-f1"
@@ -94,6 +106,8 @@ class BoilerNetTrainConfig:
     window: int = 256
     threads: int = 1
     seed: int = 0
+    #: Networks trained with seeds seed .. seed + seeds - 1 and averaged (1: one network).
+    seeds: int = 1
     limit: int = 0
     #: The folds whose out-of-fold predictions ``oof`` gets (empty: all).
     oof_folds: tuple[int, ...] = ()
@@ -290,15 +304,18 @@ def windows(page: EncodedPage, labels: Sequence[int], weights: torch.Tensor, siz
 def loss_weights(pages: Sequence[LabelledPage], scheme: str) -> list[torch.Tensor]:
     """Each page's per-leaf loss weights, averaging 1 over the pages' leaves:
     ``balanced`` (the seed's): the inverse of the leaf's class share; ``tokens``: the
-    leaf's token count (every token weighs the same)."""
-    if scheme == "tokens":
+    leaf's token count (every token weighs the same); ``page-tokens``: the leaf's share of
+    its page's tokens (every page weighs the same, as in the mean page word F1)."""
+    if scheme in ("tokens", "page-tokens"):
         counts = [
             torch.tensor([len(words) for words, _ in page.leaves], dtype=torch.float32) for page in pages
         ]
+        if scheme == "page-tokens":
+            counts = [c / c.sum().clamp_min(1.0) for c in counts]
         mean = float(torch.cat(counts).mean())
         return [c / mean for c in counts]
     if scheme != "balanced":
-        raise ValueError(f"unknown loss weighting {scheme!r} (balanced or tokens)")
+        raise ValueError(f"unknown loss weighting {scheme!r} (balanced, tokens or page-tokens)")
     positives = sum(sum(page.labels) for page in pages)
     total = sum(len(page.labels) for page in pages)
     positive, negative = total / (2 * max(positives, 1)), total / (2 * max(total - positives, 1))
@@ -397,6 +414,37 @@ def fit(
     return model.eval(), history
 
 
+def fit_members(
+    config: BoilerNetTrainConfig,
+    train: Sequence[LabelledPage],
+    validation: Sequence[LabelledPage],
+    vocabulary: Vocabulary,
+    epochs: int,
+    desc: str,
+) -> list[tuple[BoilerNet, list[dict[str, float]]]]:
+    """:func:`fit` once per seed of ``config.seed`` .. ``config.seed + config.seeds - 1``:
+    the members of a seed ensemble and their histories."""
+    if config.seeds < 1:
+        raise ValueError(f"seeds must be 1 or more, not {config.seeds}")
+    return [
+        fit(
+            dataclasses.replace(config, seed=seed),
+            train,
+            validation,
+            vocabulary,
+            epochs,
+            f"{desc} seed {seed}",
+        )
+        for seed in range(config.seed, config.seed + config.seeds)
+    ]
+
+
+def best_epoch(history: Sequence[dict[str, float]], select: str) -> int:
+    """The epoch :func:`fit` kept: the best by ``select``, the later among equals."""
+    key = "validation_word_f1" if select == "word-f1" else "validation_content_f1"
+    return int(max(reversed(history), key=lambda row: row[key])["epoch"])
+
+
 def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -> Vocabulary:
     if config.attributes:
         _require_prepared(pages, "attributes")
@@ -450,8 +498,16 @@ class BoilerNetTrainResult:
     def report(self) -> str:
         held = self.metrics["heldout"]
         leaf = held["leaf"]
-        lines = [
-            f"checkpoint: {self.checkpoint} (threshold {self.threshold})",
+        members = self.metrics["members"]
+        lines = [f"checkpoint: {self.checkpoint} (threshold {self.threshold}, {len(members)} network(s))"]
+        lines += [
+            f"validation word F1 seed {m['seed']}: {m['validation_word_f1']:.4f} "
+            f"(epoch {m['best_epoch']}, threshold {m['threshold']:.2f}, forms dropped: {m['drop_forms']})"
+            for m in members
+        ]
+        lines += [
+            f"validation word F1 of the {'mean of the networks' if len(members) > 1 else 'network'}: "
+            f"{self.metrics[VALIDATION]['pages']['overall']['f1']:.4f}",
             "held-out leaf F1 [noise, content]: "
             f"[{leaf['noise']['f1']:.3f}, {leaf['content']['f1']:.3f}] "
             f"(P [{leaf['noise']['precision']:.3f}, {leaf['content']['precision']:.3f}], "
@@ -486,13 +542,29 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
 
     vocabulary = vocabulary_of(by_role[TRAIN], config)
     encode(pages, vocabulary, config.leaf_features, config.flags)
-    model, history = fit(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
-    validation_p = predict(model, [p.network_input for p in by_role[VALIDATION]])
+    fitted = fit_members(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
+    models = [model for model, _ in fitted]
+    validation_inputs = [p.network_input for p in by_role[VALIDATION]]
+    members = []
+    for seed, (model, history) in enumerate(fitted, start=config.seed):
+        own = predict(model, validation_inputs)
+        own_threshold, own_drop_forms = calibrate(by_role[VALIDATION], own)
+        members.append(
+            {
+                "seed": seed,
+                "best_epoch": best_epoch(history, config.select),
+                "threshold": own_threshold,
+                "drop_forms": own_drop_forms,
+                "validation_word_f1": mean_word_f1(by_role[VALIDATION], own, own_threshold, own_drop_forms),
+                "history": history,
+            }
+        )
+    validation_p = predict_mean(models, validation_inputs)
     threshold, drop_forms = calibrate(by_role[VALIDATION], validation_p)
-    metrics: dict[str, Any] = {"history": history, "threshold": threshold, "drop_forms": drop_forms}
+    metrics: dict[str, Any] = {"members": members, "threshold": threshold, "drop_forms": drop_forms}
     for role in (VALIDATION, HELDOUT):
         role_pages = by_role[role]
-        probabilities = predict(model, [p.network_input for p in role_pages])
+        probabilities = predict_mean(models, [p.network_input for p in role_pages])
         kept = [
             kept_leaves(page, p, threshold, drop_forms)
             for page, p in zip(role_pages, probabilities, strict=True)
@@ -506,7 +578,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         "pages": {role: len(rows) for role, rows in by_role.items()},
         "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
     }
-    save_boilernet(config.out, model, vocabulary, threshold, training, metrics, drop_forms, config.flags)
+    save_boilernet(config.out, models, vocabulary, threshold, training, metrics, drop_forms, config.flags)
     write_boilernet_card(config.out, config.command)
     return BoilerNetTrainResult(config.out, threshold, metrics)
 
@@ -518,9 +590,9 @@ def write_out_of_fold(
     validation: Sequence[LabelledPage],
     folds: Sequence[int],
 ) -> None:
-    """Per fold f of ``folds``: a model trained on the other folds (``fold_epochs``)
-    predicts fold f's pages; one JSONL line per page: file_id, domain, fold, P(content)
-    per leaf."""
+    """Per fold f of ``folds``: a model (or ``config.seeds`` models, averaged) trained on
+    the other folds (``fold_epochs``) predicts fold f's pages; one JSONL line per page:
+    file_id, domain, fold, P(content) per leaf."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with out_path.open("w", encoding="utf-8") as out:
         for fold in folds:
@@ -530,8 +602,9 @@ def write_out_of_fold(
                 raise ValueError(f"fold {fold} has no training pages")
             vocabulary = vocabulary_of(rest, config)
             encode([*rest, *held, *validation], vocabulary, config.leaf_features, config.flags)
-            model, _ = fit(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
-            for page, p in zip(held, predict(model, [q.network_input for q in held]), strict=True):
+            fitted = fit_members(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
+            probabilities = predict_mean([model for model, _ in fitted], [q.network_input for q in held])
+            for page, p in zip(held, probabilities, strict=True):
                 line = {"file_id": page.file_id, "domain": page.domain, "fold": fold}
                 line["probabilities"] = [round(x, 4) for x in p.tolist()]
                 out.write(json.dumps(line) + "\n")

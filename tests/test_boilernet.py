@@ -1,5 +1,5 @@
 """BoilerNet: shapes, the leaf features, a tiny overfit, the checkpoint round trip (and
-the previous format) and its start-up errors."""
+the previous formats), seed ensembles and the start-up errors."""
 
 from __future__ import annotations
 
@@ -19,11 +19,13 @@ from models.boilernet import (
     BoilerNetConfig,
     load_boilernet,
     predict,
+    predict_mean,
     save_boilernet,
     write_boilernet_card,
 )
 from models.boilernet_data import (
     FEATURES,
+    FLAGS,
     IawceMarks,
     LeafBatch,
     Vocabulary,
@@ -36,14 +38,17 @@ from models.splits import DomainSplit
 from models.train_boilernet import (
     BoilerNetTrainConfig,
     LabelledPage,
+    best_epoch,
     calibrate,
     encode,
     fit,
+    fit_members,
     kept_leaves,
     label_pages,
     leaf_scores,
     loss_weights,
     prepared_pages,
+    train_boilernet,
     vocabulary_of,
     write_out_of_fold,
 )
@@ -103,7 +108,7 @@ def trained(tmp_path_factory):
     finally:
         torch.set_num_threads(threads)
     path = save_boilernet(
-        tmp_path_factory.mktemp("bn") / "boilernet.pt", model, vocabulary, 0.5, {}, {}, flags=config.flags
+        tmp_path_factory.mktemp("bn") / "boilernet.pt", [model], vocabulary, 0.5, {}, {}, flags=config.flags
     )
     return model, vocabulary, train, validation, history, path
 
@@ -208,7 +213,7 @@ def test_form_rule_is_calibrated_with_the_threshold():
     assert kept_leaves(page([True] * 3), probabilities[0], 0.5, drop_forms=False) == [True, False, True]
 
 
-def test_loss_weights_balance_classes_or_count_tokens():
+def test_loss_weights_balance_classes_or_count_tokens_or_pages():
     leaves = [(("a", "b", "c"), ["p"]), (("menu",), ["a"]), (("d", "e"), ["p"]), (("x",), ["a"])]
     page = LabelledPage(
         "0001", "x.example", "article", "train", 0, RAW, leaves, [1, 0, 0, 0], [False] * 4, []
@@ -217,6 +222,11 @@ def test_loss_weights_balance_classes_or_count_tokens():
     assert balanced.tolist() == pytest.approx([2.0, 2 / 3, 2 / 3, 2 / 3])  # 1 content leaf of 4
     assert tokens.tolist() == pytest.approx([12 / 7, 4 / 7, 8 / 7, 4 / 7])  # 3, 1, 2, 1 tokens
     assert float(balanced.mean()) == pytest.approx(1.0) and float(tokens.mean()) == pytest.approx(1.0)
+    short = LabelledPage("0002", "x.example", "product", "train", 0, RAW, leaves[:2], [1, 0], [False] * 2, [])
+    per_page = loss_weights([page, short], "page-tokens")
+    assert [float(w.sum()) for w in per_page] == pytest.approx([3.0, 3.0])  # each page weighs the same
+    assert per_page[1].tolist() == pytest.approx([9 / 4, 3 / 4])  # 3 and 1 of the page's 4 tokens
+    assert float(torch.cat(per_page).mean()) == pytest.approx(1.0)
     with pytest.raises(ValueError, match="unknown loss weighting"):
         loss_weights([page], "pages")
 
@@ -258,24 +268,32 @@ def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     model, vocabulary, *_, path = trained
     payload = torch.load(path, weights_only=True)
     loaded = load_boilernet(path)
-    assert payload["state_dict"]["out.weight"].dtype == torch.float16
+    assert len(payload["members"]) == len(loaded.models) == 1
+    assert payload["members"][0]["out.weight"].dtype == torch.float16
     assert payload["features"] == list(FEATURES) and model.config.features == len(FEATURES)
     assert {"nav", "menu", "footer"} <= set(loaded.vocabulary.attributes)
     assert model.config.attributes == len(loaded.vocabulary.attributes) + 1
     # The training leaves' feature mean is saved with the weights.
-    assert payload["state_dict"]["feature_mean"].abs().sum() > 0
+    assert payload["members"][0]["feature_mean"].abs().sum() > 0
     assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
     card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
     assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
     assert card["config"]["hidden"] == 16 and card["vocabulary"]["words"] == len(vocabulary.words)
-    assert torch.allclose(loaded.model.out.weight, model.out.weight, atol=1e-2)
+    assert card["members"] == 1
+    assert torch.allclose(loaded.models[0].out.weight, model.out.weight, atol=1e-2)
 
 
-def test_previous_format_without_features_still_loads_and_changed_features_fail(trained, tmp_path):
+def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path):
     *_, path = trained
     vocabulary = Vocabulary(("a",), ("p",))
     seed = BoilerNet(BoilerNetConfig(words=vocabulary.word_size, tags=vocabulary.tag_size, dense=8, hidden=4))
-    payload = torch.load(save_boilernet(tmp_path / "v2.pt", seed, vocabulary, 0.3, {}, {}), weights_only=True)
+    payload = torch.load(
+        save_boilernet(tmp_path / "v3.pt", [seed], vocabulary, 0.3, {}, {}), weights_only=True
+    )
+    payload["format_version"] = 2  # version 2: one network's weights under "state_dict"
+    payload["state_dict"] = payload.pop("members")[0]
+    torch.save(payload, tmp_path / "v2.pt")
+    assert len(load_boilernet(tmp_path / "v2.pt").models) == 1
     payload["format_version"] = 1  # version 1: no features or flags keys, no feature buffers
     del payload["features"], payload["flags"]
     payload["state_dict"] = {
@@ -284,7 +302,7 @@ def test_previous_format_without_features_still_loads_and_changed_features_fail(
     payload["config"] = {k: v for k, v in payload["config"].items() if k not in ("features", "flags")}
     torch.save(payload, tmp_path / "v1.pt")
     loaded = load_boilernet(tmp_path / "v1.pt")
-    assert loaded.model.config.features == 0 and loaded.threshold == 0.3
+    assert loaded.config.features == 0 and loaded.threshold == 0.3
     root = parse_html("<p>a a a</p><div>b</div>")
     probabilities = leaf_probabilities(loaded, text_leaves(body_of(root)), root, "article")  # no features
     assert len(probabilities) == 2 and all(0.0 <= p <= 1.0 for p in probabilities)
@@ -293,6 +311,109 @@ def test_previous_format_without_features_still_loads_and_changed_features_fail(
     torch.save(payload, tmp_path / "other.pt")
     with pytest.raises(BoilerNetCheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
         load_boilernet(tmp_path / "other.pt")
+
+
+def test_seed_ensemble_averages_its_members_and_round_trips(trained, tmp_path):
+    model, vocabulary, train, *_ = trained
+    torch.manual_seed(7)
+    other = BoilerNet(model.config)  # an untrained second member of the same shape
+    other.load_state_dict({**other.state_dict(), "feature_mean": model.feature_mean})
+    pages = [page.network_input for page in train[:2]]
+    first, second = predict(model, pages), predict(other, pages)
+    mean = predict_mean([model, other], pages)
+    assert all(torch.allclose(m, (a + b) / 2) for m, a, b in zip(mean, first, second, strict=True))
+    assert not torch.allclose(mean[0], first[0], atol=1e-3)
+    path = save_boilernet(tmp_path / "ensemble.pt", [model, other], vocabulary, 0.4, {}, {}, flags=FLAGS)
+    loaded = load_boilernet(path)
+    assert len(loaded.models) == 2 and loaded.threshold == 0.4
+    assert all(
+        torch.allclose(a, b, atol=1e-2) for a, b in zip(loaded.probabilities(pages), mean, strict=True)
+    )
+    root = parse_html(PAGE.format(n=1))
+    from_page = leaf_probabilities(loaded, text_leaves(body_of(root)), root, "article")
+    assert from_page == pytest.approx(loaded.probabilities([train[1].network_input])[0].tolist(), abs=1e-3)
+    card = json.loads(
+        write_boilernet_card(path, "scrapy train-boilernet --seeds 2").read_text(encoding="utf-8")
+    )
+    assert card["members"] == 2 and card["checkpoint"]["format_version"] == 3
+    wider = BoilerNet(
+        BoilerNetConfig(words=vocabulary.word_size, tags=vocabulary.tag_size, dense=8, hidden=8)
+    )
+    with pytest.raises(ValueError, match="networks of one shape"):
+        save_boilernet(tmp_path / "mixed.pt", [model, wider], vocabulary, 0.4, {}, {})
+    with pytest.raises(ValueError, match="no network"):
+        predict_mean([], pages)
+
+
+def test_corrupt_ensemble_checkpoint_names_the_broken_member(trained, tmp_path):
+    model, vocabulary, *_ = trained
+    payload = torch.load(
+        save_boilernet(tmp_path / "ensemble.pt", [model, model], vocabulary, 0.5, {}, {}, flags=FLAGS),
+        weights_only=True,
+    )
+    del payload["members"][1]["out.weight"]
+    torch.save(payload, tmp_path / "missing-weight.pt")
+    with pytest.raises(BoilerNetCheckpointError, match=r"malformed .*member 2 of 2: .*out\.weight") as error:
+        load_boilernet(tmp_path / "missing-weight.pt")
+    assert "\n" not in str(error.value)
+    payload["members"] = []
+    torch.save(payload, tmp_path / "no-members.pt")
+    with pytest.raises(BoilerNetCheckpointError, match="members must be a non-empty list"):
+        load_boilernet(tmp_path / "no-members.pt")
+    del payload["members"]
+    torch.save(payload, tmp_path / "no-weights.pt")
+    with pytest.raises(BoilerNetCheckpointError, match="malformed BoilerNet checkpoint: 'members'"):
+        load_boilernet(tmp_path / "no-weights.pt")
+
+
+def test_trainer_ships_a_seed_ensemble_calibrated_for_the_mean(tmp_path, monkeypatch):
+    import models.train_boilernet as train_module
+
+    split = DomainSplit(
+        {"train.example": "train", "valid.example": "validation", "held.example": "heldout"},
+        {"train.example": 0},
+        1,
+    )
+    domains = ["train.example"] * 4 + ["valid.example", "held.example"]
+    monkeypatch.setattr(train_module, "load_split", lambda: split)
+    monkeypatch.setattr(
+        train_module, "read_gold_pages", lambda *_: [gold_page(n, d) for n, d in enumerate(domains)]
+    )
+    config = BoilerNetTrainConfig(
+        data=Path("."),
+        out=tmp_path / "ensemble.pt",
+        words=20,
+        leaf_features=True,
+        select="word-f1",
+        dense=8,
+        hidden=8,
+        epochs=2,
+        window=64,
+        seed=3,
+        seeds=2,
+    )
+    result = train_boilernet(config)
+    assert result is not None
+    members = result.metrics["members"]
+    assert [m["seed"] for m in members] == [3, 4]
+    assert all(m["best_epoch"] == best_epoch(m["history"], "word-f1") for m in members)
+    loaded = load_boilernet(config.out)
+    assert len(loaded.models) == 2 and loaded.threshold == result.threshold
+    assert not torch.equal(loaded.models[0].out.weight, loaded.models[1].out.weight)  # different seeds
+    assert "validation word F1 seed 4" in result.report()
+    assert "mean of the networks" in result.report()
+    with pytest.raises(ValueError, match="seeds must be 1 or more"):
+        fit_members(
+            BoilerNetTrainConfig(data=Path("."), out=None, seeds=0), [], [], Vocabulary((), ("p",)), 1, "x"
+        )
+
+
+def test_best_epoch_is_the_later_among_equals():
+    history = [
+        {"epoch": 1, "validation_word_f1": 0.8, "validation_content_f1": 0.9},
+        {"epoch": 2, "validation_word_f1": 0.8, "validation_content_f1": 0.7},
+    ]
+    assert best_epoch(history, "word-f1") == 2 and best_epoch(history, "leaf-f1") == 1
 
 
 def test_iawce_marks_and_flags_of_a_hand_made_page():

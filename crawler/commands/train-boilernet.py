@@ -69,9 +69,10 @@ class Command(ScrapyCommand):
         )
         group.add_argument(
             "--loss-weights",
-            choices=("balanced", "tokens"),
+            choices=("balanced", "tokens", "page-tokens"),
             default="balanced",
-            help="balanced classes (default, the seed's) or each leaf by its token count",
+            help="balanced classes (default, the seed's), each leaf by its token count, or by its "
+            "share of its page's tokens (every page weighs the same)",
         )
         group.add_argument(
             "--select",
@@ -99,6 +100,15 @@ class Command(ScrapyCommand):
         group.add_argument("--window", type=int, default=256, help="training window in leaves (default: 256)")
         group.add_argument("--threads", type=int, default=1, help="torch CPU threads (default: 1)")
         group.add_argument("--seed", type=int, default=0, help="default: 0")
+        group.add_argument(
+            "--seeds",
+            type=int,
+            default=1,
+            metavar="K",
+            help="train K networks (seeds SEED .. SEED+K-1) and ship them as one seed ensemble: "
+            "their probabilities are averaged and the threshold calibrated for the mean; the "
+            "--oof models too (default: 1)",
+        )
         group.add_argument("--limit", type=int, default=0, help="first N pages only (a smoke run)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -108,6 +118,8 @@ class Command(ScrapyCommand):
             raise UsageError("--oof-only needs --oof PATH")
         if not opts.oof_only and not opts.out:
             raise UsageError("--out PATH is required (unless --oof-only)")
+        if opts.seeds < 1:
+            raise UsageError(f"--seeds wants 1 or more networks: {opts.seeds}")
         try:
             oof_folds = tuple(int(f) for f in opts.oof_folds.split(",") if f.strip())
         except ValueError:
@@ -140,6 +152,7 @@ class Command(ScrapyCommand):
             window=opts.window,
             threads=opts.threads,
             seed=opts.seed,
+            seeds=opts.seeds,
             limit=opts.limit,
             progress=sys.stderr.isatty(),
             # Scrapy has taken the command name out of sys.argv.

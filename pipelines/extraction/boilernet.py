@@ -1,5 +1,6 @@
-"""The ``boilernet`` extractor (seed 001): a BiLSTM labels every text leaf of the page as
-content or boilerplate; the content leaves are rendered in place (headings, paragraphs,
+"""The ``boilernet`` extractor (seed 001): a BiLSTM (or a seed ensemble of them, their
+probabilities averaged) labels every text leaf of the page as content or boilerplate; the
+content leaves are rendered in place (headings, paragraphs,
 lists and tables keep their shape; text under the tags that hold no leaf, such as
 buttons and selects, is not rendered). Leaves inside a ``<form>`` are dropped by rule (the
 seed's porter saw forms kept) when the checkpoint says so (the rule is calibrated on
@@ -124,10 +125,9 @@ def leaf_probabilities(
     network: LoadedBoilerNet, leaves: list[TextLeaf], root: HtmlElement, page_type: str
 ) -> list[float]:
     """P(content) of each leaf (the text leaves of ``root``'s body, in order) of a page of
-    ``page_type``."""
+    ``page_type``: the checkpoint's networks' mean (the leaf inputs are computed once)."""
     import torch
 
-    from models.boilernet import predict
     from models.boilernet_data import (
         IawceMarks,
         ancestor_tags,
@@ -137,7 +137,7 @@ def leaf_probabilities(
         leaf_flags,
     )
 
-    features = torch.tensor(leaf_features(leaves)) if network.model.config.features else None
+    features = torch.tensor(leaf_features(leaves)) if network.config.features else None
     attributes = attribute_words(leaves) if network.vocabulary.attributes else None
     flags = None
     if network.flags:
@@ -150,4 +150,4 @@ def leaf_probabilities(
     encoded = network.encoder.encode(
         [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes, flags
     )
-    return predict(network.model, [encoded])[0].tolist()
+    return network.probabilities([encoded])[0].tolist()
