@@ -3,8 +3,8 @@ scrapy-playwright spider that only takes the full-page screenshot, on the same d
 in one run. Reports pages/s of both, their ratio, and the peak memory (PSS) of each whole
 process tree, Chromium included.
 
-The two crawls alternate over ``--rounds`` rounds (capture first in even rounds, bare
-first in odd ones), so that neither always runs on a warmer or quieter machine; the
+The two crawls alternate over ``--rounds`` rounds (capture first in rounds 1, 3, ..., bare
+first in rounds 2, 4, ...), so that neither always runs on a warmer or quieter machine; the
 ratio is of the pooled times, and each round's ratio is reported beside it.
 
     .venv/bin/python benchmarks/crawl.py [--pages 200] [--rounds 2] [--set NAME=VALUE ...] \
@@ -98,7 +98,8 @@ def benchmark_urls(gold: list[dict[str, Any]], count: int) -> list[str]:
 
 
 def scrolled_pages(feed: Path) -> int:
-    """Pages of a capture feed that the capture scrolled (their timings have a scroll step)."""
+    """Pages of a capture feed that took the scroll step (something on them reacts to
+    scrolling; a page no taller than the screen takes it without moving)."""
     lines = feed.read_text(encoding="utf-8").splitlines()
     return sum("scroll" in json.loads(line).get("timings_ms", {}) for line in lines if line.strip())
 
@@ -226,7 +227,9 @@ def main() -> None:
         )
     per_round = ", ".join(f"{run['overhead_pct']:.1f}%" for run in result["rounds"])
     print(f"\nper round (capture first in rounds 1, 3, ...): {per_round}")
-    print(f"pages the capture scrolled (something on them reacts to scrolling): {scrolled} of {args.pages}")
+    print(
+        f"pages that took the scroll step (something on them reacts to scrolling): {scrolled} of {args.pages}"
+    )
     print(
         f"capture/bare throughput ratio {result['throughput_ratio']:.2f} "
         f"(capture overhead {result['overhead_pct']:.1f}%)"

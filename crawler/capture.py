@@ -123,17 +123,11 @@ PAGE_FACTS_JS = """() => {
 #: are loaded by switching them to eager (the browser then fetches them at once) instead.
 LAZY_MEDIA_ONLY = ["lazy media"]
 
-# Switch the natively lazy images and frames above the screenshot's cut to eager loading;
-# returns how many.
+# Switch the natively lazy images and frames above the screenshot's cut to eager loading.
 LOAD_LAZY_MEDIA_JS = """(cut) => {
-  let switched = 0;
   for (const el of document.querySelectorAll(LAZY_MEDIA)) {
-    if (el.getBoundingClientRect().top + window.scrollY < cut) {
-      el.loading = 'eager';
-      switched++;
-    }
+    if (el.getBoundingClientRect().top + window.scrollY < cut) el.loading = 'eager';
   }
-  return switched;
 }""".replace("LAZY_MEDIA", json.dumps(LAZY_MEDIA_SELECTOR))
 
 # One box per element under <body>, in document order, and the page height. `path` is the element's XPath as
