@@ -45,7 +45,15 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 
-from models.boilernet_data import FEATURES, FLAGS, EncodedPage, LeafBatch, PageEncoder, Vocabulary
+from models.boilernet_data import (
+    FEATURE_SETS,
+    FEATURES,
+    FLAGS,
+    EncodedPage,
+    LeafBatch,
+    PageEncoder,
+    Vocabulary,
+)
 
 FORMAT = "pagesight-boilernet"
 FORMAT_VERSION = 3
@@ -136,20 +144,25 @@ def save_boilernet(
     metrics: dict[str, Any],
     drop_forms: bool = True,
     flags: Sequence[str] = (),
+    features: Sequence[str] | None = None,
 ) -> Path:
     """Write the checkpoint of ``models`` (one network, or a seed ensemble of one shape)
     atomically, weights in fp16; ``flags``: the names of the networks' leaf flags, in their
-    input order."""
+    input order; ``features``: the names of their numeric leaf features (one of
+    FEATURE_SETS; None: FEATURES when the networks read features)."""
     if not models or any(model.config != models[0].config for model in models):
         raise ValueError("a BoilerNet checkpoint holds one or more networks of one shape")
-    path.parent.mkdir(parents=True, exist_ok=True)
     config = models[0].config
+    names = list(FEATURES if config.features else ()) if features is None else list(features)
+    if len(names) != config.features:
+        raise ValueError(f"{len(names)} feature names for {config.features} feature inputs")
+    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": asdict(config),
         "vocabulary": vocabulary.to_dict(),
-        "features": list(FEATURES) if config.features else [],
+        "features": names,
         "flags": list(flags),
         "threshold": float(threshold),
         "drop_forms": drop_forms,
@@ -180,6 +193,8 @@ class LoadedBoilerNet:
     drop_forms: bool = True
     #: The names of the network's leaf flags (of FLAGS), in input order.
     flags: tuple[str, ...] = ()
+    #: The names of its numeric leaf features (one of FEATURE_SETS; empty: none).
+    features: tuple[str, ...] = ()
     encoder: PageEncoder = field(init=False)
 
     def __post_init__(self) -> None:
@@ -230,10 +245,11 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
     sizes = (vocabulary.word_size, vocabulary.tag_size, vocabulary.attribute_size)
     if sizes != (config.words, config.tags, config.attributes):
         raise BoilerNetCheckpointError(f"{path}: the vocabulary does not fit the network's input sizes")
-    features = payload.get("features", [])
-    if config.features and features != list(FEATURES):
+    features = payload.get("features", []) if config.features else []
+    if config.features and (len(features) != config.features or tuple(features) not in FEATURE_SETS.values()):
+        known = " or ".join(str(list(names)) for names in FEATURE_SETS.values())
         raise BoilerNetCheckpointError(
-            f"{path} was trained on the leaf features {features}; this code computes {list(FEATURES)} "
+            f"{path} was trained on the leaf features {features}; this code computes {known} "
             "(retrain it with `scrapy train-boilernet --leaf-features`)"
         )
     flags = payload.get("flags", [])
@@ -243,7 +259,7 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             f"{', '.join(FLAGS)}"
         )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(models, vocabulary, threshold, metadata, drop_forms, tuple(flags))
+    return LoadedBoilerNet(models, vocabulary, threshold, metadata, drop_forms, tuple(flags), tuple(features))
 
 
 def _networks(config: BoilerNetConfig, payload: dict[str, Any]) -> list[BoilerNet]:

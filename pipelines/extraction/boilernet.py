@@ -126,18 +126,17 @@ def leaf_probabilities(
 ) -> list[float]:
     """P(content) of each leaf (the text leaves of ``root``'s body, in order) of a page of
     ``page_type``: the checkpoint's networks' mean (the leaf inputs are computed once)."""
-    import torch
-
     from models.boilernet_data import (
         IawceMarks,
         ancestor_tags,
         attribute_words,
+        feature_rows,
         iawce_marks,
-        leaf_features,
         leaf_flags,
     )
 
-    features = torch.tensor(leaf_features(leaves)) if network.config.features else None
+    pairs = [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves]
+    features = feature_rows(network.features, leaves, pairs) if network.config.features else None
     attributes = attribute_words(leaves) if network.vocabulary.attributes else None
     flags = None
     if network.flags:
@@ -147,7 +146,5 @@ def leaf_probabilities(
             else IawceMarks.none(len(leaves))
         )
         flags = leaf_flags(network.flags, page_type, marks)
-    encoded = network.encoder.encode(
-        [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes, flags
-    )
+    encoded = network.encoder.encode(pairs, features, attributes, flags)
     return network.probabilities([encoded])[0].tolist()
