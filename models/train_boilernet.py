@@ -63,6 +63,7 @@ from models.boilernet_data import (
     leaf_features,
     leaf_flags,
     repetition_rows,
+    unwrap_script_fallback,
 )
 from models.labels import default_label_mapping
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
@@ -74,6 +75,11 @@ from pipelines.extraction.denoise import denoiser_fingerprint
 from pipelines.extraction.dom import parse_html
 
 logger = logging.getLogger(__name__)
+
+#: What a page's leaves are, recorded in the --prepared cache (a cache of other leaves is
+#: prepared again): 2 = the text leaves after the script fallback's unwrap
+#: (:func:`~models.boilernet_data.unwrap_script_fallback`); caches without it had none.
+LEAVES_VERSION = 2
 
 #: Candidate thresholds for the calibration on validation.
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 20))
@@ -173,13 +179,16 @@ def given_page_type(wcxb_type: str) -> str:
 
 
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
-    """Parse and annotate every page (pages of unknown domains or without markup are skipped)."""
+    """Parse and annotate every page (pages of unknown domains or without markup are
+    skipped), after unwrapping a script fallback that holds most of the page's text (as
+    the extractor does: :func:`~models.boilernet_data.unwrap_script_fallback`)."""
     labelled = []
     for page in tqdm(pages, desc="annotate", unit="page", disable=not progress):
         root = parse_html(page.html)
         record = page.record
         if root is None or record.domain not in split.roles:
             continue
+        unwrap_script_fallback(root)
         annotation = annotate(root, record.gold_text)
         tags = [ancestor_tags(leaf) for leaf in annotation.leaves]
         labelled.append(
@@ -204,21 +213,31 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
 
 def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[LabelledPage]:
     """The labelled pages of the config's data, from ``config.prepared`` when it exists and
-    was prepared with the current denoiser (the leaves' iawce marks read it); otherwise
+    was prepared with the current denoiser (the leaves' iawce marks read it) and leaves
+    (:data:`LEAVES_VERSION`); otherwise
     prepared afresh (and cached there)."""
     if config.prepared is not None and config.prepared.is_file():
         with config.prepared.open("rb") as cached:
             prepared: dict[str, Any] | list[LabelledPage] = pickle.load(cached)
-        if isinstance(prepared, dict) and prepared.get("denoiser") == denoiser_fingerprint():
+        if (
+            isinstance(prepared, dict)
+            and prepared.get("denoiser") == denoiser_fingerprint()
+            and prepared.get("leaves") == LEAVES_VERSION
+        ):
             pages: list[LabelledPage] = prepared["pages"]
             return pages
-        logger.warning("%s was prepared with another denoiser: preparing the pages again", config.prepared)
+        logger.warning(
+            "%s was prepared with another denoiser or other leaves: preparing the pages again",
+            config.prepared,
+        )
     pages = label_pages(read_gold_pages(config.data, config.gold, config.limit), split, config.progress)
     if config.prepared is not None:
         config.prepared.parent.mkdir(parents=True, exist_ok=True)
         partial = config.prepared.with_name(config.prepared.name + ".partial")
         with partial.open("wb") as cached:
-            pickle.dump({"denoiser": denoiser_fingerprint(), "pages": pages}, cached)
+            pickle.dump(
+                {"denoiser": denoiser_fingerprint(), "leaves": LEAVES_VERSION, "pages": pages}, cached
+            )
         os.replace(partial, config.prepared)  # a reader never sees half a file
     return pages
 

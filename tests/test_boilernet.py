@@ -38,6 +38,7 @@ from models.boilernet_data import (
     leaf_features,
     leaf_flags,
     repetition_features,
+    unwrap_script_fallback,
 )
 from models.splits import DomainSplit
 from models.train_boilernet import (
@@ -348,6 +349,43 @@ def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     assert "**welcomed**" in extraction.markdown
 
 
+#: A script-built page (Discourse's shape): an empty app shell, the posts in a <noscript>.
+SCRIPT_BUILT = """<html><body><header><a href="/">Forum home</a></header><div id="app"></div>
+<noscript><div class="topic"><h1>Budget thread {n}</h1><p>The council met on day {n} and agreed the budget.</p>
+<p>Residents welcomed the plan for {n} new parks.</p></div></noscript></body></html>"""
+
+
+def test_a_script_fallback_holding_the_page_is_unwrapped_for_training_and_extraction(trained):
+    root = parse_html(SCRIPT_BUILT.format(n=5))
+    assert text_leaves(body_of(root))[0].text == "Forum home" and len(text_leaves(body_of(root))) == 1
+    assert unwrap_script_fallback(root)
+    assert [leaf.text for leaf in text_leaves(body_of(root))][1:] == [
+        "Budget thread 5",
+        "The council met on day 5 and agreed the budget.",
+        "Residents welcomed the plan for 5 new parks.",
+    ]
+    # A <noscript> beside more text than its own (a "please enable JavaScript" notice) stays out.
+    notice = parse_html(
+        PAGE.format(n=5).replace("<footer", "<noscript><p>Enable JavaScript</p></noscript><footer")
+    )
+    assert not unwrap_script_fallback(notice) and len(notice.findall(".//noscript")) == 1
+    assert all("Enable" not in leaf.text for leaf in text_leaves(body_of(notice)))
+    # Training labels the unwrapped leaves against the gold text.
+    split = DomainSplit({"forum.example": "train"}, {"forum.example": 0}, 1)
+    page = gold_page(5, "forum.example")
+    gold = "Budget thread 5\n\nThe council met on day 5 and agreed the budget.\n\nResidents welcomed the plan for 5 new parks."
+    page.record.ground_truth["main_content"] = gold
+    (labelled,) = label_pages([GoldPage(page.record, SCRIPT_BUILT.format(n=5), None, RAW)], split)
+    assert len(labelled.leaves) == 4 and labelled.labels == [0, 1, 1, 1]
+    # The extractor reads the same leaves (before the unwrap it found no text but the link).
+    *_, path = trained
+    extractor = BoilerNetExtractor.from_settings(
+        Settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(path), "PAGESIGHT_BOILERNET_THRESHOLD": "0"})
+    )
+    extraction = extractor.extract(Page(SCRIPT_BUILT.format(n=5), "https://forum.example/5"))
+    assert extraction is not None and "Residents welcomed the plan for 5 new parks." in extraction.text
+
+
 def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     model, vocabulary, *_, path = trained
     payload = torch.load(path, weights_only=True)
@@ -607,3 +645,9 @@ def test_prepared_pages_are_reused_only_from_the_same_denoiser(tmp_path, monkeyp
         pickle.dump(first, old)
     prepared_pages(config, split)
     assert len(prepared_afresh) == 3
+    prepared_pages(config, split)
+    assert len(prepared_afresh) == 3
+    with config.prepared.open("wb") as old:  # the same denoiser, leaves from before the unwrap
+        pickle.dump({"denoiser": "rules-b", "pages": first}, old)
+    prepared_pages(config, split)
+    assert len(prepared_afresh) == 4

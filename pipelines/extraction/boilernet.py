@@ -88,6 +88,8 @@ class BoilerNetExtractor:
             return self._network
 
     def extract(self, page: Page) -> Extraction | None:
+        from models.boilernet_data import unwrap_script_fallback
+
         network = self.network()
         if network is None:
             logger.info("boilernet skipped %s: %s", page.url or "<page>", self._failure)
@@ -96,6 +98,7 @@ class BoilerNetExtractor:
         if root is None:
             logger.info("boilernet found nothing on %s: the document has no markup", page.url or "<page>")
             return None
+        unwrap_script_fallback(root)  # a script-built page's server-rendered text, as the trainer sees it
         body = body_of(root)
         page_type = page.page_type or guess_page_type(body)
         leaves = text_leaves(body)
