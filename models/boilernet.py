@@ -301,9 +301,16 @@ def predict_mean(models: Sequence[BoilerNet], pages: Sequence[EncodedPage]) -> l
     return [torch.stack(page).mean(0) for page in zip(*members, strict=True)]
 
 
-def write_boilernet_card(checkpoint: Path, command: str) -> Path:
+def write_boilernet_card(
+    checkpoint: Path,
+    command: str,
+    benchmark: dict[str, Any] | None = None,
+    out_of_fold: dict[str, Any] | None = None,
+) -> Path:
     """Write ``NAME.card.json`` beside the checkpoint: its file facts, the training command,
-    and the metadata it carries (config, vocabulary sizes, threshold, training, metrics)."""
+    and the metadata it carries (config, vocabulary sizes, threshold, training, metrics);
+    with ``benchmark`` (:func:`benchmark_section`) and ``out_of_fold`` (where its
+    out-of-fold predictions are and how they were made), those sections too."""
     content = checkpoint.read_bytes()
     loaded = load_boilernet(checkpoint)
     card = {
@@ -323,6 +330,26 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
         "flags": list(loaded.flags),
         **loaded.metadata,
     }
+    if benchmark is not None:
+        card["benchmark"] = benchmark
+    if out_of_fold is not None:
+        card["out_of_fold"] = out_of_fold
     path = checkpoint.with_name(checkpoint.stem + ".card.json")
     path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
+
+
+def benchmark_section(report: dict[str, Any], command: str) -> dict[str, Any]:
+    """A card's ``benchmark`` section from a ``benchmarks/extract.py --out`` report: the
+    command, the split, the pages scored and each extractor's mean page word F1 overall and
+    per WCXB page type (``{split}_word_f1``, rounded to 4 places)."""
+    try:
+        split, summaries = report["split"], report["summaries"]
+        scores = {
+            extractor: {group: round(float(row["f1"]), 4) for group, row in groups.items()}
+            for extractor, groups in summaries.items()
+        }
+        pages = int(report["pages"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a benchmarks/extract.py report: {exc!r}") from None
+    return {"command": command, "split": split, "pages": pages, f"{split}_word_f1": scores}

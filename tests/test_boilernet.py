@@ -435,6 +435,59 @@ def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path
         load_boilernet(tmp_path / "other.pt")
 
 
+def test_card_sections_for_the_benchmark_and_out_of_fold_predictions_are_written_by_code(trained, tmp_path):
+    from models.boilernet import benchmark_section
+    from models.boilernet_card import main as card_main
+
+    *_, trained_path = trained
+    path = tmp_path / "boilernet.pt"
+    path.write_bytes(trained_path.read_bytes())
+    report = {
+        "dataset": "wcxb-dev",
+        "pages": 3,
+        "unscored_empty_gold": 1,
+        "split": "heldout",
+        "summaries": {
+            "iawce": {"overall": {"pages": 3, "f1": 0.87454, "ms": 5.0}, "forum": {"pages": 1, "f1": 0.7}},
+            "boilernet": {
+                "overall": {"pages": 3, "f1": 0.85116, "ms": 9.0},
+                "forum": {"pages": 1, "f1": 0.75},
+            },
+        },
+        "per_page": {},
+    }
+    (tmp_path / "bench.json").write_text(json.dumps(report), encoding="utf-8")
+    old = {"out_of_fold": {"file": "/somewhere/oof.jsonl", "pages": 979}}
+    (tmp_path / "old.card.json").write_text(json.dumps(old), encoding="utf-8")
+    argv = [str(path), "--command", "scrapy train-boilernet ...", "--benchmark", str(tmp_path / "bench.json")]
+    argv += [
+        "--benchmark-command",
+        "benchmarks/extract.py ...",
+        "--out-of-fold-from",
+        str(tmp_path / "old.card.json"),
+    ]
+    assert card_main(argv) == 0
+    card = json.loads((tmp_path / "boilernet.card.json").read_text(encoding="utf-8"))
+    assert card["command"] == "scrapy train-boilernet ..."
+    assert card["benchmark"] == {
+        "command": "benchmarks/extract.py ...",
+        "split": "heldout",
+        "pages": 3,
+        "heldout_word_f1": {
+            "iawce": {"overall": 0.8745, "forum": 0.7},
+            "boilernet": {"overall": 0.8512, "forum": 0.75},
+        },
+    }
+    assert card["out_of_fold"] == old["out_of_fold"]
+    assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
+    card_main([str(path), "--command", "again"])  # without them: no such sections
+    assert "benchmark" not in json.loads((tmp_path / "boilernet.card.json").read_text(encoding="utf-8"))
+    with pytest.raises(ValueError, match=r"not a benchmarks/extract\.py report"):
+        benchmark_section({"summaries": {}}, "x")
+    with pytest.raises(SystemExit):
+        card_main([str(path), "--command", "x", "--out-of-fold-from", str(tmp_path / "bench.json")])
+
+
 def test_seed_ensemble_averages_its_members_and_round_trips(trained, tmp_path):
     model, vocabulary, train, *_ = trained
     torch.manual_seed(7)
