@@ -195,6 +195,8 @@ class LoadedBoilerNet:
     flags: tuple[str, ...] = ()
     #: The names of its numeric leaf features (one of FEATURE_SETS; empty: none).
     features: tuple[str, ...] = ()
+    #: The checkpoint's format version (an older one still loads).
+    format_version: int = FORMAT_VERSION
     encoder: PageEncoder = field(init=False)
 
     def __post_init__(self) -> None:
@@ -259,7 +261,16 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             f"{', '.join(FLAGS)}"
         )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(models, vocabulary, threshold, metadata, drop_forms, tuple(flags), tuple(features))
+    return LoadedBoilerNet(
+        models,
+        vocabulary,
+        threshold,
+        metadata,
+        drop_forms,
+        tuple(flags),
+        tuple(features),
+        int(payload["format_version"]),
+    )
 
 
 def _networks(config: BoilerNetConfig, payload: dict[str, Any]) -> list[BoilerNet]:
@@ -319,7 +330,7 @@ def write_boilernet_card(
             "bytes": len(content),
             "md5": hashlib.md5(content).hexdigest(),
             "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": loaded.format_version,
         },
         "model": "BoilerNet (Leonhardt et al. 2020), seed 001",
         "command": command,

@@ -416,6 +416,8 @@ def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path
     payload["state_dict"] = payload.pop("members")[0]
     torch.save(payload, tmp_path / "v2.pt")
     assert len(load_boilernet(tmp_path / "v2.pt").models) == 1
+    card = json.loads(write_boilernet_card(tmp_path / "v2.pt", "x").read_text(encoding="utf-8"))
+    assert card["checkpoint"]["format_version"] == 2  # the file's, not this code's
     payload["format_version"] = 1  # version 1: no features or flags keys, no feature buffers
     del payload["features"], payload["flags"]
     payload["state_dict"] = {
