@@ -4,7 +4,9 @@ content leaves are rendered in place (headings, paragraphs,
 lists and tables keep their shape; text under the tags that hold no leaf, such as
 buttons and selects, is not rendered). Leaves inside a ``<form>`` are dropped by rule (the
 seed's porter saw forms kept) when the checkpoint says so (the rule is calibrated on
-validation with the threshold: some forums wrap their posts in a form). The network and
+validation with the threshold: some forums wrap their posts in a form). A ``<noscript>``
+holding most of the page's text (a script-built page's server-rendered fallback) is
+unwrapped first, as iawce's denoiser and the trainer do. The network and
 its calibration come from a checkpoint trained by ``scrapy train-boilernet``
 (:mod:`models.train_boilernet`).
 
