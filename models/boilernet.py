@@ -45,7 +45,15 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 
-from models.boilernet_data import FEATURES, FLAGS, EncodedPage, LeafBatch, PageEncoder, Vocabulary
+from models.boilernet_data import (
+    FEATURE_SETS,
+    FEATURES,
+    FLAGS,
+    EncodedPage,
+    LeafBatch,
+    PageEncoder,
+    Vocabulary,
+)
 
 FORMAT = "pagesight-boilernet"
 FORMAT_VERSION = 3
@@ -136,20 +144,25 @@ def save_boilernet(
     metrics: dict[str, Any],
     drop_forms: bool = True,
     flags: Sequence[str] = (),
+    features: Sequence[str] | None = None,
 ) -> Path:
     """Write the checkpoint of ``models`` (one network, or a seed ensemble of one shape)
     atomically, weights in fp16; ``flags``: the names of the networks' leaf flags, in their
-    input order."""
+    input order; ``features``: the names of their numeric leaf features (one of
+    FEATURE_SETS; None: FEATURES when the networks read features)."""
     if not models or any(model.config != models[0].config for model in models):
         raise ValueError("a BoilerNet checkpoint holds one or more networks of one shape")
-    path.parent.mkdir(parents=True, exist_ok=True)
     config = models[0].config
+    names = list(FEATURES if config.features else ()) if features is None else list(features)
+    if len(names) != config.features:
+        raise ValueError(f"{len(names)} feature names for {config.features} feature inputs")
+    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": asdict(config),
         "vocabulary": vocabulary.to_dict(),
-        "features": list(FEATURES) if config.features else [],
+        "features": names,
         "flags": list(flags),
         "threshold": float(threshold),
         "drop_forms": drop_forms,
@@ -180,6 +193,10 @@ class LoadedBoilerNet:
     drop_forms: bool = True
     #: The names of the network's leaf flags (of FLAGS), in input order.
     flags: tuple[str, ...] = ()
+    #: The names of its numeric leaf features (one of FEATURE_SETS; empty: none).
+    features: tuple[str, ...] = ()
+    #: The checkpoint's format version (an older one still loads).
+    format_version: int = FORMAT_VERSION
     encoder: PageEncoder = field(init=False)
 
     def __post_init__(self) -> None:
@@ -230,10 +247,11 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
     sizes = (vocabulary.word_size, vocabulary.tag_size, vocabulary.attribute_size)
     if sizes != (config.words, config.tags, config.attributes):
         raise BoilerNetCheckpointError(f"{path}: the vocabulary does not fit the network's input sizes")
-    features = payload.get("features", [])
-    if config.features and features != list(FEATURES):
+    features = payload.get("features", []) if config.features else []
+    if config.features and (len(features) != config.features or tuple(features) not in FEATURE_SETS.values()):
+        known = " or ".join(str(list(names)) for names in FEATURE_SETS.values())
         raise BoilerNetCheckpointError(
-            f"{path} was trained on the leaf features {features}; this code computes {list(FEATURES)} "
+            f"{path} was trained on the leaf features {features}; this code computes {known} "
             "(retrain it with `scrapy train-boilernet --leaf-features`)"
         )
     flags = payload.get("flags", [])
@@ -243,7 +261,16 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
             f"{', '.join(FLAGS)}"
         )
     metadata = {key: payload.get(key) for key in ("config", "training", "metrics")}
-    return LoadedBoilerNet(models, vocabulary, threshold, metadata, drop_forms, tuple(flags))
+    return LoadedBoilerNet(
+        models,
+        vocabulary,
+        threshold,
+        metadata,
+        drop_forms,
+        tuple(flags),
+        tuple(features),
+        int(payload["format_version"]),
+    )
 
 
 def _networks(config: BoilerNetConfig, payload: dict[str, Any]) -> list[BoilerNet]:
@@ -285,9 +312,16 @@ def predict_mean(models: Sequence[BoilerNet], pages: Sequence[EncodedPage]) -> l
     return [torch.stack(page).mean(0) for page in zip(*members, strict=True)]
 
 
-def write_boilernet_card(checkpoint: Path, command: str) -> Path:
+def write_boilernet_card(
+    checkpoint: Path,
+    command: str,
+    benchmark: dict[str, Any] | None = None,
+    out_of_fold: dict[str, Any] | None = None,
+) -> Path:
     """Write ``NAME.card.json`` beside the checkpoint: its file facts, the training command,
-    and the metadata it carries (config, vocabulary sizes, threshold, training, metrics)."""
+    and the metadata it carries (config, vocabulary sizes, threshold, training, metrics);
+    with ``benchmark`` (:func:`benchmark_section`) and ``out_of_fold`` (where its
+    out-of-fold predictions are and how they were made), those sections too."""
     content = checkpoint.read_bytes()
     loaded = load_boilernet(checkpoint)
     card = {
@@ -296,7 +330,7 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
             "bytes": len(content),
             "md5": hashlib.md5(content).hexdigest(),
             "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": loaded.format_version,
         },
         "model": "BoilerNet (Leonhardt et al. 2020), seed 001",
         "command": command,
@@ -307,6 +341,26 @@ def write_boilernet_card(checkpoint: Path, command: str) -> Path:
         "flags": list(loaded.flags),
         **loaded.metadata,
     }
+    if benchmark is not None:
+        card["benchmark"] = benchmark
+    if out_of_fold is not None:
+        card["out_of_fold"] = out_of_fold
     path = checkpoint.with_name(checkpoint.stem + ".card.json")
     path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
+
+
+def benchmark_section(report: dict[str, Any], command: str) -> dict[str, Any]:
+    """A card's ``benchmark`` section from a ``benchmarks/extract.py --out`` report: the
+    command, the split, the pages scored and each extractor's mean page word F1 overall and
+    per WCXB page type (``{split}_word_f1``, rounded to 4 places)."""
+    try:
+        split, summaries = report["split"], report["summaries"]
+        scores = {
+            extractor: {group: round(float(row["f1"]), 4) for group, row in groups.items()}
+            for extractor, groups in summaries.items()
+        }
+        pages = int(report["pages"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a benchmarks/extract.py report: {exc!r}") from None
+    return {"command": command, "split": split, "pages": pages, f"{split}_word_f1": scores}

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 import torch
 
-from pipelines.extraction.denoise import denoise
+# The denoiser's step 2, imported rather than moved: denoise.py's hash fingerprints the caches.
+from pipelines.extraction.denoise import _unwrap_script_fallback, denoise
 from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
 from pipelines.extraction.iawce import content_region
 from pipelines.extraction.leaves import TextLeaf, text_leaves
@@ -59,12 +60,33 @@ FEATURES = (
     "parent_log_leaves",  # log(1 + leaves under the owner): the leaf's sibling leaves
 )
 
+#: Optional numeric features of repetition on the page (after :data:`FEATURES`, in the
+#: order of :func:`repetition_features`' rows): boilerplate repeats (ad notices, "help
+#: report", carousels of related items, per-post buttons), and the network sees one leaf
+#: at a time. Computed from the leaves' tokens and ancestor tags only.
+REPETITION_FEATURES = (
+    "log_text_repeats",  # log(1 + other leaves of the page with the same tokens)
+    "log_path_repeats",  # log(1 + other leaves of the page with the same ancestor tags)
+    "path_token_share",  # share of the page's tokens in the leaves with the leaf's ancestor tags
+)
+
+#: The feature sets a checkpoint may name (its ``features``), by the option that adds them.
+FEATURE_SETS = {"leaf": FEATURES, "repetition": FEATURES + REPETITION_FEATURES}
+
 #: The per-leaf 0/1 flags, in the order of :func:`leaf_flags`' columns.
 FLAGS = (
     "list_page",  # the page is a list (its page type: article or list)
     "denoised_away",  # iawce's denoiser (for that page type) removes the leaf
     "iawce_region",  # the leaf lies in the element iawce renders (its article or list region)
 )
+
+
+def unwrap_script_fallback(root: HtmlElement) -> bool:
+    """Unwrap (in place) the outermost ``<noscript>`` elements of ``root``'s body when they
+    hold more text than the rest of it, as iawce's denoiser does (its step 2): the
+    server-rendered fallback of a script-built page (Discourse forums, for one), whose text
+    is otherwise no leaf at all (``noscript`` is an ignored tag). Whether it did."""
+    return _unwrap_script_fallback(body_of(root)) > 0
 
 
 @dataclass(frozen=True)
@@ -238,6 +260,47 @@ def leaf_features(leaves: Sequence[TextLeaf]) -> list[tuple[float, ...]]:
             )
         )
     return rows
+
+
+def repetition_features(leaves: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[tuple[float, ...]]:
+    """One row of :data:`REPETITION_FEATURES` per leaf (pairs of its tokens and ancestor
+    tags, in page order; unnormalised)."""
+    texts = [tuple(words) for words, _ in leaves]
+    paths = [tuple(tags) for _, tags in leaves]
+    text_counts = Counter(texts)
+    path_counts = Counter(paths)
+    path_tokens: Counter[tuple[str, ...]] = Counter()
+    for text, path in zip(texts, paths, strict=True):
+        path_tokens[path] += len(text)
+    total = max(sum(path_tokens.values()), 1)
+    return [
+        (
+            math.log1p(text_counts[text] - 1),
+            math.log1p(path_counts[path] - 1),
+            path_tokens[path] / total,
+        )
+        for text, path in zip(texts, paths, strict=True)
+    ]
+
+
+def feature_rows(
+    names: Sequence[str], leaves: Sequence[TextLeaf], pairs: Sequence[tuple[Sequence[str], Sequence[str]]]
+) -> torch.Tensor:
+    """The leaves' numeric features ``names`` (one of :data:`FEATURE_SETS`; leaves ×
+    features): ``pairs`` are the leaves' (tokens, ancestor tags)."""
+    if tuple(names) not in FEATURE_SETS.values():
+        raise ValueError(f"unknown leaf feature set {list(names)}")
+    rows = torch.tensor(leaf_features(leaves), dtype=torch.float32).reshape(len(leaves), len(FEATURES))
+    if len(names) > len(FEATURES):
+        rows = torch.cat([rows, repetition_rows(pairs)], dim=1)
+    return rows
+
+
+def repetition_rows(pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> torch.Tensor:
+    """:func:`repetition_features` as a float tensor (leaves × :data:`REPETITION_FEATURES`)."""
+    return torch.tensor(repetition_features(pairs), dtype=torch.float32).reshape(
+        len(pairs), len(REPETITION_FEATURES)
+    )
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from models.boilernet import (
 from models.boilernet_data import (
     FEATURES,
     FLAGS,
+    REPETITION_FEATURES,
     EncodedPage,
     IawceMarks,
     LeafBatch,
@@ -61,6 +62,8 @@ from models.boilernet_data import (
     iawce_marks,
     leaf_features,
     leaf_flags,
+    repetition_rows,
+    unwrap_script_fallback,
 )
 from models.labels import default_label_mapping
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
@@ -72,6 +75,11 @@ from pipelines.extraction.denoise import denoiser_fingerprint
 from pipelines.extraction.dom import parse_html
 
 logger = logging.getLogger(__name__)
+
+#: What a page's leaves are, recorded in the --prepared cache (a cache of other leaves is
+#: prepared again): 2 = the text leaves after the script fallback's unwrap
+#: (:func:`~models.boilernet_data.unwrap_script_fallback`); caches without it had none.
+LEAVES_VERSION = 2
 
 #: Candidate thresholds for the calibration on validation.
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(1, 20))
@@ -88,6 +96,8 @@ class BoilerNetTrainConfig:
     tags: int = 50
     #: Concatenate the leaves' numeric features (FEATURES) to the Dense input (not the seed's).
     leaf_features: bool = False
+    #: With ``leaf_features``, add the leaves' repetition features (REPETITION_FEATURES).
+    repetition: bool = False
     #: Size of the class/id attribute-word vocabulary (0: no attribute bag, the seed's input).
     attributes: int = 0
     #: The 0/1 leaf flags (of FLAGS) added to the Dense input (none: the seed's input).
@@ -95,6 +105,8 @@ class BoilerNetTrainConfig:
     #: Loss weights: "balanced" classes (the seed's), "tokens" (each leaf by its tokens) or
     #: "page-tokens" (each leaf by its share of its page's tokens).
     loss_weights: str = "balanced"
+    #: Weight of a soft word-F1 term added to the BCE (:func:`soft_f1_loss`; 0: none).
+    f1_loss: float = 0.0
     #: The epoch kept: best validation "leaf-f1" (content leaves, the seed's) or "word-f1".
     select: str = "leaf-f1"
     dense: int = 256
@@ -167,13 +179,16 @@ def given_page_type(wcxb_type: str) -> str:
 
 
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
-    """Parse and annotate every page (pages of unknown domains or without markup are skipped)."""
+    """Parse and annotate every page (pages of unknown domains or without markup are
+    skipped), after unwrapping a script fallback that holds most of the page's text (as
+    the extractor does: :func:`~models.boilernet_data.unwrap_script_fallback`)."""
     labelled = []
     for page in tqdm(pages, desc="annotate", unit="page", disable=not progress):
         root = parse_html(page.html)
         record = page.record
         if root is None or record.domain not in split.roles:
             continue
+        unwrap_script_fallback(root)
         annotation = annotate(root, record.gold_text)
         tags = [ancestor_tags(leaf) for leaf in annotation.leaves]
         labelled.append(
@@ -198,21 +213,31 @@ def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = 
 
 def prepared_pages(config: BoilerNetTrainConfig, split: DomainSplit) -> list[LabelledPage]:
     """The labelled pages of the config's data, from ``config.prepared`` when it exists and
-    was prepared with the current denoiser (the leaves' iawce marks read it); otherwise
+    was prepared with the current denoiser (the leaves' iawce marks read it) and leaves
+    (:data:`LEAVES_VERSION`); otherwise
     prepared afresh (and cached there)."""
     if config.prepared is not None and config.prepared.is_file():
         with config.prepared.open("rb") as cached:
             prepared: dict[str, Any] | list[LabelledPage] = pickle.load(cached)
-        if isinstance(prepared, dict) and prepared.get("denoiser") == denoiser_fingerprint():
+        if (
+            isinstance(prepared, dict)
+            and prepared.get("denoiser") == denoiser_fingerprint()
+            and prepared.get("leaves") == LEAVES_VERSION
+        ):
             pages: list[LabelledPage] = prepared["pages"]
             return pages
-        logger.warning("%s was prepared with another denoiser: preparing the pages again", config.prepared)
+        logger.warning(
+            "%s was prepared with another denoiser or other leaves: preparing the pages again",
+            config.prepared,
+        )
     pages = label_pages(read_gold_pages(config.data, config.gold, config.limit), split, config.progress)
     if config.prepared is not None:
         config.prepared.parent.mkdir(parents=True, exist_ok=True)
         partial = config.prepared.with_name(config.prepared.name + ".partial")
         with partial.open("wb") as cached:
-            pickle.dump({"denoiser": denoiser_fingerprint(), "pages": pages}, cached)
+            pickle.dump(
+                {"denoiser": denoiser_fingerprint(), "leaves": LEAVES_VERSION, "pages": pages}, cached
+            )
         os.replace(partial, config.prepared)  # a reader never sees half a file
     return pages
 
@@ -322,6 +347,16 @@ def loss_weights(pages: Sequence[LabelledPage], scheme: str) -> list[torch.Tenso
     return [torch.tensor([positive if label else negative for label in page.labels]) for page in pages]
 
 
+def soft_f1_loss(logits: torch.Tensor, target: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    """1 - the soft F1 of each window (P(content) as a fractional keep, each leaf counted
+    by its loss weight: its tokens with ``tokens`` weights), averaged over the windows; a
+    window without content scores by how little it keeps (the smoothing is one leaf's weight)."""
+    kept = torch.sigmoid(logits) * weights
+    overlap = (kept * target).sum(1)
+    f1 = (2 * overlap + 1.0) / (kept.sum(1) + (weights * target).sum(1) + 1.0)
+    return (1.0 - f1).mean()
+
+
 def equal_length_batches(pieces: list[Window], size: int, rng: random.Random) -> list[list[Window]]:
     """Shuffled batches of windows of (near-)equal length: most windows are full, and the
     page ends are sorted by length so that little padding enters the backward LSTM."""
@@ -351,7 +386,7 @@ def fit(
             tags=vocabulary.tag_size,
             dense=config.dense,
             hidden=config.hidden,
-            features=len(FEATURES) if config.leaf_features else 0,
+            features=len(feature_names(config)),
             attributes=vocabulary.attribute_size,
             flags=len(config.flags),
         )
@@ -377,6 +412,8 @@ def fit(
             target = torch.nn.utils.rnn.pad_sequence([t for _, t, _ in batch], batch_first=True)
             weights = torch.nn.utils.rnn.pad_sequence([w for _, _, w in batch], batch_first=True)
             loss = (loss_of(logits, target) * weights).sum() / sum(len(t) for _, t, _ in batch)
+            if config.f1_loss:
+                loss = loss + config.f1_loss * soft_f1_loss(logits, target, weights)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 5.0)
@@ -445,6 +482,15 @@ def best_epoch(history: Sequence[dict[str, float]], select: str) -> int:
     return int(max(reversed(history), key=lambda row: row[key])["epoch"])
 
 
+def feature_names(config: BoilerNetTrainConfig) -> tuple[str, ...]:
+    """The numeric leaf features the config's networks read (none without ``leaf_features``)."""
+    if config.repetition and not config.leaf_features:
+        raise ValueError("the repetition features come with the leaf features (--leaf-features)")
+    if not config.leaf_features:
+        return ()
+    return FEATURES + (REPETITION_FEATURES if config.repetition else ())
+
+
 def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -> Vocabulary:
     if config.attributes:
         _require_prepared(pages, "attributes")
@@ -458,10 +504,15 @@ def vocabulary_of(pages: Sequence[LabelledPage], config: BoilerNetTrainConfig) -
 
 
 def encode(
-    pages: Sequence[LabelledPage], vocabulary: Vocabulary, features: bool = False, flags: Sequence[str] = ()
+    pages: Sequence[LabelledPage],
+    vocabulary: Vocabulary,
+    features: bool = False,
+    flags: Sequence[str] = (),
+    repetition: bool = False,
 ) -> None:
-    """Set every page's network input (with its leaf features when ``features``, its
-    attribute words when the vocabulary has some, and its leaf ``flags``)."""
+    """Set every page's network input (with its leaf features when ``features``, and their
+    repetition features after them when ``repetition`` too, its attribute words when the
+    vocabulary has some, and its leaf ``flags``)."""
     if features:
         _require_prepared(pages, "features")
     if flags and not set(flags) <= {"list_page"}:
@@ -470,9 +521,14 @@ def encode(
         _require_prepared(pages, "attributes")
     encoder = vocabulary.encoder()
     for page in pages:
+        rows = page.features
+        if features and repetition and rows is not None:
+            rows = torch.cat(
+                [rows.reshape(len(page.leaves), len(FEATURES)), repetition_rows(page.leaves)], dim=1
+            )
         page.encoded = encoder.encode(
             page.leaves,
-            page.features if features else None,
+            rows if features else None,
             page.attributes if vocabulary.attributes else None,
             leaf_flags(flags, page.given_type, page.marks or IawceMarks.none(len(page.leaves)))
             if flags
@@ -523,6 +579,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
     when ``oof_only``."""
     if unknown := set(config.flags) - set(FLAGS):
         raise ValueError(f"unknown leaf flags {sorted(unknown)}; known: {', '.join(FLAGS)}")
+    feature_names(config)  # fails early on features it cannot have
     torch.set_num_threads(config.threads)
     split = load_split()
     pages = prepared_pages(config, split)
@@ -541,7 +598,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         raise ValueError("no checkpoint path (--out) to write")
 
     vocabulary = vocabulary_of(by_role[TRAIN], config)
-    encode(pages, vocabulary, config.leaf_features, config.flags)
+    encode(pages, vocabulary, config.leaf_features, config.flags, config.repetition)
     fitted = fit_members(config, by_role[TRAIN], by_role[VALIDATION], vocabulary, config.epochs, "final")
     models = [model for model, _ in fitted]
     validation_inputs = [p.network_input for p in by_role[VALIDATION]]
@@ -578,7 +635,17 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         "pages": {role: len(rows) for role, rows in by_role.items()},
         "leaves": {role: sum(len(p.labels) for p in rows) for role, rows in by_role.items()},
     }
-    save_boilernet(config.out, models, vocabulary, threshold, training, metrics, drop_forms, config.flags)
+    save_boilernet(
+        config.out,
+        models,
+        vocabulary,
+        threshold,
+        training,
+        metrics,
+        drop_forms,
+        config.flags,
+        feature_names(config),
+    )
     write_boilernet_card(config.out, config.command)
     return BoilerNetTrainResult(config.out, threshold, metrics)
 
@@ -601,7 +668,9 @@ def write_out_of_fold(
             if not held:
                 raise ValueError(f"fold {fold} has no training pages")
             vocabulary = vocabulary_of(rest, config)
-            encode([*rest, *held, *validation], vocabulary, config.leaf_features, config.flags)
+            encode(
+                [*rest, *held, *validation], vocabulary, config.leaf_features, config.flags, config.repetition
+            )
             fitted = fit_members(config, rest, validation, vocabulary, config.fold_epochs, f"fold {fold}")
             probabilities = predict_mean([model for model, _ in fitted], [q.network_input for q in held])
             for page, p in zip(held, probabilities, strict=True):

@@ -3,6 +3,7 @@ the previous formats), seed ensembles and the start-up errors."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -26,13 +27,18 @@ from models.boilernet import (
 from models.boilernet_data import (
     FEATURES,
     FLAGS,
+    REPETITION_FEATURES,
     IawceMarks,
     LeafBatch,
     Vocabulary,
+    ancestor_tags,
     attribute_words,
+    feature_rows,
     iawce_marks,
     leaf_features,
     leaf_flags,
+    repetition_features,
+    unwrap_script_fallback,
 )
 from models.splits import DomainSplit
 from models.train_boilernet import (
@@ -41,6 +47,7 @@ from models.train_boilernet import (
     best_epoch,
     calibrate,
     encode,
+    feature_names,
     fit,
     fit_members,
     kept_leaves,
@@ -48,6 +55,7 @@ from models.train_boilernet import (
     leaf_scores,
     loss_weights,
     prepared_pages,
+    soft_f1_loss,
     train_boilernet,
     vocabulary_of,
     write_out_of_fold,
@@ -169,6 +177,83 @@ def test_leaf_features_of_a_hand_made_page():
     assert bags[2] == ("bar", "main", "nav")
 
 
+def test_repetition_features_count_recurring_text_and_tag_paths():
+    html = """<html><body><div><h3>Blouse one</h3><span>Help report</span></div>
+    <div><h3>Blouse two is longer</h3><span>Help report</span></div>
+    <p>The one story of the page, in many words.</p><p>Help report</p></body></html>"""
+    leaves = text_leaves(body_of(parse_html(html)))
+    pairs = [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves]
+    rows = repetition_features(pairs)
+    f = [dict(zip(REPETITION_FEATURES, row, strict=True)) for row in rows]
+    # "help report" thrice (two <span>s in <div>s, one <p>): two other leaves share its text.
+    assert [x["log_text_repeats"] for x in f] == pytest.approx(
+        [0, math.log1p(2), 0, math.log1p(2), 0, math.log1p(2)]
+    )
+    # h3/div/body/html and span/div/body/html twice each; p/body/html twice.
+    assert all(x["log_path_repeats"] == pytest.approx(math.log1p(1)) for x in f)
+    total = sum(len(tokens) for tokens, _ in pairs)  # 2 + 2 + 4 + 2 + 9 + 2
+    assert total == 21
+    assert f[0]["path_token_share"] == pytest.approx((2 + 4) / total)  # the two <h3>s
+    assert f[4]["path_token_share"] == pytest.approx((9 + 2) / total)  # the two <p>s
+    assert repetition_features([]) == []
+    # The extractor's rows (from the DOM) are the trainer's: FEATURES, then these.
+    both = feature_rows(FEATURES + REPETITION_FEATURES, leaves, pairs)
+    assert both.shape == (6, len(FEATURES) + 3)
+    assert torch.allclose(both[:, : len(FEATURES)], torch.tensor(leaf_features(leaves)))
+    assert torch.allclose(both[:, len(FEATURES) :], torch.tensor(rows, dtype=torch.float32))
+    assert torch.equal(feature_rows(FEATURES, leaves, pairs), both[:, : len(FEATURES)])
+    with pytest.raises(ValueError, match="unknown leaf feature set"):
+        feature_rows(REPETITION_FEATURES, leaves, pairs)
+
+
+def test_repetition_features_train_travel_in_the_checkpoint_and_reach_the_extractor(tmp_path):
+    split = DomainSplit({"train.example": "train", "valid.example": "validation"}, {"train.example": 0}, 1)
+    pages = label_pages([gold_page(n, "train.example") for n in range(3)], split)
+    pages += label_pages([gold_page(3, "valid.example")], split)
+    pages.append(
+        dataclasses.replace(
+            pages[0], file_id="empty", leaves=[], labels=[], in_form=[], features=torch.zeros(0)
+        )
+    )  # a page without a text leaf
+    config = BoilerNetTrainConfig(
+        data=Path("."),
+        out=Path("."),
+        words=20,
+        leaf_features=True,
+        repetition=True,
+        dense=8,
+        hidden=4,
+        window=64,
+        batch_size=2,
+    )
+    assert feature_names(config) == FEATURES + REPETITION_FEATURES
+    with pytest.raises(ValueError, match="come with the leaf features"):
+        feature_names(dataclasses.replace(config, leaf_features=False))
+    vocabulary = vocabulary_of(pages[:3], config)
+    encode(pages, vocabulary, features=True, repetition=True)
+    assert pages[0].network_input.features.shape == (len(pages[0].leaves), len(FEATURES) + 3)
+    assert pages[-1].network_input.features.shape == (0, len(FEATURES) + 3)
+    model, _ = fit(config, pages[:3], pages[3:4], vocabulary, 1, "test")
+    assert model.config.features == len(FEATURES) + 3
+    path = save_boilernet(
+        tmp_path / "rep.pt", [model], vocabulary, 0.5, {}, {}, features=feature_names(config)
+    )
+    loaded = load_boilernet(path)
+    assert loaded.features == FEATURES + REPETITION_FEATURES
+    html = PAGE.format(n=3)
+    root = parse_html(html)
+    probabilities = leaf_probabilities(loaded, text_leaves(body_of(root)), root, "article")
+    expected = predict(loaded.models[0], [pages[3].network_input])[0]
+    assert probabilities == pytest.approx(expected.tolist(), abs=1e-5)  # the trainer's inputs, from the DOM
+    with pytest.raises(ValueError, match="2 feature names for 15 feature inputs"):
+        save_boilernet(tmp_path / "bad.pt", [model], vocabulary, 0.5, {}, {}, features=FEATURES[:2])
+    payload = torch.load(path, weights_only=True)
+    payload["features"] = [*FEATURES, "log_text_repeats", "other", "path_token_share"]
+    torch.save(payload, tmp_path / "other.pt")
+    with pytest.raises(BoilerNetCheckpointError, match="trained on the leaf features"):
+        load_boilernet(tmp_path / "other.pt")
+
+
 def test_tiny_overfit_labels_every_leaf_right(trained):
     model, _, train, validation, history, _ = trained
     assert history[-1]["loss"] < history[0]["loss"]
@@ -264,6 +349,43 @@ def test_extractor_keeps_the_story_and_drops_menu_form_and_footer(trained):
     assert "**welcomed**" in extraction.markdown
 
 
+#: A script-built page (Discourse's shape): an empty app shell, the posts in a <noscript>.
+SCRIPT_BUILT = """<html><body><header><a href="/">Forum home</a></header><div id="app"></div>
+<noscript><div class="topic"><h1>Budget thread {n}</h1><p>The council met on day {n} and agreed the budget.</p>
+<p>Residents welcomed the plan for {n} new parks.</p></div></noscript></body></html>"""
+
+
+def test_a_script_fallback_holding_the_page_is_unwrapped_for_training_and_extraction(trained):
+    root = parse_html(SCRIPT_BUILT.format(n=5))
+    assert text_leaves(body_of(root))[0].text == "Forum home" and len(text_leaves(body_of(root))) == 1
+    assert unwrap_script_fallback(root)
+    assert [leaf.text for leaf in text_leaves(body_of(root))][1:] == [
+        "Budget thread 5",
+        "The council met on day 5 and agreed the budget.",
+        "Residents welcomed the plan for 5 new parks.",
+    ]
+    # A <noscript> beside more text than its own (a "please enable JavaScript" notice) stays out.
+    notice = parse_html(
+        PAGE.format(n=5).replace("<footer", "<noscript><p>Enable JavaScript</p></noscript><footer")
+    )
+    assert not unwrap_script_fallback(notice) and len(notice.findall(".//noscript")) == 1
+    assert all("Enable" not in leaf.text for leaf in text_leaves(body_of(notice)))
+    # Training labels the unwrapped leaves against the gold text.
+    split = DomainSplit({"forum.example": "train"}, {"forum.example": 0}, 1)
+    page = gold_page(5, "forum.example")
+    gold = "Budget thread 5\n\nThe council met on day 5 and agreed the budget.\n\nResidents welcomed the plan for 5 new parks."
+    page.record.ground_truth["main_content"] = gold
+    (labelled,) = label_pages([GoldPage(page.record, SCRIPT_BUILT.format(n=5), None, RAW)], split)
+    assert len(labelled.leaves) == 4 and labelled.labels == [0, 1, 1, 1]
+    # The extractor reads the same leaves (before the unwrap it found no text but the link).
+    *_, path = trained
+    extractor = BoilerNetExtractor.from_settings(
+        Settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(path), "PAGESIGHT_BOILERNET_THRESHOLD": "0"})
+    )
+    extraction = extractor.extract(Page(SCRIPT_BUILT.format(n=5), "https://forum.example/5"))
+    assert extraction is not None and "Residents welcomed the plan for 5 new parks." in extraction.text
+
+
 def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     model, vocabulary, *_, path = trained
     payload = torch.load(path, weights_only=True)
@@ -294,6 +416,8 @@ def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path
     payload["state_dict"] = payload.pop("members")[0]
     torch.save(payload, tmp_path / "v2.pt")
     assert len(load_boilernet(tmp_path / "v2.pt").models) == 1
+    card = json.loads(write_boilernet_card(tmp_path / "v2.pt", "x").read_text(encoding="utf-8"))
+    assert card["checkpoint"]["format_version"] == 2  # the file's, not this code's
     payload["format_version"] = 1  # version 1: no features or flags keys, no feature buffers
     del payload["features"], payload["flags"]
     payload["state_dict"] = {
@@ -311,6 +435,59 @@ def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path
     torch.save(payload, tmp_path / "other.pt")
     with pytest.raises(BoilerNetCheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
         load_boilernet(tmp_path / "other.pt")
+
+
+def test_card_sections_for_the_benchmark_and_out_of_fold_predictions_are_written_by_code(trained, tmp_path):
+    from models.boilernet import benchmark_section
+    from models.boilernet_card import main as card_main
+
+    *_, trained_path = trained
+    path = tmp_path / "boilernet.pt"
+    path.write_bytes(trained_path.read_bytes())
+    report = {
+        "dataset": "wcxb-dev",
+        "pages": 3,
+        "unscored_empty_gold": 1,
+        "split": "heldout",
+        "summaries": {
+            "iawce": {"overall": {"pages": 3, "f1": 0.87454, "ms": 5.0}, "forum": {"pages": 1, "f1": 0.7}},
+            "boilernet": {
+                "overall": {"pages": 3, "f1": 0.85116, "ms": 9.0},
+                "forum": {"pages": 1, "f1": 0.75},
+            },
+        },
+        "per_page": {},
+    }
+    (tmp_path / "bench.json").write_text(json.dumps(report), encoding="utf-8")
+    old = {"out_of_fold": {"file": "/somewhere/oof.jsonl", "pages": 979}}
+    (tmp_path / "old.card.json").write_text(json.dumps(old), encoding="utf-8")
+    argv = [str(path), "--command", "scrapy train-boilernet ...", "--benchmark", str(tmp_path / "bench.json")]
+    argv += [
+        "--benchmark-command",
+        "benchmarks/extract.py ...",
+        "--out-of-fold-from",
+        str(tmp_path / "old.card.json"),
+    ]
+    assert card_main(argv) == 0
+    card = json.loads((tmp_path / "boilernet.card.json").read_text(encoding="utf-8"))
+    assert card["command"] == "scrapy train-boilernet ..."
+    assert card["benchmark"] == {
+        "command": "benchmarks/extract.py ...",
+        "split": "heldout",
+        "pages": 3,
+        "heldout_word_f1": {
+            "iawce": {"overall": 0.8745, "forum": 0.7},
+            "boilernet": {"overall": 0.8512, "forum": 0.75},
+        },
+    }
+    assert card["out_of_fold"] == old["out_of_fold"]
+    assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
+    card_main([str(path), "--command", "again"])  # without them: no such sections
+    assert "benchmark" not in json.loads((tmp_path / "boilernet.card.json").read_text(encoding="utf-8"))
+    with pytest.raises(ValueError, match=r"not a benchmarks/extract\.py report"):
+        benchmark_section({"summaries": {}}, "x")
+    with pytest.raises(SystemExit):
+        card_main([str(path), "--command", "x", "--out-of-fold-from", str(tmp_path / "bench.json")])
 
 
 def test_seed_ensemble_averages_its_members_and_round_trips(trained, tmp_path):
@@ -406,6 +583,24 @@ def test_trainer_ships_a_seed_ensemble_calibrated_for_the_mean(tmp_path, monkeyp
         fit_members(
             BoilerNetTrainConfig(data=Path("."), out=None, seeds=0), [], [], Vocabulary((), ("p",)), 1, "x"
         )
+
+
+def test_soft_f1_loss_is_one_minus_the_windows_fractional_word_f1():
+    big = 50.0  # logits this large keep or drop a leaf all but exactly
+    target = torch.tensor([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]])
+    weights = torch.tensor([[3.0, 1.0, 4.0, 0.0], [2.0, 2.0, 0.0, 0.0]])  # the last columns: padding
+    right = torch.tensor([[big, big, -big, big], [-big, -big, -big, -big]])
+    assert soft_f1_loss(right, target, weights).item() == pytest.approx(0.0, abs=1e-6)
+    # Keeping the 4-token noise leaf too: F1 = (2 * 4 + 1) / (8 + 4 + 1); the empty window
+    # keeping its 2 tokens: 1 / (2 + 1).
+    wrong = torch.tensor([[big, big, big, big], [big, -big, -big, -big]])
+    expected = ((1 - 9 / 13) + (1 - 1 / 3)) / 2
+    assert soft_f1_loss(wrong, target, weights).item() == pytest.approx(expected, abs=1e-6)
+    half = torch.zeros(2, 4, requires_grad=True)
+    soft_f1_loss(half, target, weights).backward()
+    assert half.grad is not None
+    assert half.grad[0, 0] < 0 < half.grad[0, 2] and half.grad[1, 0] > 0  # keep content, drop noise
+    assert half.grad[0, 3] == 0  # padding
 
 
 def test_best_epoch_is_the_later_among_equals():
@@ -505,3 +700,9 @@ def test_prepared_pages_are_reused_only_from_the_same_denoiser(tmp_path, monkeyp
         pickle.dump(first, old)
     prepared_pages(config, split)
     assert len(prepared_afresh) == 3
+    prepared_pages(config, split)
+    assert len(prepared_afresh) == 3
+    with config.prepared.open("wb") as old:  # the same denoiser, leaves from before the unwrap
+        pickle.dump({"denoiser": "rules-b", "pages": first}, old)
+    prepared_pages(config, split)
+    assert len(prepared_afresh) == 4

@@ -61,6 +61,19 @@ class Command(ScrapyCommand):
             "word and tag bags (not the seed's input)",
         )
         group.add_argument(
+            "--repetition-features",
+            action="store_true",
+            help="with --leaf-features, add how often the leaf's text and its ancestor tags recur "
+            "on the page (REPETITION_FEATURES; not the seed's input)",
+        )
+        group.add_argument(
+            "--f1-loss",
+            type=float,
+            default=0.0,
+            metavar="WEIGHT",
+            help="add WEIGHT x (1 - soft word F1 of each training window) to the loss (default: 0, none)",
+        )
+        group.add_argument(
             "--attributes",
             type=int,
             default=0,
@@ -139,6 +152,8 @@ class Command(ScrapyCommand):
             words=opts.words,
             tags=opts.tags,
             leaf_features=opts.leaf_features,
+            repetition=opts.repetition_features,
+            f1_loss=opts.f1_loss,
             attributes=opts.attributes,
             flags=tuple(name.strip() for name in opts.flags.split(",") if name.strip()),
             loss_weights=opts.loss_weights,

@@ -4,7 +4,9 @@ content leaves are rendered in place (headings, paragraphs,
 lists and tables keep their shape; text under the tags that hold no leaf, such as
 buttons and selects, is not rendered). Leaves inside a ``<form>`` are dropped by rule (the
 seed's porter saw forms kept) when the checkpoint says so (the rule is calibrated on
-validation with the threshold: some forums wrap their posts in a form). The network and
+validation with the threshold: some forums wrap their posts in a form). A ``<noscript>``
+holding most of the page's text (a script-built page's server-rendered fallback) is
+unwrapped first, as iawce's denoiser and the trainer do. The network and
 its calibration come from a checkpoint trained by ``scrapy train-boilernet``
 (:mod:`models.train_boilernet`).
 
@@ -88,6 +90,8 @@ class BoilerNetExtractor:
             return self._network
 
     def extract(self, page: Page) -> Extraction | None:
+        from models.boilernet_data import unwrap_script_fallback
+
         network = self.network()
         if network is None:
             logger.info("boilernet skipped %s: %s", page.url or "<page>", self._failure)
@@ -96,6 +100,7 @@ class BoilerNetExtractor:
         if root is None:
             logger.info("boilernet found nothing on %s: the document has no markup", page.url or "<page>")
             return None
+        unwrap_script_fallback(root)  # a script-built page's server-rendered text, as the trainer sees it
         body = body_of(root)
         page_type = page.page_type or guess_page_type(body)
         leaves = text_leaves(body)
@@ -126,18 +131,17 @@ def leaf_probabilities(
 ) -> list[float]:
     """P(content) of each leaf (the text leaves of ``root``'s body, in order) of a page of
     ``page_type``: the checkpoint's networks' mean (the leaf inputs are computed once)."""
-    import torch
-
     from models.boilernet_data import (
         IawceMarks,
         ancestor_tags,
         attribute_words,
+        feature_rows,
         iawce_marks,
-        leaf_features,
         leaf_flags,
     )
 
-    features = torch.tensor(leaf_features(leaves)) if network.config.features else None
+    pairs = [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves]
+    features = feature_rows(network.features, leaves, pairs) if network.config.features else None
     attributes = attribute_words(leaves) if network.vocabulary.attributes else None
     flags = None
     if network.flags:
@@ -147,7 +151,5 @@ def leaf_probabilities(
             else IawceMarks.none(len(leaves))
         )
         flags = leaf_flags(network.flags, page_type, marks)
-    encoded = network.encoder.encode(
-        [(leaf.tokens, ancestor_tags(leaf)) for leaf in leaves], features, attributes, flags
-    )
+    encoded = network.encoder.encode(pairs, features, attributes, flags)
     return network.probabilities([encoded])[0].tolist()
