@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 import torch
 
-# The denoiser's step 2, imported rather than moved: denoise.py's hash fingerprints the caches.
-from pipelines.extraction.denoise import _unwrap_script_fallback, denoise
+from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
 from pipelines.extraction.iawce import content_region
 from pipelines.extraction.leaves import TextLeaf, text_leaves
@@ -79,14 +78,6 @@ FLAGS = (
     "denoised_away",  # iawce's denoiser (for that page type) removes the leaf
     "iawce_region",  # the leaf lies in the element iawce renders (its article or list region)
 )
-
-
-def unwrap_script_fallback(root: HtmlElement) -> bool:
-    """Unwrap (in place) the outermost ``<noscript>`` elements of ``root``'s body when they
-    hold more text than the rest of it, as iawce's denoiser does (its step 2): the
-    server-rendered fallback of a script-built page (Discourse forums, for one), whose text
-    is otherwise no leaf at all (``noscript`` is an ignored tag). Whether it did."""
-    return _unwrap_script_fallback(body_of(root)) > 0
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,6 @@ from models.boilernet_data import (
     leaf_features,
     leaf_flags,
     repetition_rows,
-    unwrap_script_fallback,
 )
 from models.labels import default_label_mapping
 from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
@@ -71,14 +70,14 @@ from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
 from pipelines.evaluation.scoring import extraction_page_type
 from pipelines.evaluation.text import tokens
-from pipelines.extraction.denoise import denoiser_fingerprint
-from pipelines.extraction.dom import parse_html
+from pipelines.extraction.denoise import denoiser_fingerprint, unwrap_script_fallback
+from pipelines.extraction.dom import body_of, parse_html
 
 logger = logging.getLogger(__name__)
 
 #: What a page's leaves are, recorded in the --prepared cache (a cache of other leaves is
 #: prepared again): 2 = the text leaves after the script fallback's unwrap
-#: (:func:`~models.boilernet_data.unwrap_script_fallback`); caches without it had none.
+#: (:func:`~pipelines.extraction.denoise.unwrap_script_fallback`); caches without it had none.
 LEAVES_VERSION = 2
 
 #: Candidate thresholds for the calibration on validation.
@@ -181,14 +180,14 @@ def given_page_type(wcxb_type: str) -> str:
 def label_pages(pages: Iterable[GoldPage], split: DomainSplit, progress: bool = False) -> list[LabelledPage]:
     """Parse and annotate every page (pages of unknown domains or without markup are
     skipped), after unwrapping a script fallback that holds most of the page's text (as
-    the extractor does: :func:`~models.boilernet_data.unwrap_script_fallback`)."""
+    the extractor does: :func:`~pipelines.extraction.denoise.unwrap_script_fallback`)."""
     labelled = []
     for page in tqdm(pages, desc="annotate", unit="page", disable=not progress):
         root = parse_html(page.html)
         record = page.record
         if root is None or record.domain not in split.roles:
             continue
-        unwrap_script_fallback(root)
+        unwrap_script_fallback(body_of(root))
         annotation = annotate(root, record.gold_text)
         tags = [ancestor_tags(leaf) for leaf in annotation.leaves]
         labelled.append(

@@ -38,7 +38,6 @@ from models.boilernet_data import (
     leaf_features,
     leaf_flags,
     repetition_features,
-    unwrap_script_fallback,
 )
 from models.splits import DomainSplit
 from models.train_boilernet import (
@@ -63,6 +62,7 @@ from models.train_boilernet import (
 from models.wcxb_pages import RAW, GoldPage
 from pipelines.evaluation.wcxb import WcxbRecord
 from pipelines.extraction.boilernet import BoilerNetExtractor, leaf_probabilities
+from pipelines.extraction.denoise import unwrap_script_fallback
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.leaves import text_leaves
 from pipelines.extraction.page import Page
@@ -358,7 +358,7 @@ SCRIPT_BUILT = """<html><body><header><a href="/">Forum home</a></header><div id
 def test_a_script_fallback_holding_the_page_is_unwrapped_for_training_and_extraction(trained):
     root = parse_html(SCRIPT_BUILT.format(n=5))
     assert text_leaves(body_of(root))[0].text == "Forum home" and len(text_leaves(body_of(root))) == 1
-    assert unwrap_script_fallback(root)
+    assert unwrap_script_fallback(body_of(root))
     assert [leaf.text for leaf in text_leaves(body_of(root))][1:] == [
         "Budget thread 5",
         "The council met on day 5 and agreed the budget.",
@@ -368,7 +368,7 @@ def test_a_script_fallback_holding_the_page_is_unwrapped_for_training_and_extrac
     notice = parse_html(
         PAGE.format(n=5).replace("<footer", "<noscript><p>Enable JavaScript</p></noscript><footer")
     )
-    assert not unwrap_script_fallback(notice) and len(notice.findall(".//noscript")) == 1
+    assert not unwrap_script_fallback(body_of(notice)) and len(notice.findall(".//noscript")) == 1
     assert all("Enable" not in leaf.text for leaf in text_leaves(body_of(notice)))
     # Training labels the unwrapped leaves against the gold text.
     split = DomainSplit({"forum.example": "train"}, {"forum.example": 0}, 1)

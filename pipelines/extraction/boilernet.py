@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
+from pipelines.extraction.denoise import unwrap_script_fallback
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.leaves import IGNORED_TAGS, TextLeaf, text_leaves
 from pipelines.extraction.page import Extraction, Page
@@ -90,8 +91,6 @@ class BoilerNetExtractor:
             return self._network
 
     def extract(self, page: Page) -> Extraction | None:
-        from models.boilernet_data import unwrap_script_fallback
-
         network = self.network()
         if network is None:
             logger.info("boilernet skipped %s: %s", page.url or "<page>", self._failure)
@@ -100,8 +99,8 @@ class BoilerNetExtractor:
         if root is None:
             logger.info("boilernet found nothing on %s: the document has no markup", page.url or "<page>")
             return None
-        unwrap_script_fallback(root)  # a script-built page's server-rendered text, as the trainer sees it
         body = body_of(root)
+        unwrap_script_fallback(body)  # a script-built page's server-rendered text, as the trainer sees it
         page_type = page.page_type or guess_page_type(body)
         leaves = text_leaves(body)
         if not leaves:

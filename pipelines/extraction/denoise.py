@@ -287,7 +287,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         hidden = invisible_elements(root, boxes)
         if _outermost_length(hidden) <= MAX_HIDDEN_SHARE * _shown_length(body_of(root)):
             removed["invisible"] = _remove_all(root, hidden)
-    removed["noscript unwrapped"] = _unwrap_script_fallback(body_of(root))
+    removed["noscript unwrapped"] = unwrap_script_fallback(body_of(root))
     body = body_of(root)
     limit = MAX_REMOVED_SHARE * _shown_length(body)
 
@@ -365,8 +365,10 @@ def _outermost_length(elements: list[HtmlElement]) -> int:
     return sum(_shown_length(el) for el in elements if not any(a in members for a in el.iterancestors()))
 
 
-def _unwrap_script_fallback(body: HtmlElement) -> int:
-    """Unwrap the outermost <noscript> elements when they hold most of the body's text."""
+def unwrap_script_fallback(body: HtmlElement) -> int:
+    """Unwrap (in place) the outermost <noscript> elements when they hold more of the
+    body's text than the rest of it: a script-built page's server-rendered fallback.
+    Returns how many were unwrapped."""
     outermost = [n for n in body.iter("noscript") if not any(a.tag == "noscript" for a in n.iterancestors())]
     if not outermost:
         return 0
