@@ -132,10 +132,16 @@ LOAD_LAZY_MEDIA_JS = """(cut) => {
 
 # One box per element under <body>, in document order, and the page height. `path` is the element's XPath as
 # lxml's getpath() writes it, so the boxes can be joined with a parse of the rendered HTML.
-ELEMENT_BOXES_JS = """(maxBoxes) => {
+# The page's web fonts are waited for first (at most `fontsTimeoutMs`; `fontsReady` says
+# whether they came), as text laid out in a fallback font has other boxes.
+ELEMENT_BOXES_JS = """async ([maxBoxes, fontsTimeoutMs]) => {
+  const fontsReady = await Promise.race([
+    document.fonts ? document.fonts.ready.then(() => true) : Promise.resolve(true),
+    new Promise((done) => setTimeout(() => done(false), fontsTimeoutMs)),
+  ]);
   const doc = document.documentElement;
   const boxes = [];
-  if (!doc || !document.body) return JSON.stringify({boxes: boxes, height: 0});
+  if (!doc || !document.body) return JSON.stringify({boxes: boxes, height: 0, fontsReady: fontsReady});
   const pageW = Math.max(doc.scrollWidth, document.body.scrollWidth);
   const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
@@ -190,7 +196,7 @@ ELEMENT_BOXES_JS = """(maxBoxes) => {
       text_len: (el.textContent || '').trim().length,
     });
   }
-  return JSON.stringify({boxes: boxes, height: pageH});
+  return JSON.stringify({boxes: boxes, height: pageH, fontsReady: fontsReady});
 }"""
 
 
@@ -301,6 +307,10 @@ class CaptureOptions:
     document_timeout: float
     screenshot_timeout: float
     fallback_screens: int
+    #: Encode the screenshot's PNG for speed (Chromium's ``optimizeForSpeed``): faster, larger files.
+    fast_png: bool
+    #: Longest wait for the page's web fonts before the boxes and the screenshot, s.
+    fonts_timeout: float
     hide_overlays: bool
     overlay_min_share: float
     viewport: ViewportSize  # the browser context's; the fallback when a page reports none
@@ -489,7 +499,11 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
 
     step_started = time.perf_counter()
     # One JSON string: Playwright validates and unwraps a returned object value by value.
-    collected = json.loads(await _evaluate(page, ELEMENT_BOXES_JS, options.max_boxes))
+    collected = json.loads(
+        await _evaluate(page, ELEMENT_BOXES_JS, [options.max_boxes, options.fonts_timeout * 1000])
+    )
+    if not collected["fontsReady"]:
+        warnings.append(f"fonts: not loaded after {options.fonts_timeout:g}s")
     page_height = collected["height"] or facts["height"]
     timings["boxes"] = _ms_since(step_started)
 
@@ -542,31 +556,40 @@ def _raise_on_error_page(page: Page, document: MainDocument) -> None:
 async def screenshot_with_fallback(
     page: Page, viewport: ViewportSize, height: int, options: CaptureOptions, warnings: list[str]
 ) -> tuple[bytes, int]:
-    """The full-page screenshot cut at ``height``; on a screenshot timeout (fonts that
-    never load, a page too large to paint at once), the first ``options.fallback_screens``
-    screens, each taken as the viewport straight through the DevTools protocol (which
-    waits for nothing) and stacked, and a warning. Returns (PNG, height)."""
-    try:
-        png = await page.screenshot(
-            type="png",
-            full_page=True,
-            clip={"x": 0, "y": 0, "width": viewport["width"], "height": height},
-            timeout=options.screenshot_timeout * 1000,
-        )
-        return png, height
-    except PlaywrightTimeout:
-        pass
-    screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
+    """The full-page screenshot cut at ``height``, taken straight through the DevTools
+    protocol (Playwright's own screenshot adds a round of page preparation and a slower PNG
+    encoding; the fonts were waited for with the boxes). When it outlasts
+    ``options.screenshot_timeout`` (a page too large to paint at once), the first
+    ``options.fallback_screens`` screens, each taken as the viewport and stacked, and a
+    warning. Returns (PNG, height)."""
     session = await page.context.new_cdp_session(page)
-    shots = []
     try:
+        try:
+            shot = await asyncio.wait_for(
+                session.send(
+                    "Page.captureScreenshot",
+                    {
+                        "format": "png",
+                        "clip": {"x": 0, "y": 0, "width": viewport["width"], "height": height, "scale": 1},
+                        "captureBeyondViewport": True,
+                        "optimizeForSpeed": options.fast_png,
+                    },
+                ),
+                timeout=options.screenshot_timeout,
+            )
+            return base64.b64decode(shot["data"]), height
+        except TimeoutError:
+            pass
+        screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
+        shots = []
         for screen in range(screens):
             await page.evaluate("(y) => window.scrollTo(0, y)", screen * viewport["height"])
             shot = await session.send("Page.captureScreenshot", {"format": "png"})
             shots.append(base64.b64decode(shot["data"]))
-    finally:
-        await session.detach()
         await page.evaluate("() => window.scrollTo(0, 0)")
+    finally:
+        with contextlib.suppress(PlaywrightError):  # the page may be gone, and its session with it
+            await session.detach()
     png, cut = await asyncio.to_thread(
         stack_screens, shots, viewport["width"], min(height, screens * viewport["height"])
     )

@@ -60,6 +60,8 @@ class CaptureConfig:
                 document_timeout=document_timeout,
                 screenshot_timeout=settings.getfloat("PAGESIGHT_SCREENSHOT_TIMEOUT"),
                 fallback_screens=settings.getint("PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS"),
+                fast_png=settings.getbool("PAGESIGHT_SCREENSHOT_FAST_PNG"),
+                fonts_timeout=settings.getfloat("PAGESIGHT_FONTS_TIMEOUT"),
                 hide_overlays=settings.getbool("PAGESIGHT_HIDE_OVERLAYS"),
                 overlay_min_share=settings.getfloat("PAGESIGHT_OVERLAY_MIN_SHARE"),
                 viewport=ViewportSize(

@@ -4,11 +4,11 @@ route (with stand-in pages), and the browser's names for decided encodings."""
 import asyncio
 import base64
 import io
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
 
 from crawler.capture import (
@@ -23,8 +23,8 @@ from tests.test_middleware import default_options
 
 
 class SlowScreenshotPage:
-    """A page whose full-page screenshot always times out; each DevTools capture returns
-    the viewport in a grey that tells which capture it was."""
+    """A page whose full-page screenshot (a DevTools capture with a clip) never ends; each
+    capture of the viewport returns it in a grey that tells which capture it was."""
 
     def __init__(self, width, height):
         self.context = self
@@ -33,9 +33,6 @@ class SlowScreenshotPage:
         self.sent = []
         self.detached = False
 
-    async def screenshot(self, **kwargs):
-        raise PlaywrightTimeout("Page.screenshot: Timeout 30000ms exceeded. waiting for fonts to load...")
-
     async def evaluate(self, script, arg=None):
         self.scrolled_to = arg or 0
 
@@ -43,6 +40,8 @@ class SlowScreenshotPage:
         return self
 
     async def send(self, method, params):
+        if "clip" in params:
+            await asyncio.Event().wait()
         self.sent.append((method, self.scrolled_to))
         shot = io.BytesIO()
         Image.new("L", self.size, 10 + len(self.sent) * 40).save(shot, format="PNG")
@@ -54,7 +53,7 @@ class SlowScreenshotPage:
 
 def test_screenshot_timeout_keeps_the_first_screens_and_says_so():
     page, warnings = SlowScreenshotPage(1366, 768), []
-    options = default_options()
+    options = replace(default_options(), screenshot_timeout=0.05)
     viewport = {"width": 1366, "height": 768}
     png, height = asyncio.run(screenshot_with_fallback(page, viewport, 6000, options, warnings))
     assert height == options.fallback_screens * 768 < 6000
@@ -69,7 +68,8 @@ def test_screenshot_timeout_keeps_the_first_screens_and_says_so():
 def test_short_page_fallback_is_cut_at_the_page():
     page, warnings = SlowScreenshotPage(800, 600), []
     viewport = {"width": 800, "height": 600}
-    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 700, default_options(), warnings))
+    options = replace(default_options(), screenshot_timeout=0.05)
+    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 700, options, warnings))
     assert height == 700 and len(page.sent) == 2
     with Image.open(io.BytesIO(png)) as image:
         assert image.size == (800, 700)
