@@ -11,6 +11,8 @@ from scrapy_playwright.page import PageMethod
 
 class BareScreenshotSpider(scrapy.Spider):
     name = "bare-screenshot"
+    # Run inside the project, whose feed keeps only the PageItem fields.
+    custom_settings = {"FEED_EXPORT_FIELDS": None}
 
     def __init__(self, urls_file: str, width: str = "1366", height: str = "768", **kwargs: Any):
         super().__init__(**kwargs)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,6 +103,21 @@ def scrolled_pages(feed: Path) -> int:
     scrolling; a page no taller than the screen takes it without moving)."""
     lines = feed.read_text(encoding="utf-8").splitlines()
     return sum("scroll" in json.loads(line).get("timings_ms", {}) for line in lines if line.strip())
+
+
+def median_screenshot_kib(feed: Path, key: str) -> float:
+    """Median PNG size of a feed's screenshots, KiB (``key`` picks the size from a line)."""
+    lines = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines() if line.strip()]
+    sizes = [size for line in lines if (size := pick(line, key))]
+    return statistics.median(sizes) / 1024 if sizes else 0.0
+
+
+def pick(record: dict[str, Any], key: str) -> int | None:
+    """A dotted key of a feed line (``screenshot.bytes``), None where it is missing."""
+    value: Any = record
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value if isinstance(value, int) else None
 
 
 def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -200,6 +216,10 @@ def main() -> None:
                 runs[name]["pages"] = count_lines(feeds[name])
             rounds.append(runs)
         scrolled = scrolled_pages(capture_feed)
+        screenshot_kib = {
+            "capture": median_screenshot_kib(capture_feed, "screenshot.bytes"),
+            "bare": median_screenshot_kib(bare_feed, "screenshot_bytes"),
+        }
     capture, bare = (pooled([runs[name] for runs in rounds]) for name in ("capture", "bare"))
     for run in (capture, bare):
         run["pages_per_s"] = run["pages"] / run["seconds"]
@@ -213,6 +233,7 @@ def main() -> None:
         ],
         "capture": capture,
         "capture_scrolled_pages": scrolled,
+        "median_screenshot_kib": screenshot_kib,
         "bare_screenshot": bare,
         "throughput_ratio": capture["pages_per_s"] / bare["pages_per_s"],
         "overhead_pct": overhead_pct(capture, bare),
@@ -229,6 +250,9 @@ def main() -> None:
     print(f"\nper round (capture first in rounds 1, 3, ...): {per_round}")
     print(
         f"pages that took the scroll step (something on them reacts to scrolling): {scrolled} of {args.pages}"
+    )
+    print(
+        f"median screenshot PNG: capture {screenshot_kib['capture']:.0f} KiB, bare {screenshot_kib['bare']:.0f} KiB"
     )
     print(
         f"capture/bare throughput ratio {result['throughput_ratio']:.2f} "
