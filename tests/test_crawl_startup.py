@@ -44,3 +44,20 @@ def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, args, message):
     assert len(errors) == 1 and errors[0].startswith(message.format(corrupt=corrupt)), run.stderr[-3000:]
     assert "Traceback" not in run.stderr and "Task exception was never retrieved" not in run.stderr
     assert not (tmp_path / "feed.jsonl").exists() or not (tmp_path / "feed.jsonl").read_text()
+
+
+def test_command_modules_import_no_command_only_dependency() -> None:
+    # Scrapy imports every command module at the start of any command, a crawl included:
+    # what only one command needs (the evaluation's plots, the dataset and demo servers,
+    # torch) is imported inside it.
+    probe = (
+        "import sys; from scrapy.utils.misc import walk_modules_iter; "
+        "list(walk_modules_iter('crawler.commands')); "
+        "print(sorted(m for m in ('matplotlib', 'torch', 'crawler.dataset', 'crawler.demo', 'crawler.styled') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

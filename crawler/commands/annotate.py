@@ -11,10 +11,6 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
-from models.annotation import ANNOTATIONS_FILE, MIN_RUN, write_annotations
-from models.wcxb_pages import read_gold_pages
-from pipelines.evaluation.wcxb import WcxbFormatError
-
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -27,6 +23,8 @@ class Command(ScrapyCommand):
         return "Label text leaves and the main element of gold pages (annotations.jsonl)"
 
     def long_desc(self) -> str:
+        from models.annotation import ANNOTATIONS_FILE
+
         return (
             "DATA is a WCXB folder (its raw HTML) or a capture feed of the WCXB pages (a feed "
             "JSONL or a folder with one; its stored rendered HTML). GOLD is the WCXB folder. "
@@ -35,6 +33,8 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        from models.annotation import MIN_RUN
+
         super().add_options(parser)
         parser.add_argument("--gold", metavar="WCXB", help="WCXB folder with the gold (default: DATA)")
         parser.add_argument("--out", required=True, metavar="DIR", help="output folder")
@@ -50,6 +50,10 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give one DATA folder or feed: scrapy annotate DATA --gold WCXB --out DIR")
+        from models.annotation import ANNOTATIONS_FILE, write_annotations
+        from models.wcxb_pages import read_gold_pages
+        from pipelines.evaluation.wcxb import WcxbFormatError
+
         configure_logging(self.settings)
         try:
             pages = read_gold_pages(Path(args[0]), Path(opts.gold) if opts.gold else None, opts.limit)

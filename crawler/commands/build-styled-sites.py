@@ -12,8 +12,6 @@ from typing import ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawler.styled import PAGES_NAME, build_sites
-
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -34,6 +32,8 @@ class Command(ScrapyCommand):
         parser.add_argument("--seed", type=int, default=2026, help="text shuffle seed (default: 2026)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from crawler.styled import PAGES_NAME, build_sites
+
         out = Path(opts.out)
         if (out / "sites").exists():
             raise UsageError(f"{out / 'sites'} exists: give a new --out folder")

@@ -8,26 +8,15 @@ import asyncio
 import logging
 from contextlib import ExitStack
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from twisted.internet import defer
 from twisted.python.failure import Failure
 
-from crawler.dataset import (
-    LabeledPage,
-    abort_external_requests,
-    demo_seed_roles,
-    failed_pages,
-    gold_pages,
-    serve_html_folder,
-    serve_static_folder,
-    styled_pages,
-    wcxb_pages,
-    write_manifest,
-)
-from crawler.styled import PAGES_NAME
+if TYPE_CHECKING:
+    from crawler.dataset import LabeledPage
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +59,8 @@ class Command(ScrapyCommand):
         )
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        from crawler.dataset import abort_external_requests, demo_seed_roles
+
         super().process_options(args, opts)
         if not (opts.wcxb or opts.gold or opts.styled or opts.demo):
             raise UsageError("give at least one source: --wcxb DIR, --gold FILE, --styled DIR or --demo")
@@ -91,6 +82,16 @@ class Command(ScrapyCommand):
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from crawler.dataset import (
+            gold_pages,
+            serve_html_folder,
+            serve_static_folder,
+            styled_pages,
+            wcxb_pages,
+            write_manifest,
+        )
+        from crawler.styled import PAGES_NAME
+
         out = Path(opts.out)
         out.mkdir(parents=True, exist_ok=True)
         with ExitStack() as stack:
@@ -128,6 +129,8 @@ class Command(ScrapyCommand):
     def _capture(self, pages: list[LabeledPage], out: Path, retries: int) -> list[Path]:
         """Crawl the pages, then the failed ones again (up to ``retries`` times), while
         their servers stay up; returns the feeds written, first to last."""
+        from crawler.dataset import failed_pages
+
         feeds: list[Path] = []
 
         async def crawl_all() -> None:

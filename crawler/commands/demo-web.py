@@ -8,8 +8,6 @@ import threading
 
 from scrapy.commands import ScrapyCommand
 
-from crawler.demo.cli import add_demo_web_arguments, demo_web_options, serve_demo_web
-
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -22,10 +20,14 @@ class Command(ScrapyCommand):
         return "Serve the bundled demo news web (one site per port) until Ctrl-C"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        from crawler.demo.cli import add_demo_web_arguments
+
         super().add_options(parser)
         add_demo_web_arguments(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        from crawler.demo.cli import demo_web_options, serve_demo_web
+
         assert self.settings is not None
         options = demo_web_options(opts, self.settings)
         try:

@@ -10,13 +10,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
-from pipelines.artifacts import UnsupportedStoreError
-from pipelines.evaluation.feed import FeedFormatError, evaluate_feed
-from pipelines.evaluation.gold import GoldFormatError, load_gold
-from pipelines.evaluation.report import write_report
-from pipelines.evaluation.scoring import ScoringConfig
-from pipelines.extraction import available_extractors, build_extractor
-from pipelines.store import ArtifactStore
+from pipelines.extraction import available_extractors
 
 
 class Command(ScrapyCommand):
@@ -67,6 +61,14 @@ class Command(ScrapyCommand):
             raise UsageError(
                 "give one feed file or more: scrapy evaluate FEED.jsonl [FEED.jsonl ...] --gold GOLD"
             )
+        from pipelines.artifacts import UnsupportedStoreError
+        from pipelines.evaluation.feed import FeedFormatError, evaluate_feed
+        from pipelines.evaluation.gold import GoldFormatError, load_gold
+        from pipelines.evaluation.report import write_report
+        from pipelines.evaluation.scoring import ScoringConfig
+        from pipelines.extraction import build_extractor
+        from pipelines.store import ArtifactStore
+
         configure_logging(self.settings)
         feeds = [Path(arg) for arg in args]
         out = Path(opts.out) if opts.out else feeds[0].with_name(f"{feeds[0].stem}-report")
