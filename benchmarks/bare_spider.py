@@ -11,8 +11,6 @@ from scrapy_playwright.page import PageMethod
 
 class BareScreenshotSpider(scrapy.Spider):
     name = "bare-screenshot"
-    # Run inside the project, whose feed keeps only the PageItem fields.
-    custom_settings = {"FEED_EXPORT_FIELDS": None}
 
     def __init__(self, urls_file: str, width: str = "1366", height: str = "768", **kwargs: Any):
         super().__init__(**kwargs)
@@ -34,4 +32,5 @@ class BareScreenshotSpider(scrapy.Spider):
 
     def parse(self, response: scrapy.http.Response) -> Iterator[dict[str, Any]]:
         png = response.meta["playwright_page_methods"][0].result
-        yield {"url": response.url, "screenshot_bytes": len(png)}
+        # The capture feed's shape of a screenshot's size (and a field the project's feed keeps).
+        yield {"url": response.url, "screenshot": {"bytes": len(png)}}

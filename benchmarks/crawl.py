@@ -105,19 +105,11 @@ def scrolled_pages(feed: Path) -> int:
     return sum("scroll" in json.loads(line).get("timings_ms", {}) for line in lines if line.strip())
 
 
-def median_screenshot_kib(feed: Path, key: str) -> float:
-    """Median PNG size of a feed's screenshots, KiB (``key`` picks the size from a line)."""
+def median_screenshot_kib(feed: Path) -> float:
+    """Median PNG size of a feed's screenshots (``screenshot.bytes``), KiB."""
     lines = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines() if line.strip()]
-    sizes = [size for line in lines if (size := pick(line, key))]
+    sizes = [line["screenshot"]["bytes"] for line in lines if line.get("screenshot")]
     return statistics.median(sizes) / 1024 if sizes else 0.0
-
-
-def pick(record: dict[str, Any], key: str) -> int | None:
-    """A dotted key of a feed line (``screenshot.bytes``), None where it is missing."""
-    value: Any = record
-    for part in key.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value if isinstance(value, int) else None
 
 
 def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -216,10 +208,7 @@ def main() -> None:
                 runs[name]["pages"] = count_lines(feeds[name])
             rounds.append(runs)
         scrolled = scrolled_pages(capture_feed)
-        screenshot_kib = {
-            "capture": median_screenshot_kib(capture_feed, "screenshot.bytes"),
-            "bare": median_screenshot_kib(bare_feed, "screenshot_bytes"),
-        }
+        screenshot_kib = {name: median_screenshot_kib(feed) for name, feed in feeds.items()}
     capture, bare = (pooled([runs[name] for runs in rounds]) for name in ("capture", "bare"))
     for run in (capture, bare):
         run["pages_per_s"] = run["pages"] / run["seconds"]
