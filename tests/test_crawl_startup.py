@@ -61,3 +61,23 @@ def test_command_modules_import_no_command_only_dependency() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_one_process_crawl_imports_neither_scipy_nor_redis() -> None:
+    # Every component a crawl loads from the project's settings, and the spider: scipy (DOM
+    # PageRank's solver) and redis / scrapy-redis (the shared frontier) cost about 0.6 s at
+    # each start and are imported only where they are used.
+    probe = (
+        "import sys; from scrapy.utils.project import get_project_settings; "
+        "from scrapy.utils.misc import load_object; import crawler.spiders.news; "
+        "s = get_project_settings(); "
+        "[load_object(path) for name in ('ADDONS', 'EXTENSIONS', 'DOWNLOADER_MIDDLEWARES', 'SPIDER_MIDDLEWARES', "
+        "'ITEM_PIPELINES') for path, order in s.getdict(name).items() if isinstance(path, str) and order is not None]; "
+        "[load_object(path) for path in s.getdict('DOWNLOAD_HANDLERS').values() if isinstance(path, str)]; "
+        "print(sorted(m for m in ('scipy', 'redis', 'scrapy_redis') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

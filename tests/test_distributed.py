@@ -23,7 +23,8 @@ from scrapy.utils.test import get_crawler
 from scrapy_redis.dupefilter import RFPDupeFilter
 
 from crawler.demo import DemoWeb, Faults
-from crawler.distributed.queue import LEASE_META_KEY, RECRAWLED_META_KEY, LeaseQueue
+from crawler.distributed.meta import LEASE_META_KEY, RECRAWLED_META_KEY
+from crawler.distributed.queue import LeaseQueue
 from crawler.distributed.stats import SharedStatsCollector
 from crawler.spiders.news import NewsSpider
 from tests.crawling import PROJECT_ROOT, processes_with_marker

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import redis
 from scrapy.settings import BaseSettings
 
 from crawler.distributed.config import RedisConfig
@@ -19,6 +18,8 @@ class DistributedAddon:
         config = RedisConfig.from_settings(settings)
         if not config.url:
             return
+        import redis
+
         try:
             redis.Redis.from_url(config.url, socket_connect_timeout=10).ping()
         except (redis.RedisError, ValueError) as error:  # ValueError: not a redis:// URL

@@ -1,12 +1,15 @@
-"""The distributed crawl's settings, read once, and the connection to its Redis."""
+"""The distributed crawl's settings, read once, and the connection to its Redis (redis and
+scrapy-redis are imported only when a crawl has one: a one-process crawl never loads them)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import redis
 from scrapy.settings import BaseSettings
-from scrapy_redis.connection import get_redis
+
+if TYPE_CHECKING:
+    import redis
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ def redis_from_settings(settings: BaseSettings) -> redis.Redis | None:
     url = RedisConfig.from_settings(settings).url
     if not url:
         return None
+    from scrapy_redis.connection import get_redis
+
     client: redis.Redis = get_redis(
         url=url, socket_timeout=30, socket_connect_timeout=10, retry_on_timeout=True
     )

@@ -4,8 +4,10 @@ crawl: a page is flagged against the pages any worker has seen."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import redis
+if TYPE_CHECKING:
+    import redis
 
 #: Key prefix of the tables, per spider (like scrapy-redis' ``%(spider)s:dupefilter``).
 NEARDUP_KEY = "%(spider)s:neardup"

@@ -11,10 +11,7 @@ from typing import Any
 from scrapy import Request, Spider
 from scrapy_redis.queue import PriorityQueue
 
-#: Request meta: the lease a request was taken under (a plain string, so meta pickles).
-LEASE_META_KEY = "pagesight_lease"
-#: Request meta: True on a request put back after its lease expired.
-RECRAWLED_META_KEY = "pagesight_recrawled"
+from crawler.distributed.meta import LEASE_META_KEY, RECRAWLED_META_KEY
 
 # Atomic moves between the queue (sorted set), the leased requests (hash: lease → request)
 # and the lease deadlines (sorted set: lease → expiry time).

@@ -17,7 +17,8 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
 from crawler.distributed.config import RedisConfig
-from crawler.distributed.queue import LEASE_META_KEY, LeaseQueue
+from crawler.distributed.meta import LEASE_META_KEY
+from crawler.distributed.queue import LeaseQueue
 
 logger = logging.getLogger(__name__)
 

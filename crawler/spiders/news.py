@@ -14,7 +14,7 @@ from scrapy.crawler import Crawler
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.distributed.queue import RECRAWLED_META_KEY
+from crawler.distributed.meta import RECRAWLED_META_KEY
 from crawler.errors import describe_failure
 from crawler.frontier import PRIORITY, VIA_FEED, VIA_SEED, VIA_SITEMAP, FollowLink
 from crawler.items import STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, PageItem

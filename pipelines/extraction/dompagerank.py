@@ -19,12 +19,10 @@ import logging
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import sparse
-from scipy.sparse.linalg import spsolve
 
 from pipelines.config import SettingsLike
 from pipelines.evaluation.text import tokens
@@ -35,6 +33,9 @@ from pipelines.extraction.pagetype import guess_page_type
 from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.result import extraction_with
 from pipelines.extraction.textformat import render_blocks
+
+if TYPE_CHECKING:  # scipy is imported where the graph is built: every process start pays for it otherwise
+    from scipy import sparse
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ class DomGraph:
 
 def dom_graph(body: HtmlElement) -> DomGraph:
     """The undirected graph of ``body``'s elements (outside ignored tags) and text leaves."""
+    from scipy import sparse
+
     elements: list[HtmlElement] = []
     index: dict[HtmlElement, int] = {}
     rows: list[int] = []
@@ -96,6 +99,9 @@ def dom_graph(body: HtmlElement) -> DomGraph:
 
 def page_rank(laplacian: sparse.spmatrix, prior: np.ndarray, alpha: float, beta: float) -> np.ndarray:
     """f = max(0, (βL + αI)⁻¹ u) by one sparse solve."""
+    from scipy import sparse
+    from scipy.sparse.linalg import spsolve
+
     system = (beta * laplacian + alpha * sparse.identity(laplacian.shape[0], format="csr")).tocsc()
     solution: NDArray[np.float64] = spsolve(system, prior)
     return np.maximum(0.0, solution)
