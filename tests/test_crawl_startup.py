@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -46,38 +47,42 @@ def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, args, message):
     assert not (tmp_path / "feed.jsonl").exists() or not (tmp_path / "feed.jsonl").read_text()
 
 
+def imported_after(code: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
+    probe = f"import sys\n{code}\nprint(sorted(m for m in {modules!r} if m in sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return ast.literal_eval(done.stdout.strip())
+
+
 def test_command_modules_import_no_command_only_dependency() -> None:
     # Scrapy imports every command module at the start of any command, a crawl included:
     # what only one command needs (the evaluation's plots, the dataset and demo servers,
     # torch) is imported inside it.
-    probe = (
-        "import sys; from scrapy.utils.misc import walk_modules_iter; "
-        "list(walk_modules_iter('crawler.commands')); "
-        "print(sorted(m for m in ('matplotlib', 'torch', 'crawler.dataset', 'crawler.demo', 'crawler.styled') "
-        "if m in sys.modules))"
+    code = "from scrapy.utils.misc import walk_modules_iter\nlist(walk_modules_iter('crawler.commands'))"
+    assert (
+        imported_after(code, ("matplotlib", "torch", "crawler.dataset", "crawler.demo", "crawler.styled"))
+        == []
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
 
 
 def test_a_one_process_crawl_imports_neither_scipy_nor_redis() -> None:
-    # Every component a crawl loads from the project's settings, and the spider: scipy (DOM
-    # PageRank's solver) and redis / scrapy-redis (the shared frontier) cost about 0.6 s at
-    # each start and are imported only where they are used.
-    probe = (
-        "import sys; from scrapy.utils.project import get_project_settings; "
-        "from scrapy.utils.misc import load_object; import crawler.spiders.news; "
-        "s = get_project_settings(); "
-        "[load_object(path) for name in ('ADDONS', 'EXTENSIONS', 'DOWNLOADER_MIDDLEWARES', 'SPIDER_MIDDLEWARES', "
-        "'ITEM_PIPELINES') for path, order in s.getdict(name).items() if isinstance(path, str) and order is not None]; "
-        "[load_object(path) for path in s.getdict('DOWNLOAD_HANDLERS').values() if isinstance(path, str)]; "
-        "print(sorted(m for m in ('scipy', 'redis', 'scrapy_redis') if m in sys.modules))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    # The spider and every component the project's settings name: scipy (DOM PageRank's
+    # solver) and redis / scrapy-redis (the shared frontier) cost about 0.6 s at each start
+    # and are imported only where they are used.
+    code = """
+from scrapy.utils.misc import load_object
+from scrapy.utils.project import get_project_settings
+import crawler.spiders.news
+settings = get_project_settings()
+for name in ("ADDONS", "EXTENSIONS", "DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES", "ITEM_PIPELINES"):
+    for path, order in settings.getdict(name).items():
+        if isinstance(path, str) and order is not None:
+            load_object(path)
+for path in settings.getdict("DOWNLOAD_HANDLERS").values():
+    if isinstance(path, str):
+        load_object(path)
+"""
+    assert imported_after(code, ("scipy", "redis", "scrapy_redis")) == []
