@@ -71,7 +71,7 @@ def test_command_modules_import_no_command_only_dependency() -> None:
 def test_a_one_process_crawl_imports_neither_scipy_nor_redis() -> None:
     # The spider and every component the project's settings name: scipy (DOM PageRank's
     # solver) and redis / scrapy-redis (the shared frontier) cost about 0.6 s at each start
-    # and are imported only where they are used.
+    # and are loaded only by the extractor and the components that use them.
     code = """
 from scrapy.utils.misc import load_object
 from scrapy.utils.project import get_project_settings

@@ -34,7 +34,7 @@ from pipelines.extraction.registry import configured_options, register
 from pipelines.extraction.result import extraction_with
 from pipelines.extraction.textformat import render_blocks
 
-if TYPE_CHECKING:  # scipy is imported where the graph is built: every process start pays for it otherwise
+if TYPE_CHECKING:  # scipy is imported when the extractor is built: other crawls never load it
     from scipy import sparse
 
 logger = logging.getLogger(__name__)
@@ -156,7 +156,9 @@ class DomPageRankExtractor:
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
         """Defaults, with any ``PAGESIGHT_EXTRACTOR_OPTIONS["dom-pagerank"]`` overrides;
-        ValueError on a bad value."""
+        ValueError on a bad value. Loads the solver (scipy) now, not on the first page."""
+        import scipy.sparse.linalg  # noqa: F401
+
         return cls(configured_options(cls.name, cls.Options(), settings))
 
     def prior(self, graph: DomGraph, root: HtmlElement) -> np.ndarray:
