@@ -1,9 +1,11 @@
-"""Denoising tables per page type, invisible boxes, noscript fallbacks, forms, the guard."""
+"""Denoising tables per page type, invisible boxes, noscript fallbacks, forms, duplicate
+copies, the guard."""
 
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
+from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.denoise import NOISE_TABLES, denoise, invisible_elements
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.page import ARTICLE, LIST
@@ -228,3 +230,58 @@ def test_empty_elements_go_but_line_breaks_stay():
     assert removed["empty"] == 2
     assert root.find(".//br") is not None
     assert lxml_html.tostring(body_of(root), encoding="unicode").count("<div") == 0
+
+
+def test_of_two_copies_of_a_block_the_one_markup_hides_goes():
+    for hidden_first in (True, False):
+        shown = f"<main><div class='rich-text'><h2>Prices</h2><p>{STORY}</p></div></main>"
+        hidden = f"<div class='layout w-condition-invisible'><div class='rich-text'><h2>Prices</h2><p>{STORY}</p></div></div>"
+        root = page(hidden + shown if hidden_first else shown + hidden)
+        removed = denoise(root, ARTICLE)
+        assert removed["duplicate"] == 1
+        assert text_of(root) == f"Prices {STORY}"
+        assert body_of(root).find(".//main/div[@class='rich-text']") is not None
+
+
+@pytest.mark.parametrize("hiding", ['class="d-none d-lg-block"', 'class="hidden-xs"', "hidden", 'style="display: none"'])
+def test_a_copy_is_hidden_by_responsive_classes_attributes_and_styles(hiding):
+    root = page(f"<div class='mobile'><p>{STORY}</p></div><div {hiding}><p>{STORY}</p></div>")
+    denoise(root, ARTICLE)
+    assert text_of(root) == STORY
+    assert body_of(root).find(".//div[@class='mobile']/p") is not None
+
+
+def test_of_two_unmarked_copies_the_one_in_the_article_stays():
+    summary = "The council agreed on Tuesday to repair the old stone bridge over the river and to keep one lane open for buses."
+    root = page(
+        f"<main><div class='page-title'><p>{summary}</p></div><article><p>{summary}</p><p>{STORY}</p></article></main>"
+    )
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"{summary} {STORY}"
+    assert body_of(root).find(".//div[@class='page-title']") is None
+
+
+def test_repeated_widgets_quotations_and_short_copies_stay():
+    widget = "Rate this book: one star, two stars, three stars, four stars or five stars, then write a review of it here."
+    rows = "".join(f"<tr><td>Book {n}</td><td>{widget}</td></tr>" for n in range(3))
+    post = "I moved my automations from Node-RED to Home Assistant last year and the scripts became much easier to keep."
+    thread = f"<div class='post'><p>{post}</p></div><div class='post'><blockquote>{post}</blockquote><p>Agreed.</p></div>"
+    short = "<p>No credit card required. Cancel at any time, no questions asked.</p>" * 2
+    root = page(f"<main><table>{rows}</table>{thread}{short}</main>")
+    removed = denoise(root, ARTICLE)
+    assert removed["duplicate"] == 0
+    text = text_of(root)
+    assert text.count(widget) == 3 and text.count(post) == 2 and text.count("No credit card required") == 2
+
+
+def test_iawce_keeps_a_responsive_page_s_body_once():
+    body = "".join(f"<p>{STORY} Paragraph {n}.</p>" for n in range(4))
+    html = (
+        "<html><head><title>Yoga prices</title></head><body><header><a href='/'>Studio</a></header>"
+        f"<div class='layout-normal'><h1>Yoga prices</h1><div class='rte'>{body}</div></div>"
+        f"<div class='layout-gated w-condition-invisible'><div class='rte'>{body}</div></div>"
+        "<footer>Contact us</footer></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://studio.example/yoga-prices", ARTICLE))
+    assert found is not None
+    assert found.text.count("Paragraph 3.") == 1 and "Paragraph 0." in found.text
