@@ -73,7 +73,9 @@ def merge_feature_names(candidates: Sequence[str]) -> list[str]:
 
 def ngrams(words: Sequence[str], size: int) -> set[tuple[str, ...]]:
     """The ``size``-word n-grams of ``words`` (the whole of a shorter text as one)."""
-    return {tuple(words[i : i + size]) for i in range(max(1, len(words) - size + 1))}
+    if len(words) < size:
+        return {tuple(words)}
+    return set(zip(*(words[i:] for i in range(size))))
 
 
 class Grams:
@@ -88,11 +90,18 @@ class Grams:
 
     def contains(self, words: Sequence[str]) -> float:
         """Share of the line's n-grams (of its own length when shorter) in this text."""
-        size = min(NGRAM, len(words))
-        if not size:
-            return 0.0
-        line = ngrams(words, size)
-        return len(line & self.sets[size]) / len(line)
+        return self.share(line_grams(words))
+
+    def share(self, line: tuple[int, set[tuple[str, ...]]]) -> float:
+        """:meth:`contains` for a line's :func:`line_grams`, computed once for many texts."""
+        size, grams = line
+        return len(grams & self.sets[size]) / len(grams) if grams else 0.0
+
+
+def line_grams(words: Sequence[str]) -> tuple[int, set[tuple[str, ...]]]:
+    """A line's n-gram length (``NGRAM``, or its own length when shorter) and n-grams."""
+    size = min(NGRAM, len(words))
+    return size, ngrams(words, size) if size else set()
 
 
 def candidate_lines(
@@ -107,8 +116,10 @@ def candidate_lines(
     seen = Grams()
     units: list[Line] = []
     for source, found in enumerate(lines):
-        kept = [unit for unit in found if source == 0 or seen.contains(unit[2]) < CONTAINED]
-        contained = [[g.contains(words) for g in grams] for _, _, words in kept]
+        shapes = [line_grams(words) for _, _, words in found]
+        kept_at = [i for i, shape in enumerate(shapes) if source == 0 or seen.share(shape) < CONTAINED]
+        kept = [found[i] for i in kept_at]
+        contained = [[g.share(shapes[i]) for g in grams] for i in kept_at]
         votes = [float(sum(share >= CONTAINED for share in row)) for row in contained]
         sizes = [len(words) for _, _, words in kept]
         for i, ((number, line, words), row) in enumerate(zip(kept, contained, strict=True)):
@@ -175,6 +186,7 @@ def markdown_spans(text: str, markdown: str) -> dict[int, tuple[int, int]]:
     fence's close) join the line before; a code fence's opening joins the line after.
     Lines not found are left out (they are rendered as their text)."""
     rows = markdown.splitlines()
+    row_words: dict[int, Counter[str]] = {}
     spans: dict[int, tuple[int, int]] = {}
     cursor, in_code = 0, False
     previous: int | None = None
@@ -183,8 +195,9 @@ def markdown_spans(text: str, markdown: str) -> dict[int, tuple[int, int]]:
         if not words:
             continue
         for at in range(cursor, min(len(rows), cursor + 2 * WINDOW + 1)):
-            found = Counter(tokens(rows[at]))
-            if sum((words & found).values()) >= CONTAINED * sum(words.values()):
+            if at not in row_words:
+                row_words[at] = Counter(tokens(rows[at]))
+            if sum((words & row_words[at]).values()) >= CONTAINED * sum(words.values()):
                 break
         else:
             continue
@@ -211,8 +224,9 @@ def merged_markdown(
     (``markdowns[source]``, aligned with ``texts[source]`` by :func:`markdown_spans`),
     lines next to each other in that Markdown kept together, others separated by a blank
     line; a line without a Markdown span is its text. A code block left open is closed."""
+    used = {line.source for line in lines}
     spans = {
-        source: markdown_spans(text or "", markdown or "")
+        source: markdown_spans(text or "", markdown or "") if source in used else {}
         for source, (text, markdown) in enumerate(zip(texts, markdowns, strict=True))
     }
     rows = [(markdown or "").splitlines() for markdown in markdowns]
