@@ -75,7 +75,7 @@ def ngrams(words: Sequence[str], size: int) -> set[tuple[str, ...]]:
     """The ``size``-word n-grams of ``words`` (the whole of a shorter text as one)."""
     if len(words) < size:
         return {tuple(words)}
-    return set(zip(*(words[i:] for i in range(size))))
+    return set(zip(*(words[i:] for i in range(size)), strict=False))  # the shifted copies end early
 
 
 class Grams:

@@ -243,7 +243,9 @@ def test_of_two_copies_of_a_block_the_one_markup_hides_goes():
         assert body_of(root).find(".//main/div[@class='rich-text']") is not None
 
 
-@pytest.mark.parametrize("hiding", ['class="d-none d-lg-block"', 'class="hidden-xs"', "hidden", 'style="display: none"'])
+@pytest.mark.parametrize(
+    "hiding", ['class="d-none d-lg-block"', 'class="hidden-xs"', "hidden", 'style="display: none"']
+)
 def test_a_copy_is_hidden_by_responsive_classes_attributes_and_styles(hiding):
     root = page(f"<div class='mobile'><p>{STORY}</p></div><div {hiding}><p>{STORY}</p></div>")
     denoise(root, ARTICLE)

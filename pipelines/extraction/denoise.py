@@ -57,7 +57,7 @@ from typing import Any
 from pyquery import PyQuery
 
 from pipelines.extraction.dom import HtmlElement, body_of, is_element, remove_keeping_tail
-from pipelines.extraction.lengths import normalize_space, subtree_lengths, text_length
+from pipelines.extraction.lengths import normalize_space, text_length
 from pipelines.extraction.page import ARTICLE, LIST
 
 #: Tags removed on every page type.
@@ -448,7 +448,8 @@ def duplicate_copies(body: HtmlElement) -> list[HtmlElement]:
     dropped: set[HtmlElement] = set()
     for (first, second), length in sorted(pairs.items(), key=lambda item: item[1], reverse=True):
         if length < MIN_DUPLICATE_WORDS or any(
-            _quoted(el) or el in dropped or any(a in dropped for a in el.iterancestors()) for el in (first, second)
+            _quoted(el) or el in dropped or any(a in dropped for a in el.iterancestors())
+            for el in (first, second)
         ):
             continue
         dropped.add(max((first, second), key=lambda el: _drop_rank(el, second)))
