@@ -21,7 +21,7 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
 5. elements whose ``class``/``id`` or ``role`` marks them as noise (cookie banners, ads,
    share bars, ...). ``html``, ``body``, ``main``, ``article`` and anything that holds the
    page's ``<h1>`` are never removed this way;
-6. the second copy of a block whose text the page holds twice (at least
+6. one of the two copies of a block whose text the page holds twice (at least
    ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor in a
    quotation): a responsive theme's mobile and desktop versions, a site builder's
    conditionally shown twin, a carousel's clone. The copy that markup hides goes, else the
