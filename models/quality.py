@@ -77,7 +77,8 @@ def stage_from_sklearn(model: Any, candidates: list[str]) -> StageModel:
 class QualityEstimate:
     """The checkpoint: a model per stage, each stage's line merge (none in a checkpoint
     written before the merge), and what made it (args, data, metrics; ``meta["choice"]``:
-    pick or merge, chosen on validation)."""
+    the ``ensemble``'s pick or merge, ``meta["fast_choice"]`` ``ensemble-fast``'s, both
+    chosen on validation)."""
 
     stages: dict[str, StageModel]
     meta: dict[str, Any] = field(default_factory=dict)

@@ -155,9 +155,33 @@ def kept_lines(
 ) -> list[Line]:
     """The first candidate's lines whose probability is at least ``drop_below``, then the
     other candidates' lines whose probability is at least ``add_from``."""
+    return [line for line, _ in _kept_with_probability(lines, probabilities, drop_below, add_from)]
+
+
+def kept_confidence(
+    lines: Sequence[Line], probabilities: Sequence[float], drop_below: float, add_from: float
+) -> float:
+    """The word-weighted mean probability of the lines :func:`kept_lines` keeps (0 when
+    it keeps none): how sure the classifier is that the merged text is all gold."""
+    kept = _kept_with_probability(lines, probabilities, drop_below, add_from)
+    words = sum(len(line.words) for line, _ in kept)
+    return sum(len(line.words) * p for line, p in kept) / words if words else 0.0
+
+
+def _kept_with_probability(
+    lines: Sequence[Line], probabilities: Sequence[float], drop_below: float, add_from: float
+) -> list[tuple[Line, float]]:
     pairs = list(zip(lines, probabilities, strict=True))
-    first = [line for line, p in pairs if line.source == 0 and p >= drop_below]
-    return first + [line for line, p in pairs if line.source and p >= add_from]
+    first = [(line, p) for line, p in pairs if line.source == 0 and p >= drop_below]
+    return first + [(line, p) for line, p in pairs if line.source and p >= add_from]
+
+
+def merged_quality(pick_estimate: float, confidence: float) -> float:
+    """The merged text's quality estimate (the feed's ``extraction_quality``): the mean of
+    the stage's estimate for the candidate it picks and the kept lines'
+    :func:`kept_confidence`. Chosen on the validation domains over either alone (README
+    "Ensemble", session 15)."""
+    return (pick_estimate + confidence) / 2
 
 
 def merged_text(lines: Sequence[Line]) -> str:
@@ -255,9 +279,13 @@ class MergeModel:
     drop_below: float
     add_from: float
 
-    def kept(self, lines: Sequence[Line]) -> list[Line]:
-        """The lines the merge keeps, in :func:`kept_lines`' order."""
+    def kept(self, lines: Sequence[Line]) -> tuple[list[Line], float]:
+        """The lines the merge keeps, in :func:`kept_lines`' order, and their
+        :func:`kept_confidence`."""
         if not lines:
-            return []
-        probabilities = self.trees.probabilities(np.array([line.features for line in lines]))
-        return kept_lines(lines, probabilities.tolist(), self.drop_below, self.add_from)
+            return [], 0.0
+        probabilities = self.trees.probabilities(np.array([line.features for line in lines])).tolist()
+        return (
+            kept_lines(lines, probabilities, self.drop_below, self.add_from),
+            kept_confidence(lines, probabilities, self.drop_below, self.add_from),
+        )

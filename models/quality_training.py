@@ -34,6 +34,9 @@ GRID = [(100, 0.1), (200, 0.05), (400, 0.05), (300, 0.1)]
 MARGINS = [0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 1.0]
 #: Confidence thresholds of the cascade tried on the validation domains.
 THRESHOLDS = [0.0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01]
+#: How far the fast preset's word F1 may trail the default's on the validation domains
+#: when it takes the cheaper way (issue 14: "within 0.01 of the default").
+FAST_TOLERANCE = 0.01
 
 
 @dataclass
@@ -199,10 +202,13 @@ def train_quality(
     choice, metrics["merge"]["cascade"] = merge_cascade(
         merges, validation_picks, heldout_picks, threshold, pages
     )
+    default_f1 = metrics["merge"]["cascade"]["validation_f1" if choice == MERGE else "validation_pick_f1"]
+    fast, metrics["merge"]["fast"] = fast_choice(merges[CHEAP], validation_picks[CHEAP], default_f1)
     meta = {
         "config": asdict(config),
         "confident": threshold,
         "choice": choice,
+        "fast_choice": fast,
         "metrics": metrics,
         "scikit_learn": importlib.metadata.version("scikit-learn"),
     }
@@ -220,24 +226,43 @@ def merge_cascade(
     """The ``ensemble``'s choice (merge when the merge cascade beats the pick cascade on
     the validation domains, else pick) and the merge cascade's report: the cheap stage's
     merge where the cheap pick's estimate is at least ``threshold``, the full stage's
-    elsewhere; its estimate is the pick's (the feed's ``extraction_quality``)."""
+    elsewhere; its estimate (the feed's ``extraction_quality``) is
+    :func:`models.quality_merge.merged_quality` of the pick's estimate and the kept
+    lines' confidence (the pick's estimate alone reported beside it)."""
+    from models.quality_merge import merged_quality
 
-    def merged_f1(role_picks: dict[str, StagePicks]) -> np.ndarray:
+    def per_page(role_picks: dict[str, StagePicks], values: str) -> np.ndarray:
         escalate = role_picks[CHEAP].estimate < threshold
-        stage_f1 = {
-            name: np.array([merges[name].f1[f] for f in role_picks[name].file_ids]) for name in merges
+        stage_values = {
+            name: np.array([getattr(merges[name], values)[f] for f in role_picks[name].file_ids])
+            for name in merges
         }
-        return np.where(escalate, stage_f1[FULL], stage_f1[CHEAP])
+        return np.where(escalate, stage_values[FULL], stage_values[CHEAP])
 
     pick_f1 = cascade(validation[CHEAP], validation[FULL], threshold)[0].mean()
-    merge_f1 = merged_f1(validation).mean()
-    true_f1 = merged_f1(heldout)
-    _, estimate, _ = cascade(heldout[CHEAP], heldout[FULL], threshold)
-    return MERGE if merge_f1 > pick_f1 else PICK, {
-        "validation_f1": float(merge_f1),
-        "validation_pick_f1": float(pick_f1),
-        HELDOUT: _report(heldout[FULL], pages, true_f1, estimate),
-    }
+    merge_f1 = per_page(validation, "f1").mean()
+    report: dict[str, Any] = {"validation_f1": float(merge_f1), "validation_pick_f1": float(pick_f1)}
+    for role, role_picks in ((VALIDATION, validation), (HELDOUT, heldout)):
+        true_f1 = per_page(role_picks, "f1")
+        _, pick_estimate, _ = cascade(role_picks[CHEAP], role_picks[FULL], threshold)
+        confidence = per_page(role_picks, "confidence")
+        estimate = np.array([merged_quality(*pair) for pair in zip(pick_estimate, confidence, strict=True)])
+        report[role] = {
+            **_report(role_picks[FULL], pages, true_f1, estimate),
+            "pick_estimate": quality_metrics(pick_estimate, true_f1),
+        }
+    return MERGE if merge_f1 > pick_f1 else PICK, report
+
+
+def fast_choice(merge: MergeFit, cheap: StagePicks, default_f1: float) -> tuple[str, dict[str, float]]:
+    """The fast preset's choice (``ensemble-fast``: the cheap stage alone): the cheap
+    pick when its validation word F1 is within :data:`FAST_TOLERANCE` of the default's
+    (``default_f1``), since the merge costs time; else the better of pick and merge."""
+    pick_f1 = float(cheap.true_f1.mean())
+    merge_f1 = float(np.mean([merge.f1[f] for f in cheap.file_ids]))
+    merge_needed = pick_f1 < default_f1 - FAST_TOLERANCE and merge_f1 > pick_f1
+    choice = MERGE if merge_needed else PICK
+    return choice, {"validation_pick_f1": pick_f1, "validation_merge_f1": merge_f1, "default_f1": default_f1}
 
 
 #: (drop_below, add_from) of the line-level merge tried on the cross-fitted selection set
@@ -248,11 +273,13 @@ MERGE_THRESHOLDS = [(0.0, 1.01), (0.0, 0.5), (0.1, 0.5), (0.2, 0.5), (0.3, 0.5),
 @dataclass
 class MergeFit:
     """A stage's fitted line merge, what it measured (:func:`fit_merge`), and its merged
-    word F1 per page of the validation and held-out domains (keyed by file id)."""
+    word F1 and kept lines' confidence per page of the validation and held-out domains
+    (keyed by file id)."""
 
     model: MergeModel
     metrics: dict[str, Any]
     f1: dict[str, float]
+    confidence: dict[str, float]
 
 
 def fit_merge(
@@ -266,7 +293,15 @@ def fit_merge(
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from models.quality_features import candidate_features
-    from models.quality_merge import Grams, Line, candidate_lines, in_gold, kept_lines, merge_feature_names
+    from models.quality_merge import (
+        Grams,
+        Line,
+        candidate_lines,
+        in_gold,
+        kept_confidence,
+        kept_lines,
+        merge_feature_names,
+    )
     from models.quality_merge import merged_text as merged
     from pipelines.evaluation.metrics import word_prf
     from pipelines.evaluation.text import tokens
@@ -321,6 +356,11 @@ def fit_merge(
     names = merge_feature_names(candidates)
     model = MergeModel(list(candidates), TreeEnsemble.from_sklearn(final, names, {}), *best)
     f1: dict[str, float] = {}
+    confidence = {
+        page.file_id: kept_confidence(units[i], probability[starts[i] : starts[i + 1]].tolist(), *best)
+        for i, page in enumerate(ordered)
+        if page.role in (VALIDATION, HELDOUT)
+    }
     metrics: dict[str, Any] = {
         "candidates": candidates,
         "thresholds": list(best),
@@ -343,4 +383,4 @@ def fit_merge(
             metrics[f"{HELDOUT}_first_f1_by_type"] = {
                 t: float(first[ix].mean()) for t, ix in sorted(by_type.items())
             }
-    return MergeFit(model, metrics, f1)
+    return MergeFit(model, metrics, f1, confidence)

@@ -18,8 +18,15 @@ from crawler.demo.generator import build_web
 from models.quality import FORMAT, QualityCheckpointError, QualityEstimate
 from models.quality_data import CandidatePage, quality_rows, read_cache
 from models.quality_features import PageStats, candidate_features, feature_names, page_stats
-from models.quality_merge import candidate_lines
-from models.quality_training import TrainConfig, quality_metrics, train_quality
+from models.quality_merge import candidate_lines, merged_quality
+from models.quality_training import (
+    MergeFit,
+    StagePicks,
+    TrainConfig,
+    fast_choice,
+    quality_metrics,
+    train_quality,
+)
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction import Page, build_extractor, decode_html
@@ -122,9 +129,59 @@ def test_training_learns_which_candidate_is_right(trained):
     cascade = metrics["merge"]["cascade"]
     chosen = "merge" if cascade["validation_f1"] > cascade["validation_pick_f1"] else "pick"
     assert estimate.meta["choice"] == chosen
+    fast = metrics["merge"]["fast"]
+    assert fast["default_f1"] == cascade["validation_f1" if chosen == "merge" else "validation_pick_f1"]
+    assert estimate.meta["fast_choice"] == fast_choice_rule(fast)
     assert metrics["merge"]["full"]["candidates"] == NAMES and cascade["heldout"]["pages"] == 18
     assert set(metrics["full"]["heldout"]["f1_by_type"]) == {"article", "forum"}
     assert 0.0 <= estimate.meta["confident"] <= 1.01
+
+
+def fast_choice_rule(fast: dict[str, float]) -> str:
+    """The fast preset's rule, written out: pick within 0.01 of the default, else the better."""
+    if fast["validation_pick_f1"] >= fast["default_f1"] - 0.01:
+        return "pick"
+    return "merge" if fast["validation_merge_f1"] > fast["validation_pick_f1"] else "pick"
+
+
+@pytest.mark.parametrize(
+    ("pick_f1", "merge_f1", "default_f1", "expected"),
+    [
+        (0.85, 0.86, 0.855, "pick"),  # within the tolerance: the cheaper way
+        (0.80, 0.86, 0.86, "merge"),  # too far behind, the merge is better
+        (0.80, 0.79, 0.86, "pick"),  # too far behind, but the merge is no better
+    ],
+)
+def test_the_fast_preset_takes_the_cheaper_way_within_a_hundredth_of_the_default(
+    pick_f1, merge_f1, default_f1, expected
+):
+    ids = ["a", "b"]
+    cheap = StagePicks(ids, ["iawce", "iawce"], np.zeros(2), np.full(2, pick_f1), np.ones(2))
+    merge = MergeFit(None, {}, dict.fromkeys(ids, merge_f1), dict.fromkeys(ids, 0.5))
+    choice, report = fast_choice(merge, cheap, default_f1)
+    assert choice == expected == fast_choice_rule(report)
+    assert report["validation_merge_f1"] == pytest.approx(merge_f1)
+
+
+def test_each_preset_reads_its_own_choice_from_the_checkpoint(merge_checkpoint, tmp_path):
+    estimate = QualityEstimate.load(merge_checkpoint)
+    meta = {**estimate.meta, "choice": "merge", "fast_choice": "pick"}
+    path = QualityEstimate(estimate.stages, meta, estimate.merges).save(tmp_path / "both.npz")
+    settings = Settings({"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path)})
+    assert build_extractor("ensemble", settings).options.choice == "merge"
+    assert build_extractor("ensemble-fast", settings).options.choice == "pick"
+    older = {k: v for k, v in meta.items() if k != "fast_choice"}  # before the fast preset had its own
+    path = QualityEstimate(estimate.stages, older, estimate.merges).save(tmp_path / "older.npz")
+    assert (
+        FastEnsembleExtractor.from_settings(
+            Settings({"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path)})
+        ).options.choice
+        == "merge"
+    )
+    forced = Settings(
+        {"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(tmp_path / "both.npz"), "PAGESIGHT_ENSEMBLE_CHOICE": "merge"}
+    )
+    assert build_extractor("ensemble-fast", forced).options.choice == "merge"  # the setting wins
 
 
 def test_rows_target_the_word_f1_against_gold(trained):
@@ -369,6 +426,13 @@ def test_registered_ensemble_merges_lines_of_two_candidates(merge_checkpoint):
     one = picked.extract(page)
     assert one is not None and one.extractor in {f"ensemble:{name}" for name in MERGE_CHEAP}
     assert one.text == alone[one.extractor.removeprefix("ensemble:")].text  # a pick is one candidate's
+    merge = picked.estimate.merges["cheap"]  # confident 0: the cheap stage chose and merged
+    texts = [alone[name].text for name in merge.candidates]
+    stats = page_stats(page.parsed.root)
+    rows = candidate_features(texts, merge.candidates, stats, "article")
+    _, confidence = merge.kept(candidate_lines(texts, stats, rows))
+    assert 0.0 < confidence <= 1.0 and one.quality is not None
+    assert found.quality == pytest.approx(merged_quality(one.quality, confidence))  # not the pick's alone
 
 
 def test_a_checkpoint_without_the_merge_picks_and_refuses_an_explicit_merge(
@@ -392,9 +456,10 @@ def test_a_checkpoint_without_the_merge_picks_and_refuses_an_explicit_merge(
         FastEnsembleExtractor.from_settings(Settings({**settings, "PAGESIGHT_ENSEMBLE_CHOICE": "vote"}))
 
 
-def test_a_checkpoint_storing_an_unknown_choice_is_refused(merge_checkpoint, tmp_path):
+@pytest.mark.parametrize(("key", "preset"), [("choice", "ensemble"), ("fast_choice", "ensemble-fast")])
+def test_a_checkpoint_storing_an_unknown_choice_is_refused(merge_checkpoint, tmp_path, key, preset):
     estimate = QualityEstimate.load(merge_checkpoint)
-    odd = QualityEstimate(estimate.stages, {**estimate.meta, "choice": "vote"}, estimate.merges)
+    odd = QualityEstimate(estimate.stages, {**estimate.meta, key: "vote"}, estimate.merges)
     path = odd.save(tmp_path / "odd.npz")
     with pytest.raises(QualityCheckpointError, match="unknown choice 'vote'"):
-        FastEnsembleExtractor.from_settings(Settings({"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path)}))
+        build_extractor(preset, Settings({"PAGESIGHT_ENSEMBLE_CHECKPOINT": str(path)}))

@@ -11,10 +11,12 @@ from models.quality_merge import (
     Line,
     candidate_lines,
     in_gold,
+    kept_confidence,
     kept_lines,
     markdown_spans,
     merge_feature_names,
     merged_markdown,
+    merged_quality,
     merged_text,
 )
 
@@ -63,6 +65,19 @@ def test_gold_label_and_merged_text():
     assert merged_text(kept) == f"{STORY}\n\n{DEBATE}"
     kept = kept_lines(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7)
     assert merged_text(kept) == f"{STORY}\n{MENU}"
+
+
+def test_the_merge_confidence_weighs_the_kept_lines_by_their_words():
+    story, menu, debate = lines_of([f"{STORY}\n{MENU}", f"{DEBATE} {DEBATE}", None])
+    units = [story, menu, debate]
+    assert (len(story.words), len(debate.words)) == (9, 18)
+    confidence = kept_confidence(units, [0.9, 0.05, 0.6], drop_below=0.1, add_from=0.5)
+    assert confidence == pytest.approx((9 * 0.9 + 18 * 0.6) / 27)  # the menu is not kept
+    assert kept_confidence(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7) == pytest.approx(
+        (9 * 0.9 + 4 * 0.05) / 13
+    )
+    assert kept_confidence(units, [0.05, 0.05, 0.2], drop_below=0.1, add_from=0.5) == 0.0  # none kept
+    assert merged_quality(0.8, confidence) == pytest.approx((0.8 + confidence) / 2)
 
 
 TEXT = (

@@ -131,11 +131,13 @@ def model_card(checkpoint: Path, estimate: QualityEstimate) -> dict[str, Any]:
         "features": {name: stage.trees.features for name, stage in estimate.stages.items()},
         "merge_features": {name: merge.trees.features for name, merge in estimate.merges.items()},
         "target": "the candidate's bag-of-words F1 against WCXB's gold main_content",
+        "extraction_quality": "pick: the picked candidate's estimate; merge: its mean with the kept "
+        "lines' word-weighted mean probability of being in the gold",
         "split": "models/splits/wcxb-dev.json: fit on train domains, size and cascade threshold "
         "chosen on validation domains, metrics on held-out domains",
         **{
             key: estimate.meta[key]
-            for key in ("config", "confident", "choice", "args", "scikit_learn", "trained_at")
+            for key in ("config", "confident", "choice", "fast_choice", "args", "scikit_learn", "trained_at")
         },
         "metrics": estimate.meta["metrics"],
         "command": "scrapy train-ensemble " + " ".join(sys.argv[1:]),

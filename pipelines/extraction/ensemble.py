@@ -5,8 +5,9 @@ iawce's extraction unless another candidate's estimate beats iawce's by the stag
 margin (chosen on validation domains); ``merge`` keeps iawce's lines that the stage's
 line classifier does not rule out and adds the other candidates' lines it is sure of
 (:mod:`models.quality_merge`; text and Markdown, each line's Markdown from its own
-candidate). Either way the picked candidate's estimate is the extraction's ``quality``
-(the feed's ``extraction_quality``).
+candidate). The extraction's ``quality`` (the feed's ``extraction_quality``) is the
+picked candidate's estimate, or for a merge its mean with the kept lines' confidence
+(:func:`models.quality_merge.merged_quality`).
 
 A cascade keeps it cheap: the ``cheap`` candidates (iawce, iawce-paper, dom-pagerank: a
 few ms each) run first; only when the best of their estimates is below the confidence
@@ -50,6 +51,8 @@ class EnsembleExtractor:
     name: ClassVar[str] = "ensemble"
     #: Whether the peers run when the cheap candidates' estimate is unsure.
     with_peers: ClassVar[bool] = True
+    #: The checkpoint's meta key holding this preset's choice (made on validation).
+    choice_key: ClassVar[str] = "choice"
 
     @dataclass(frozen=True)
     class Options:
@@ -108,11 +111,12 @@ class EnsembleExtractor:
         names = dict.fromkeys(name for stage in stages for name in stage.candidates)
         return cls(options, estimate, {name: build_extractor(name, settings) for name in names})
 
-    @staticmethod
-    def _choice(configured: str, estimate: QualityEstimate, checkpoint: Path) -> str:
-        """The requested choice made one: empty is the checkpoint's (pick when it
-        predates the merge, said in the log); merge from a checkpoint without one is
-        QualityCheckpointError (one line)."""
+    @classmethod
+    def _choice(cls, configured: str, estimate: QualityEstimate, checkpoint: Path) -> str:
+        """The requested choice made one: empty is the checkpoint's for this preset
+        (:attr:`choice_key`, else the ``ensemble``'s in a checkpoint older than the fast
+        preset's own; pick when it predates the merge, said in the log); merge from a
+        checkpoint without one is QualityCheckpointError (one line)."""
         from models.quality import MERGE, PICK, STAGES, QualityCheckpointError
 
         if configured not in ("", PICK, MERGE):
@@ -131,7 +135,7 @@ class EnsembleExtractor:
         if not has_merge:
             logger.info("ensemble: %s has no line merge (trained before it): the ensemble picks", checkpoint)
             return PICK
-        stored = str(estimate.meta.get("choice", PICK))
+        stored = str(estimate.meta.get(cls.choice_key, estimate.meta.get("choice", PICK)))
         if stored not in (PICK, MERGE):
             raise QualityCheckpointError(f"{checkpoint} stores the unknown choice {stored!r}; retrain it")
         return stored
@@ -139,6 +143,7 @@ class EnsembleExtractor:
     def extract(self, page: Page) -> Extraction | None:
         from models.quality import CHEAP, FULL, MERGE
         from models.quality_features import page_stats
+        from models.quality_merge import merged_quality
 
         first = self.cheap.candidates[0]
         found: dict[str, Extraction | None] = {first: self.candidates[first].extract(page)}
@@ -157,7 +162,9 @@ class EnsembleExtractor:
             logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
             return None
         if self.options.choice == MERGE:
-            chosen = self._merge(self.estimate.merges[stage_name], found, stats, rows) or chosen
+            merged = self._merge(self.estimate.merges[stage_name], found, stats, rows)
+            if merged is not None:
+                chosen, quality = merged[0], merged_quality(quality, merged[1])
         return self._with_metadata(chosen, lead, page, page_type, quality)
 
     def _choose(
@@ -186,25 +193,26 @@ class EnsembleExtractor:
         found: dict[str, Extraction | None],
         stats: PageStats,
         rows: list[list[float]],
-    ) -> Extraction | None:
+    ) -> tuple[Extraction, float] | None:
         """The merged extraction of the stage's candidates (``rows``: their feature rows):
-        the first found candidate's with the merged text and Markdown; None when the
-        merge keeps no line."""
+        the first found candidate's with the merged text and Markdown, and the kept
+        lines' confidence; None when the merge keeps no line."""
         from models.quality_merge import candidate_lines, merged_markdown, merged_text
 
         extractions = [found[name] for name in merge.candidates]
         texts = [extraction.text if extraction else None for extraction in extractions]
-        kept = merge.kept(candidate_lines(texts, stats, rows))
+        kept, confidence = merge.kept(candidate_lines(texts, stats, rows))
         base = next((extraction for extraction in extractions if extraction is not None), None)
         if not kept or base is None:
             return None
         markdowns = [extraction.markdown if extraction else None for extraction in extractions]
-        return replace(
+        merged = replace(
             base,
             extractor="merge",
             text=merged_text(kept),
             markdown=merged_markdown(kept, texts, markdowns),
         )
+        return merged, confidence
 
     def _with_metadata(
         self, chosen: Extraction, first: Extraction | None, page: Page, page_type: str, quality: float
@@ -228,7 +236,9 @@ class EnsembleExtractor:
 
 @register
 class FastEnsembleExtractor(EnsembleExtractor):
-    """The fast preset: the cheap candidates only (no peers), same checkpoint."""
+    """The fast preset: the cheap candidates only (no peers), same checkpoint, its own
+    choice (pick unless the merge is needed to stay within 0.01 of the default)."""
 
     name: ClassVar[str] = "ensemble-fast"
     with_peers: ClassVar[bool] = False
+    choice_key: ClassVar[str] = "fast_choice"
