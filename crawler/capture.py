@@ -200,6 +200,18 @@ ELEMENT_BOXES_JS = """async ([maxBoxes, fontsTimeoutMs]) => {
 }"""
 
 
+# The text caret blinks, so a screenshot would show it on some captures and not on others
+# (Playwright's own screenshot hides it the same way); the style goes again after the
+# screenshot, before the HTML is serialized.
+CARET_STYLE_ID = "pagesight-hide-caret"
+HIDE_CARET_JS = f"""() => {{
+  const style = document.createElement("style");
+  style.id = "{CARET_STYLE_ID}";
+  style.textContent = "*, *::before, *::after {{ caret-color: transparent !important; }}";
+  (document.head || document.documentElement).appendChild(style);
+}}"""
+SHOW_CARET_JS = f"""() => document.getElementById("{CARET_STYLE_ID}")?.remove()"""
+
 # Hide consent and cookie overlays: the known consent managers' containers, and fixed or
 # sticky elements that cover at least `minShare` of the first screen and speak of cookies
 # or consent (their dimmed backdrops go with them). Returns a label per hidden element.
@@ -510,7 +522,12 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
     step_started = time.perf_counter()
     viewport = page.viewport_size or options.viewport
     shot_height = max(1, min(page_height, options.max_screenshot_height))
-    png, shot_height = await screenshot_with_fallback(page, viewport, shot_height, options, warnings)
+    await _evaluate(page, HIDE_CARET_JS)
+    try:
+        png, shot_height = await screenshot_with_fallback(page, viewport, shot_height, options, warnings)
+    finally:
+        with contextlib.suppress(PlaywrightError):  # the page may be gone
+            await page.evaluate(SHOW_CARET_JS)
     timings["screenshot"] = _ms_since(step_started)
     result = {
         "screenshot_png": png,
