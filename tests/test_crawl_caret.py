@@ -4,8 +4,8 @@ hiding it.
 A page that focuses a text field on load shows a blinking caret; a screenshot taken
 while it is on would differ from one taken a moment later. These pages focus a large,
 white-on-white field whose caret is pure red, so any red pixel in the screenshot is the
-caret. The caret blinks about every half second: a capture without the hiding style
-shows it on about half of the pages, so a crawl of several such pages catches it.
+caret. The caret blinks: a capture without the hiding style shows it on a third to a half
+of the pages, so a crawl of several such pages catches it.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from tests.crawling import run_crawl
 
 pytestmark = pytest.mark.e2e
 
-#: Pages crawled; with the caret shown on half the captures, all of them missing it by
-#: chance would happen once in 2**PAGES crawls.
+#: Pages crawled; with the caret shown on a third of the captures, all of them missing it
+#: by chance would happen in (2/3)**PAGES of the crawls without the style (4 %).
 PAGES = 8
 
 CARET_PAGE = """<!doctype html>
