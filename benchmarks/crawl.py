@@ -11,7 +11,9 @@ ratio is of the pooled times, and each round's ratio is reported beside it.
         [--out benchmarks/results/crawl.json]
 
 ``--set`` passes a setting to the capture crawl only (e.g. ``PAGESIGHT_SCROLL_ALWAYS=True``
-for the cost of scrolling every page).
+for the cost of scrolling every page). The capture crawl runs only the store pipeline, so
+an extractor's cost needs the extract pipeline too: ``--set 'ITEM_PIPELINES={...,
+"pipelines.extract.ExtractPipeline": 300}' --set PAGESIGHT_EXTRACTOR=ensemble``.
 """
 
 from __future__ import annotations
