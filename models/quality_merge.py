@@ -155,32 +155,27 @@ def kept_lines(
 ) -> list[Line]:
     """The first candidate's lines whose probability is at least ``drop_below``, then the
     other candidates' lines whose probability is at least ``add_from``."""
-    return [line for line, _ in _kept_with_probability(lines, probabilities, drop_below, add_from)]
+    return kept_with_confidence(lines, probabilities, drop_below, add_from)[0]
 
 
-def kept_confidence(
+def kept_with_confidence(
     lines: Sequence[Line], probabilities: Sequence[float], drop_below: float, add_from: float
-) -> float:
-    """The word-weighted mean probability of the lines :func:`kept_lines` keeps (0 when
-    it keeps none): how sure the classifier is that the merged text is all gold."""
-    kept = _kept_with_probability(lines, probabilities, drop_below, add_from)
-    words = sum(len(line.words) for line, _ in kept)
-    return sum(len(line.words) * p for line, p in kept) / words if words else 0.0
-
-
-def _kept_with_probability(
-    lines: Sequence[Line], probabilities: Sequence[float], drop_below: float, add_from: float
-) -> list[tuple[Line, float]]:
+) -> tuple[list[Line], float]:
+    """:func:`kept_lines` and their word-weighted mean probability (0 when none is kept):
+    how sure the classifier is that the merged text is all gold."""
     pairs = list(zip(lines, probabilities, strict=True))
-    first = [(line, p) for line, p in pairs if line.source == 0 and p >= drop_below]
-    return first + [(line, p) for line, p in pairs if line.source and p >= add_from]
+    kept = [(line, p) for line, p in pairs if line.source == 0 and p >= drop_below]
+    kept += [(line, p) for line, p in pairs if line.source and p >= add_from]
+    words = sum(len(line.words) for line, _ in kept)
+    confidence = sum(len(line.words) * p for line, p in kept) / words if words else 0.0
+    return [line for line, _ in kept], confidence
 
 
 def merged_quality(pick_estimate: float, confidence: float) -> float:
     """The merged text's quality estimate (the feed's ``extraction_quality``): the mean of
-    the stage's estimate for the candidate it picks and the kept lines'
-    :func:`kept_confidence`. Chosen on the validation domains over either alone (README
-    "Ensemble", session 15)."""
+    the stage's estimate for the candidate it picks and the kept lines' confidence
+    (:func:`kept_with_confidence`). Chosen on the validation domains over either alone
+    (README "Ensemble", session 15)."""
     return (pick_estimate + confidence) / 2
 
 
@@ -280,12 +275,8 @@ class MergeModel:
     add_from: float
 
     def kept(self, lines: Sequence[Line]) -> tuple[list[Line], float]:
-        """The lines the merge keeps, in :func:`kept_lines`' order, and their
-        :func:`kept_confidence`."""
+        """The lines the merge keeps and their confidence (:func:`kept_with_confidence`)."""
         if not lines:
             return [], 0.0
         probabilities = self.trees.probabilities(np.array([line.features for line in lines])).tolist()
-        return (
-            kept_lines(lines, probabilities, self.drop_below, self.add_from),
-            kept_confidence(lines, probabilities, self.drop_below, self.add_from),
-        )
+        return kept_with_confidence(lines, probabilities, self.drop_below, self.add_from)

@@ -298,8 +298,8 @@ def fit_merge(
         Line,
         candidate_lines,
         in_gold,
-        kept_confidence,
         kept_lines,
+        kept_with_confidence,
         merge_feature_names,
     )
     from models.quality_merge import merged_text as merged
@@ -357,7 +357,9 @@ def fit_merge(
     model = MergeModel(list(candidates), TreeEnsemble.from_sklearn(final, names, {}), *best)
     f1: dict[str, float] = {}
     confidence = {
-        page.file_id: kept_confidence(units[i], probability[starts[i] : starts[i + 1]].tolist(), *best)
+        page.file_id: kept_with_confidence(units[i], probability[starts[i] : starts[i + 1]].tolist(), *best)[
+            1
+        ]
         for i, page in enumerate(ordered)
         if page.role in (VALIDATION, HELDOUT)
     }

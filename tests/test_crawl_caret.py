@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -22,7 +20,7 @@ import pytest
 from PIL import Image
 
 from crawler.capture import CARET_STYLE_ID
-from crawler.dataset import serve_handler
+from crawler.dataset import serve_static_folder
 from tests.crawling import run_crawl
 
 pytestmark = pytest.mark.e2e
@@ -43,18 +41,13 @@ CARET_PAGE = """<!doctype html>
 """
 
 
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def caret_site(tmp_path: Path) -> Iterator[str]:
     site = tmp_path / "site"
     site.mkdir()
     for n in range(PAGES):
         (site / f"field-{n}.html").write_text(CARET_PAGE, encoding="utf-8")
-    with serve_handler(partial(QuietHandler, directory=str(site))) as base:
+    with serve_static_folder(site) as base:
         yield base
 
 

@@ -11,8 +11,8 @@ from models.quality_merge import (
     Line,
     candidate_lines,
     in_gold,
-    kept_confidence,
     kept_lines,
+    kept_with_confidence,
     markdown_spans,
     merge_feature_names,
     merged_markdown,
@@ -71,12 +71,11 @@ def test_the_merge_confidence_weighs_the_kept_lines_by_their_words():
     story, menu, debate = lines_of([f"{STORY}\n{MENU}", f"{DEBATE} {DEBATE}", None])
     units = [story, menu, debate]
     assert (len(story.words), len(debate.words)) == (9, 18)
-    confidence = kept_confidence(units, [0.9, 0.05, 0.6], drop_below=0.1, add_from=0.5)
-    assert confidence == pytest.approx((9 * 0.9 + 18 * 0.6) / 27)  # the menu is not kept
-    assert kept_confidence(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7) == pytest.approx(
-        (9 * 0.9 + 4 * 0.05) / 13
-    )
-    assert kept_confidence(units, [0.05, 0.05, 0.2], drop_below=0.1, add_from=0.5) == 0.0  # none kept
+    kept, confidence = kept_with_confidence(units, [0.9, 0.05, 0.6], drop_below=0.1, add_from=0.5)
+    assert kept == [story, debate] and confidence == pytest.approx((9 * 0.9 + 18 * 0.6) / 27)
+    kept, with_menu = kept_with_confidence(units, [0.9, 0.05, 0.6], drop_below=0.0, add_from=0.7)
+    assert kept == [story, menu] and with_menu == pytest.approx((9 * 0.9 + 4 * 0.05) / 13)
+    assert kept_with_confidence(units, [0.05, 0.05, 0.2], drop_below=0.1, add_from=0.5) == ([], 0.0)
     assert merged_quality(0.8, confidence) == pytest.approx((0.8 + confidence) / 2)
 
 
