@@ -5,7 +5,8 @@ iawce's extraction unless another candidate's estimate beats iawce's by the stag
 margin (chosen on validation domains); ``merge`` keeps iawce's lines that the stage's
 line classifier does not rule out and adds the other candidates' lines it is sure of
 (:mod:`models.quality_merge`; text and Markdown, each line's Markdown from its own
-candidate). The extraction's ``quality`` (the feed's ``extraction_quality``) is the
+candidate). A page mostly in Chinese or Japanese script keeps iawce's extraction
+(:func:`models.quality_merge.mostly_unspaced`: no training page is). The extraction's ``quality`` (the feed's ``extraction_quality``) is the
 picked candidate's estimate, or for a merge its mean with the kept lines' confidence
 (:func:`models.quality_merge.merged_quality`).
 
@@ -31,6 +32,7 @@ from pipelines.config import SettingsLike
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
 from pipelines.extraction.registry import build_extractor, configured_options, register
+from pipelines.version import short_hash
 
 if TYPE_CHECKING:
     from models.quality import QualityEstimate, StageModel
@@ -76,6 +78,8 @@ class EnsembleExtractor:
         self.confident = (
             float(estimate.meta["confident"]) if options.confident is None else float(options.confident)
         )
+        #: The quality estimate's short hash, for the feed's provenance.
+        self.checkpoint_hashes = {"ensemble": short_hash(options.checkpoint)}
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
@@ -143,7 +147,8 @@ class EnsembleExtractor:
     def extract(self, page: Page) -> Extraction | None:
         from models.quality import CHEAP, FULL, MERGE
         from models.quality_features import page_stats
-        from models.quality_merge import merged_quality
+        from models.quality_merge import merged_quality, mostly_unspaced
+        from pipelines.evaluation.text import tokens
 
         first = self.cheap.candidates[0]
         found: dict[str, Extraction | None] = {first: self.candidates[first].extract(page)}
@@ -153,10 +158,14 @@ class EnsembleExtractor:
         typed = page.with_page_type(page_type)
         stats = page_stats(parsed.root if parsed is not None else None)
         stage_name = CHEAP
-        winner, quality, rows = self._choose(self.cheap, found, typed, stats)
+        winner, quality, rows, estimates = self._choose(self.cheap, found, typed, stats)
+        if lead is not None and mostly_unspaced(tokens(lead.text)):
+            # No page of the estimate's and the merge's training data is in these scripts:
+            # iawce's text stays, with its own estimate.
+            return self._with_metadata(lead, lead, page, page_type, float(estimates[0]))
         if self.full is not None and quality < self.confident:
             stage_name = FULL
-            winner, quality, rows = self._choose(self.full, found, typed, stats)
+            winner, quality, rows, _ = self._choose(self.full, found, typed, stats)
         chosen = found[winner]
         if chosen is None:
             logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
@@ -169,10 +178,10 @@ class EnsembleExtractor:
 
     def _choose(
         self, stage: StageModel, found: dict[str, Extraction | None], page: Page, stats: PageStats
-    ) -> tuple[str, float, list[list[float]]]:
+    ) -> tuple[str, float, list[list[float]], np.ndarray]:
         """Run the stage's candidates not yet run; the one the stage picks by estimate
         (iawce unless another beats it by the stage's margin; one that found text beats
-        one that did not), its estimate, and the candidates' feature rows."""
+        one that did not), its estimate, the candidates' feature rows and estimates."""
         from models.quality_features import candidate_features
 
         for name in stage.candidates:
@@ -185,7 +194,7 @@ class EnsembleExtractor:
         estimates = stage.estimate(np.asarray(rows))
         found_any = np.array([text is not None for text in texts])
         best = stage.pick(np.where(found_any, estimates, -1.0)) if found_any.any() else 0
-        return stage.candidates[best], float(estimates[best]), rows
+        return stage.candidates[best], float(estimates[best]), rows, estimates
 
     def _merge(
         self,
