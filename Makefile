@@ -22,10 +22,10 @@ lint: setup
 
 setup: $(STAMP) browser redis-server
 
-$(STAMP): requirements.txt requirements-bench.txt requirements-test.txt requirements-deploy.txt
+$(STAMP): requirements.txt requirements-test.txt requirements-deploy.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt -r requirements-bench.txt -r requirements-test.txt -r requirements-deploy.txt
+	$(PY) -m pip install --quiet -r requirements.txt -r requirements-test.txt -r requirements-deploy.txt
 	touch $(STAMP)
 
 # Chromium (and CJK fonts for Chinese/Japanese pages): installed when missing and root.

@@ -33,7 +33,7 @@ def test_command_prints_json_of_a_list_page_with_absolute_item_urls():
     )
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
-    assert found["extractor"] == "iawce" and found["page_type"] == "list"
+    assert found["extractor"].startswith("ensemble:") and found["page_type"] == "list"
     assert found["items"][0]["url"] == "https://gazette.example/news/2024/river-cleanup"
 
 

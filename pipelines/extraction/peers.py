@@ -1,8 +1,8 @@
 """Peer extractors as registered extractors: ``trafilatura``, ``readability`` and
 ``justext``, on the same Page as ours (a crawl with ``PAGESIGHT_EXTRACTOR=trafilatura``,
-``scrapy evaluate --compare``, the benchmarks). Their packages are optional
-(requirements-bench.txt): each is imported in ``from_settings``, which names the package
-to install when it is missing. They find text only: no items, the page type is the one
+``scrapy evaluate --compare``, the benchmarks, and the default ``ensemble``'s candidates).
+Their packages are pinned in requirements.txt; each is imported in ``from_settings``, which
+names the package to install when it is missing (an install without them). They find text only: no items, the page type is the one
 given (article when none).
 """
 
@@ -36,7 +36,7 @@ def import_peer(name: str, module: str, package: str) -> ModuleType:
     except ImportError:
         raise ExtractorUnavailable(
             f"extractor {name!r} needs the {package} package, which is not installed: "
-            f"pip install -r requirements-bench.txt"
+            f"pip install -r requirements.txt"
         ) from None
 
 
