@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 import numpy as np
 
+from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: The checkpoint shipped with the repository (PAGESIGHT_ENSEMBLE_CHECKPOINT's default).
-SHIPPED_CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "ensemble-quality.npz"
+#: The checkpoint shipped with the package (PAGESIGHT_ENSEMBLE_CHECKPOINT's default), a real
+#: path also from a zipped Scrapyd egg.
+SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/ensemble-quality.npz")
 
 
 @register
