@@ -5,9 +5,10 @@ per extractor. The extractors alternate over ``--rounds`` rounds (the order rota
 round), so that none always runs on a warmer or quieter machine.
 
 Per extractor: pages/s pooled over the rounds and its ratio to the first extractor's, the
-peak memory (PSS) of the whole process tree (Chromium included), the median and mean of
-the feed's ``timings_ms.extract``, the word F1 of the feed's text against the gold, and the
-share of ok lines that carry ``extraction_quality``.
+peak memory (PSS) of the whole process tree (Chromium included), the median over rounds of
+each round's median ``timings_ms.extract`` and the mean of their means, and, averaged over
+rounds, the word F1 of the feed's text against the gold and the share of ok lines that
+carry ``extraction_quality``.
 
     .venv/bin/python benchmarks/crawl_extract.py ../shared/datasets/wcxb-dev \\
         [--role heldout] [--pages 120] [--rounds 2] [--extractors iawce,ensemble] [--out X.json]
@@ -52,10 +53,8 @@ def feed_summary(feed: Path, gold: dict[str, str]) -> dict[str, Any]:
     times and the share of ok lines with a quality estimate, from one crawl's feed."""
     lines = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines() if line.strip()]
     ok = [line for line in lines if line.get("status") == "ok"]
-    f1s = []
-    for file_id, gold_text in gold.items():
-        line = next((x for x in ok if PurePosixPath(urlsplit(x["url"]).path).stem == file_id), None)
-        f1s.append(word_prf(tokens((line or {}).get("text") or ""), tokens(gold_text)).f1)
+    texts = {PurePosixPath(urlsplit(line["url"]).path).stem: line.get("text") or "" for line in ok}
+    f1s = [word_prf(tokens(texts.get(file_id, "")), tokens(text)).f1 for file_id, text in gold.items()]
     extract_ms = [line["timings_ms"]["extract"] for line in ok if "extract" in line.get("timings_ms", {})]
     return {
         "lines": len(lines),
@@ -131,7 +130,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     for name in extractors:
         total = pooled(runs[name])
-        last = runs[name][-1]
         summary[name] = {
             "pages_per_s": total["pages"] / total["seconds"],
             "throughput_ratio": (total["pages"] / total["seconds"]) / (base["pages"] / base["seconds"]),
@@ -139,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             "median_extract_ms": median(r["median_extract_ms"] or 0.0 for r in runs[name]),
             "mean_extract_ms": fmean(r["mean_extract_ms"] or 0.0 for r in runs[name]),
             "word_f1": fmean(r["word_f1"] for r in runs[name]),
-            "with_quality": last["with_quality"],
+            "with_quality": fmean(r["with_quality"] for r in runs[name]),
         }
         row = summary[name]
         print(

@@ -22,6 +22,7 @@ from pipelines.classify import ClassifyPipeline
 from pipelines.evaluation.gold import GoldFormatError
 from pipelines.extract import ExtractPipeline
 from pipelines.extraction import ExtractorUnavailable
+from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT
 from pipelines.score import ScorePipeline
 from pipelines.version import PAGESIGHT_VERSION, short_hash
 from tests.project_settings import pagesight_settings
@@ -149,7 +150,8 @@ def test_the_default_ensemble_puts_its_quality_estimate_on_the_line():
     assert item.extractor == "ensemble" and "Paragraph 3 about the storm" in item.text
     assert "Contact us" not in item.text
     assert item.extraction_quality is not None and 0.0 <= item.extraction_quality <= 1.0
-    assert item.provenance["checkpoints"]  # which quality estimate made the choice
+    # which quality estimate made the choice
+    assert item.provenance["checkpoints"]["ensemble"] == short_hash(SHIPPED_CHECKPOINT)
     iawce = get_crawler(settings_dict={"PAGESIGHT_EXTRACTOR": "iawce", "PAGESIGHT_PAGE_TYPE": "article"})
     assert run(ExtractPipeline.from_crawler(iawce), captured_item()).extraction_quality is None
 

@@ -6,8 +6,8 @@ margin (chosen on validation domains); ``merge`` keeps iawce's lines that the st
 line classifier does not rule out and adds the other candidates' lines it is sure of
 (:mod:`models.quality_merge`; text and Markdown, each line's Markdown from its own
 candidate). A page mostly in Chinese or Japanese script keeps iawce's extraction
-(:func:`models.quality_merge.mostly_unspaced`: no training page is). The extraction's ``quality`` (the feed's ``extraction_quality``) is the
-picked candidate's estimate, or for a merge its mean with the kept lines' confidence
+(:func:`models.quality_merge.mostly_unspaced`: no training page is). The extraction's
+``quality`` (the feed's ``extraction_quality``) is the picked candidate's estimate, or for a merge its mean with the kept lines' confidence
 (:func:`models.quality_merge.merged_quality`).
 
 A cascade keeps it cheap: the ``cheap`` candidates (iawce, iawce-paper, dom-pagerank: a

@@ -1,9 +1,9 @@
 """Peer extractors as registered extractors: ``trafilatura``, ``readability`` and
 ``justext``, on the same Page as ours (a crawl with ``PAGESIGHT_EXTRACTOR=trafilatura``,
 ``scrapy evaluate --compare``, the benchmarks, and the default ``ensemble``'s candidates).
-Their packages are pinned in requirements.txt; each is imported in ``from_settings``, which
-names the package to install when it is missing (an install without them). They find text only: no items, the page type is the one
-given (article when none).
+Their packages are pinned in requirements.txt; each is imported in ``from_settings``,
+which names the package to install when it is missing. They find text only: no items,
+the page type is the one given (article when none).
 """
 
 from __future__ import annotations
