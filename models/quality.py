@@ -20,7 +20,8 @@ import numpy as np
 
 from models.element_classifier import TREE_ARRAYS, TreeEnsemble, read_npz_checkpoint, write_npz_checkpoint
 from models.quality_features import feature_names
-from models.quality_merge import MergeModel, merge_feature_names
+from models.quality_lexicon import LEXICON_ARRAYS, Lexicon
+from models.quality_merge import LEXICAL_FEATURES, MergeModel, merge_feature_names
 
 FORMAT = "pagesight-quality-estimate/1"
 CHEAP, FULL = "cheap", "full"
@@ -100,8 +101,10 @@ class QualityEstimate:
                 **header,
                 "drop_below": merge.drop_below,
                 "add_from": merge.add_from,
+                "lexicon_bias": merge.lexicon.bias,
             }
             arrays.update(merge.trees.to_arrays(f"merge.{name}.", value_dtype=np.float32))
+            arrays.update(merge.lexicon.to_arrays(f"merge.{name}."))
         meta = {**self.meta, "format": FORMAT, "stages": stages}
         if merges:
             meta["merges"] = merges
@@ -117,8 +120,9 @@ class QualityEstimate:
             missing = [stage for stage in STAGES if stage not in meta.get("stages", {})]
             if missing:
                 raise QualityCheckpointError(f"{path} has no {', '.join(missing)} stage; {_RETRAIN}")
-            prefixes = [*STAGES, *(f"merge.{stage}" for stage in meta.get("merges", {}))]
-            return [f"{prefix}.{array}" for prefix in prefixes for array in TREE_ARRAYS]
+            merges = [f"merge.{stage}" for stage in meta.get("merges", {})]
+            trees = [f"{prefix}.{array}" for prefix in [*STAGES, *merges] for array in TREE_ARRAYS]
+            return trees + [f"{prefix}.{array}" for prefix in merges for array in LEXICON_ARRAYS]
 
         meta, arrays = read_npz_checkpoint(
             path, FORMAT, "a quality estimate", _RETRAIN, QualityCheckpointError, array_names
@@ -141,20 +145,25 @@ class QualityEstimate:
             stages[name] = StageModel(candidates, trees_of(f"{name}.", info), float(info["margin"]))
         merges = {}
         for name, info in meta.get("merges", {}).items():
-            if not {"candidates", "features", "drop_below", "add_from"} <= set(info):
+            if not {"candidates", "features", "drop_below", "add_from", "lexicon_bias"} <= set(info):
                 raise QualityCheckpointError(f"{path} has an incomplete line merge; {_RETRAIN}")
             candidates = list(info["candidates"])
             if name not in stages or candidates != stages[name].candidates:
                 raise QualityCheckpointError(f"{path} has a line merge of no stage's candidates; {_RETRAIN}")
-            if list(info["features"]) != merge_feature_names(candidates):
+            if list(info["features"]) != [*merge_feature_names(candidates), *LEXICAL_FEATURES]:
                 raise QualityCheckpointError(
                     f"{path} has a line merge of features this code does not compute; {_RETRAIN}"
                 )
+            try:
+                lexicon = Lexicon.from_arrays(arrays, f"merge.{name}.", float(info["lexicon_bias"]))
+            except ValueError as exc:
+                raise QualityCheckpointError(f"{path} has {exc}; {_RETRAIN}") from None
             merges[name] = MergeModel(
                 candidates,
                 trees_of(f"merge.{name}.", info),
                 float(info["drop_below"]),
                 float(info["add_from"]),
+                lexicon,
             )
         extra = {k: v for k, v in meta.items() if k not in ("format", "stages", "merges")}
         return cls(stages, extra, merges)

@@ -24,6 +24,7 @@ import numpy as np
 
 from models.element_classifier import TreeEnsemble
 from models.quality_features import PageStats
+from models.quality_lexicon import Lexicon
 from pipelines.evaluation.text import tokens
 from pipelines.scripts import CJK_CHARS
 
@@ -56,8 +57,14 @@ class Line:
     features: list[float]
 
 
+#: The columns a :class:`MergeModel` adds to a line's features from its lexicon
+#: (:func:`lexical_columns`).
+LEXICAL_FEATURES = ("lexical", "lexical_window")
+
+
 def merge_feature_names(candidates: Sequence[str]) -> list[str]:
-    """The feature names of a line for a candidate set (order fixes the columns)."""
+    """The feature names of a line for a candidate set (order fixes the columns), before
+    the :data:`LEXICAL_FEATURES`."""
     return [
         *(f"in_{name}" for name in candidates),
         "votes",
@@ -148,6 +155,22 @@ def candidate_lines(
             units.append(Line(line, words, source, number, features))
         seen.update(grams[source])
     return units
+
+
+def lexical_columns(lines: Sequence[Line], scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    """The :data:`LEXICAL_FEATURES` of a page's lines, given each line's lexicon score:
+    the score, and the mean score of its candidate's lines within :data:`WINDOW` of it
+    (the heading "Customer reviews" lowers the lines under it)."""
+    columns = np.zeros((len(lines), len(LEXICAL_FEATURES)))
+    by_source: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        by_source.setdefault(line.source, []).append(i)
+    values = np.asarray(scores, dtype=np.float64)
+    for members in by_source.values():
+        for at, i in enumerate(members):
+            window = members[max(0, at - WINDOW) : at + WINDOW + 1]
+            columns[i] = values[i], values[window].mean()
+    return columns
 
 
 def mostly_unspaced(words: Sequence[str]) -> bool:
@@ -281,17 +304,24 @@ def merged_markdown(
 @dataclass
 class MergeModel:
     """A stage's line merge: its candidates (the first is the one whose lines are kept
-    unless ruled out), the line classifier's trees (log-odds of "in the gold") and the
-    two thresholds of :func:`kept_lines` (chosen on cross-fitted probabilities)."""
+    unless ruled out), the line classifier's trees (log-odds of "in the gold"), the two
+    thresholds of :func:`kept_lines` (chosen on cross-fitted probabilities) and the
+    lexicon whose scores are the trees' last columns."""
 
     candidates: list[str]
     trees: TreeEnsemble
     drop_below: float
     add_from: float
+    lexicon: Lexicon
+
+    def features(self, lines: Sequence[Line]) -> np.ndarray:
+        """The trees' input: each line's features and its :func:`lexical_columns`."""
+        scores = [self.lexicon.score(line.words) for line in lines]
+        return np.column_stack([np.array([line.features for line in lines]), lexical_columns(lines, scores)])
 
     def kept(self, lines: Sequence[Line]) -> tuple[list[Line], float]:
         """The lines the merge keeps and their confidence (:func:`kept_with_confidence`)."""
         if not lines:
             return [], 0.0
-        probabilities = self.trees.probabilities(np.array([line.features for line in lines])).tolist()
+        probabilities = self.trees.probabilities(self.features(lines)).tolist()
         return kept_with_confidence(lines, probabilities, self.drop_below, self.add_from)

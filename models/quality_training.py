@@ -48,6 +48,10 @@ class TrainConfig:
     max_leaf_nodes: int = 15
     min_samples_leaf: int = 20
     seed: int = 0
+    #: The line merge's lexicon (:mod:`models.quality_lexicon`): inverse regularisation
+    #: strength, and on how many training domains a term must occur.
+    lexicon_c: float = 0.1
+    lexicon_min_domains: int = 3
 
 
 @dataclass
@@ -289,17 +293,22 @@ def fit_merge(
     fitted on the training domains, its thresholds chosen on cross-fitted probabilities
     (each training fold by the classifier of the other folds, with the validation
     domains), its merged text's word F1 on the validation and held-out domains beside the
-    first candidate's."""
+    first candidate's. The lexicon's scores of the training lines, the classifier's
+    last columns, are cross-fitted by fold in the same way (stacking), so the trees learn
+    how far to trust them on unseen domains."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from models.quality_features import candidate_features
+    from models.quality_lexicon import Lexicon, fit_lexicon, line_terms
     from models.quality_merge import (
+        LEXICAL_FEATURES,
         Grams,
         Line,
         candidate_lines,
         in_gold,
         kept_lines,
         kept_with_confidence,
+        lexical_columns,
         merge_feature_names,
     )
     from models.quality_merge import merged_text as merged
@@ -321,6 +330,38 @@ def fit_merge(
     weights = np.array([len(line.words) for line in flat], dtype=np.float64)
     role = np.array([page.role for page in ordered])[owner]
     fold = np.array([-1 if page.fold is None else page.fold for page in ordered])[owner]
+    train = role == TRAIN
+    starts = np.concatenate([[0], np.cumsum([len(lines) for lines in units])])
+    term_sets = [line_terms(line.words) for line in flat]
+    domains = [ordered[i].domain for i in owner]
+
+    def lexicon_of(mask: np.ndarray) -> Lexicon:
+        rows = np.flatnonzero(mask)
+        return fit_lexicon(
+            [term_sets[i] for i in rows],
+            labels[rows],
+            np.sqrt(weights[rows]),
+            [domains[i] for i in rows],
+            c=config.lexicon_c,
+            min_domains=config.lexicon_min_domains,
+        )
+
+    def scored(lexicon: Lexicon, mask: np.ndarray) -> list[float]:
+        return [lexicon.score(flat[i].words) for i in np.flatnonzero(mask)]
+
+    scores = np.zeros(len(flat))
+    for held in np.unique(fold[train]):
+        scores[train & (fold == held)] = scored(lexicon_of(train & (fold != held)), train & (fold == held))
+    lexicon = lexicon_of(train)
+    scores[~train] = scored(lexicon, ~train)
+    features = np.column_stack(
+        [
+            features,
+            np.concatenate(
+                [lexical_columns(lines, scores[starts[i] : starts[i + 1]]) for i, lines in enumerate(units)]
+            ),
+        ]
+    )
 
     def fitted(mask: np.ndarray) -> Any:
         model = HistGradientBoostingClassifier(
@@ -329,14 +370,12 @@ def fit_merge(
         return model.fit(features[mask], labels[mask], sample_weight=weights[mask])
 
     probability = np.zeros(len(flat))
-    train = role == TRAIN
     for held in np.unique(fold[train]):
         rows_of_fold = train & (fold == held)
         probability[rows_of_fold] = fitted(train & (fold != held)).predict_proba(features[rows_of_fold])[:, 1]
     final = fitted(train)
     rest = ~train
     probability[rest] = final.predict_proba(features[rest])[:, 1]
-    starts = np.concatenate([[0], np.cumsum([len(lines) for lines in units])])
 
     def page_f1(thresholds: tuple[float, float], wanted: tuple[str, ...]) -> tuple[np.ndarray, list[int]]:
         chosen = [i for i, page in enumerate(ordered) if page.role in wanted]
@@ -353,8 +392,8 @@ def fit_merge(
 
     selection = {t: float(page_f1(t, (TRAIN, VALIDATION))[0].mean()) for t in MERGE_THRESHOLDS}
     best = max(MERGE_THRESHOLDS, key=lambda t: selection[t])
-    names = merge_feature_names(candidates)
-    model = MergeModel(list(candidates), TreeEnsemble.from_sklearn(final, names, {}), *best)
+    names = [*merge_feature_names(candidates), *LEXICAL_FEATURES]
+    model = MergeModel(list(candidates), TreeEnsemble.from_sklearn(final, names, {}), *best, lexicon)
     f1: dict[str, float] = {}
     confidence = {
         page.file_id: kept_with_confidence(units[i], probability[starts[i] : starts[i + 1]].tolist(), *best)[
@@ -365,6 +404,7 @@ def fit_merge(
     }
     metrics: dict[str, Any] = {
         "candidates": candidates,
+        "lexicon_terms": len(lexicon.terms),
         "thresholds": list(best),
         "selection_f1": selection[best],
         "selection_first_f1": selection[(0.0, 1.01)],

@@ -213,10 +213,13 @@ def test_checkpoint_round_trip_predicts_the_same(trained, tmp_path):
         merge, saved = loaded.merges[stage], estimate.merges[stage]
         assert merge.candidates == saved.candidates == estimate.stages[stage].candidates
         assert (merge.drop_below, merge.add_from) == (saved.drop_below, saved.add_from)
+        assert merge.lexicon.terms == saved.lexicon.terms and merge.lexicon.terms
+        np.testing.assert_array_equal(merge.lexicon.weights, saved.lexicon.weights)
         lines = merge_units(pages["0004"], merge.candidates)
-        rows = np.array([line.features for line in lines])
         np.testing.assert_allclose(
-            merge.trees.probabilities(rows), saved.trees.probabilities(rows), atol=1e-5
+            merge.trees.probabilities(merge.features(lines)),
+            saved.trees.probabilities(saved.features(lines)),
+            atol=1e-5,
         )
 
 
@@ -276,6 +279,27 @@ def test_checkpoint_without_a_stage_is_refused(trained, tmp_path):
     path = QualityEstimate({"cheap": estimate.stages["cheap"]}, dict(estimate.meta)).save(tmp_path / "q.npz")
     with pytest.raises(QualityCheckpointError, match="no full stage"):
         QualityEstimate.load(path)
+
+
+def test_a_line_merge_without_its_lexicon_is_refused(trained, tmp_path):
+    """A checkpoint written before the lexicon (no bias, no lexical columns) and one whose
+    lexicon arrays disagree: one line each, naming the retraining."""
+    estimate, _, _, _ = trained
+    path = estimate.save(tmp_path / "q.npz")
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files}
+    original = arrays.pop("meta")
+    meta = json.loads(str(original))
+    for merge in meta["merges"].values():
+        del merge["lexicon_bias"]
+        merge["features"] = merge["features"][:-2]
+    np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(QualityCheckpointError, match=r"incomplete line merge.*scrapy train-ensemble"):
+        QualityEstimate.load(tmp_path / "old.npz")
+    arrays["merge.full.lexicon_weights"] = arrays["merge.full.lexicon_weights"][:-1]
+    np.savez(tmp_path / "cut.npz", meta=original, **arrays)
+    with pytest.raises(QualityCheckpointError, match=r"terms and .* weights; train one"):
+        QualityEstimate.load(tmp_path / "cut.npz")
 
 
 def test_shipped_checkpoint_is_the_format_we_read():
