@@ -44,10 +44,17 @@ class Lexicon:
     bias: float
 
     def score(self, words: Sequence[str]) -> float:
+        """The line's log-odds of being in the gold."""
+        return self.bias + self.evidence(words)
+
+    def evidence(self, words: Sequence[str]) -> float:
+        """What the line's known terms add to the bias (0 when it has none)."""
         known = [self.terms[term] for term in line_terms(words) if term in self.terms]
-        if not known:
-            return self.bias
-        return float(self.weights[known].sum()) / math.sqrt(len(known)) + self.bias
+        return float(self.weights[known].sum()) / math.sqrt(len(known)) if known else 0.0
+
+    def known_words(self, words: Sequence[str]) -> int:
+        """How many of the words are terms of the lexicon."""
+        return sum(1 for word in words if word in self.terms)
 
     def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """The terms (newline-joined UTF-8, in index order) and their weights (fp16)."""

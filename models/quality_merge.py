@@ -58,8 +58,8 @@ class Line:
 
 
 #: The columns a :class:`MergeModel` adds to a line's features from its lexicon
-#: (:func:`lexical_columns`).
-LEXICAL_FEATURES = ("lexical", "lexical_window")
+#: (:func:`lexical_columns`); all zero on a page in a language the lexicon does not know.
+LEXICAL_FEATURES = ("lexical", "lexical_window", "lexicon_known")
 
 
 def merge_feature_names(candidates: Sequence[str]) -> list[str]:
@@ -157,19 +157,25 @@ def candidate_lines(
     return units
 
 
-def lexical_columns(lines: Sequence[Line], scores: Sequence[float] | np.ndarray) -> np.ndarray:
-    """The :data:`LEXICAL_FEATURES` of a page's lines, given each line's lexicon score:
-    the score, and the mean score of its candidate's lines within :data:`WINDOW` of it
-    (the heading "Customer reviews" lowers the lines under it)."""
+def lexical_columns(
+    lines: Sequence[Line], evidence: Sequence[float] | np.ndarray, known_words: Sequence[int] | np.ndarray
+) -> np.ndarray:
+    """The :data:`LEXICAL_FEATURES` of a page's lines, given each line's lexicon evidence
+    (:meth:`models.quality_lexicon.Lexicon.evidence`) and how many of its words the
+    lexicon knows: the evidence, the mean evidence of its candidate's lines within
+    :data:`WINDOW` of it (the heading "Customer reviews" lowers the lines under it), and
+    the share of the page's line words the lexicon knows (how far to trust the first two)."""
     columns = np.zeros((len(lines), len(LEXICAL_FEATURES)))
     by_source: dict[int, list[int]] = {}
     for i, line in enumerate(lines):
         by_source.setdefault(line.source, []).append(i)
-    values = np.asarray(scores, dtype=np.float64)
+    values = np.asarray(evidence, dtype=np.float64)
     for members in by_source.values():
         for at, i in enumerate(members):
             window = members[max(0, at - WINDOW) : at + WINDOW + 1]
-            columns[i] = values[i], values[window].mean()
+            columns[i, :2] = values[i], values[window].mean()
+    words = sum(len(line.words) for line in lines)
+    columns[:, 2] = float(np.sum(known_words)) / words if words else 0.0
     return columns
 
 
@@ -316,8 +322,10 @@ class MergeModel:
 
     def features(self, lines: Sequence[Line]) -> np.ndarray:
         """The trees' input: each line's features and its :func:`lexical_columns`."""
-        scores = [self.lexicon.score(line.words) for line in lines]
-        return np.column_stack([np.array([line.features for line in lines]), lexical_columns(lines, scores)])
+        evidence = [self.lexicon.evidence(line.words) for line in lines]
+        known = [self.lexicon.known_words(line.words) for line in lines]
+        columns = lexical_columns(lines, evidence, known)
+        return np.column_stack([np.array([line.features for line in lines]), columns])
 
     def kept(self, lines: Sequence[Line]) -> tuple[list[Line], float]:
         """The lines the merge keeps and their confidence (:func:`kept_with_confidence`)."""

@@ -295,7 +295,10 @@ def fit_merge(
     domains), its merged text's word F1 on the validation and held-out domains beside the
     first candidate's. The lexicon's scores of the training lines, the classifier's
     last columns, are cross-fitted by fold in the same way (stacking), so the trees learn
-    how far to trust them on unseen domains."""
+    how far to trust them on unseen domains. The classifier sees every training line
+    twice: as it is, and as a page in a language the lexicon does not know would give it
+    (lexical columns zero; every other feature is language-blind), so such a page is
+    merged by the other features as before the lexicon."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     from models.quality_features import candidate_features
@@ -346,28 +349,33 @@ def fit_merge(
             min_domains=config.lexicon_min_domains,
         )
 
-    def scored(lexicon: Lexicon, mask: np.ndarray) -> list[float]:
-        return [lexicon.score(flat[i].words) for i in np.flatnonzero(mask)]
+    evidence, known = np.zeros(len(flat)), np.zeros(len(flat))
 
-    scores = np.zeros(len(flat))
+    def score(lexicon: Lexicon, mask: np.ndarray) -> None:
+        for i in np.flatnonzero(mask):
+            evidence[i], known[i] = lexicon.evidence(flat[i].words), lexicon.known_words(flat[i].words)
+
     for held in np.unique(fold[train]):
-        scores[train & (fold == held)] = scored(lexicon_of(train & (fold != held)), train & (fold == held))
+        score(lexicon_of(train & (fold != held)), train & (fold == held))
     lexicon = lexicon_of(train)
-    scores[~train] = scored(lexicon, ~train)
-    features = np.column_stack(
-        [
-            features,
-            np.concatenate(
-                [lexical_columns(lines, scores[starts[i] : starts[i + 1]]) for i, lines in enumerate(units)]
-            ),
-        ]
-    )
+    score(lexicon, ~train)
+    page_slices = [slice(starts[i], starts[i + 1]) for i in range(len(units))]
+    lexical = [
+        lexical_columns(lines, evidence[at], known[at]) for lines, at in zip(units, page_slices, strict=True)
+    ]
+    features = np.column_stack([features, np.concatenate(lexical)])
 
     def fitted(mask: np.ndarray) -> Any:
         model = HistGradientBoostingClassifier(
             max_iter=200, learning_rate=0.05, max_leaf_nodes=31, min_samples_leaf=40, random_state=config.seed
         )
-        return model.fit(features[mask], labels[mask], sample_weight=weights[mask])
+        unread = features[mask].copy()
+        unread[:, -len(LEXICAL_FEATURES) :] = 0.0  # the same lines in a language the lexicon does not know
+        return model.fit(
+            np.vstack([features[mask], unread]),
+            np.concatenate([labels[mask], labels[mask]]),
+            sample_weight=np.concatenate([weights[mask], weights[mask]]),
+        )
 
     probability = np.zeros(len(flat))
     for held in np.unique(fold[train]):

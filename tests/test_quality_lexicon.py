@@ -48,6 +48,8 @@ def test_chrome_scores_below_stories_and_one_sites_terms_are_not_kept():
     )
     assert "shipping" in lexicon.terms and "widget" not in lexicon.terms
     assert lexicon.score(["unseen", "words"]) == lexicon.bias
+    assert lexicon.evidence(["unseen", "words"]) == 0.0 and lexicon.known_words(["unseen", "words"]) == 0
+    assert lexicon.known_words(tokens("free shipping in Oslo")) == 2
 
 
 def test_too_few_domains_leave_the_weighted_prior():
@@ -75,6 +77,10 @@ def test_lexical_columns_score_each_line_and_its_candidates_neighbours():
     texts = ["\n".join(STORIES[:3]), STORIES[3]]
     lines = candidate_lines(texts, page, candidate_features(texts, ["a", "b"], page, "article"))
     assert [line.source for line in lines] == [0, 0, 0, 1]
-    columns = lexical_columns(lines, [1.0, 2.0, 6.0, -4.0])
+    words = sum(len(line.words) for line in lines)
+    columns = lexical_columns(lines, [1.0, 2.0, 6.0, -4.0], [3, 0, 2, 1])
     np.testing.assert_allclose(columns[:, 0], [1.0, 2.0, 6.0, -4.0])
     np.testing.assert_allclose(columns[:, 1], [3.0, 3.0, 3.0, -4.0])  # the other candidate's line apart
+    np.testing.assert_allclose(columns[:, 2], 6 / words)  # the page's known share, on every line
+    # a page the lexicon cannot read: the columns the classifier also learned from
+    assert not lexical_columns(lines, [0.0] * 4, [0] * 4).any()
