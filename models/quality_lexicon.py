@@ -105,9 +105,11 @@ def fit_lexicon(
     rows, columns, values = [], [], []
     for row, terms in enumerate(term_sets):
         known = [index[term] for term in terms if term in index]
+        if not known:
+            continue
         rows += [row] * len(known)
         columns += known
-        values += [1.0 / math.sqrt(len(known))] * len(known) if known else []
+        values += [1.0 / math.sqrt(len(known))] * len(known)
     matrix = csr_matrix((values, (rows, columns)), shape=(len(term_sets), len(kept)))
     model = LogisticRegression(C=c, max_iter=500, solver="liblinear")
     model.fit(matrix, labels, sample_weight=weights)

@@ -18,7 +18,7 @@ from crawler.demo.generator import build_web
 from models.quality import FORMAT, QualityCheckpointError, QualityEstimate
 from models.quality_data import CandidatePage, quality_rows, read_cache
 from models.quality_features import PageStats, candidate_features, feature_names, page_stats
-from models.quality_merge import candidate_lines, merged_quality, mostly_unspaced
+from models.quality_merge import LEXICAL_FEATURES, candidate_lines, merged_quality, mostly_unspaced
 from models.quality_training import (
     MergeFit,
     StagePicks,
@@ -292,7 +292,7 @@ def test_a_line_merge_without_its_lexicon_is_refused(trained, tmp_path):
     meta = json.loads(str(original))
     for merge in meta["merges"].values():
         del merge["lexicon_bias"]
-        merge["features"] = merge["features"][:-2]
+        merge["features"] = merge["features"][: -len(LEXICAL_FEATURES)]
     np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(meta)), **arrays)
     with pytest.raises(QualityCheckpointError, match=r"incomplete line merge.*scrapy train-ensemble"):
         QualityEstimate.load(tmp_path / "old.npz")

@@ -127,8 +127,9 @@ def model_card(checkpoint: Path, estimate: QualityEstimate) -> dict[str, Any]:
         },
         "model": "quality estimate: per stage, HistGradientBoostingRegressor of a candidate's word F1; "
         "line merge: per stage, HistGradientBoostingClassifier of a line's membership in the gold, "
-        "its last two columns a lexicon's scores (logistic regression over the line's words and word "
-        "pairs seen on >= config.lexicon_min_domains training domains, cross-fitted by fold in training)",
+        "its last three columns from a lexicon (logistic regression over the line's words and word "
+        "pairs seen on >= config.lexicon_min_domains training domains, cross-fitted by fold in training; "
+        "every training line also shown with those columns zero, as a language the lexicon does not know)",
         "stages": {name: stage.candidates for name, stage in estimate.stages.items()},
         "features": {name: stage.trees.features for name, stage in estimate.stages.items()},
         "merge_features": {name: merge.trees.features for name, merge in estimate.merges.items()},
