@@ -43,10 +43,6 @@ class Lexicon:
     weights: np.ndarray
     bias: float
 
-    def score(self, words: Sequence[str]) -> float:
-        """The line's log-odds of being in the gold."""
-        return self.bias + self.evidence(words)
-
     def evidence(self, words: Sequence[str]) -> float:
         """What the line's known terms add to the bias (0 when it has none)."""
         known = [self.terms[term] for term in line_terms(words) if term in self.terms]

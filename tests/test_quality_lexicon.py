@@ -43,11 +43,10 @@ def test_line_terms_are_words_and_neighbouring_pairs():
 
 def test_chrome_scores_below_stories_and_one_sites_terms_are_not_kept():
     lexicon = fitted()
-    assert lexicon.score(tokens("free shipping on every order")) < lexicon.score(
+    assert lexicon.evidence(tokens("free shipping on every order")) < lexicon.evidence(
         tokens("the council met on the bridge")
     )
     assert "shipping" in lexicon.terms and "widget" not in lexicon.terms
-    assert lexicon.score(["unseen", "words"]) == lexicon.bias
     assert lexicon.evidence(["unseen", "words"]) == 0.0 and lexicon.known_words(["unseen", "words"]) == 0
     assert lexicon.known_words(tokens("free shipping in Oslo")) == 2
 
@@ -56,7 +55,8 @@ def test_too_few_domains_leave_the_weighted_prior():
     lexicon = fitted(min_domains=5)
     assert lexicon.terms == {}
     share = len(STORIES) / (len(STORIES) + len(CHROME) + 0.25)
-    assert lexicon.score(tokens("add to cart")) == pytest.approx(np.log(share / (1 - share)))
+    assert lexicon.bias == pytest.approx(np.log(share / (1 - share)))
+    assert lexicon.evidence(tokens("add to cart")) == 0.0
 
 
 def test_stored_and_read_back():
@@ -66,7 +66,7 @@ def test_stored_and_read_back():
     read = Lexicon.from_arrays(arrays, "merge.full.", lexicon.bias)
     assert read.terms == lexicon.terms
     for line in [*STORIES, *CHROME]:
-        assert read.score(tokens(line)) == pytest.approx(lexicon.score(tokens(line)), abs=1e-6)
+        assert read.evidence(tokens(line)) == pytest.approx(lexicon.evidence(tokens(line)), abs=1e-6)
     arrays["merge.full.lexicon_weights"] = arrays["merge.full.lexicon_weights"][:-1]
     with pytest.raises(ValueError, match="terms and"):
         Lexicon.from_arrays(arrays, "merge.full.", lexicon.bias)
