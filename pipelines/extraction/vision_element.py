@@ -4,7 +4,8 @@ text, :func:`pipelines.extraction.element_features.candidates`) that are visible
 least ``min_side`` px wide and high; one pass of the frozen trunk over the screenshot's
 top square, each candidate's box pooled over its feature map plus the box geometry (and,
 for a head that takes them, the box's relations to its parent and children and the element
-classifier's features of the same element), a small head scores them (:mod:`models.vision_element`), and the best one's shown text is the extraction
+classifier's features of the same element), a small head scores them
+(:mod:`models.vision_element`), and the best one's shown text is the extraction
 (:func:`~pipelines.extraction.element_classifier.chosen_extraction`: cleaned of what the
 denoiser drops inside it; the page's cleaned body when no candidate passes the size filter
 or the best scores below ``fallback_below``).
