@@ -22,7 +22,7 @@ Configs (:data:`CONFIGS`): ``shipped`` (head over pooled backbone features, box 
 the box's text from the capture, its relations to parent, children and page and the
 element classifier's features of the same element, trained with the main element as the
 one positive), ``no-pixels`` (the same without the screenshot: what the pixels add),
-``graded`` (the head shipped until session 19: no element features, graded targets),
+``graded`` (the head shipped until session 18: no element features, graded targets),
 ``main-only`` (the head before it: the main element as the one positive, no relations),
 ``neighbours`` (graded, with relations, hidden 64, and one
 message-passing step along the tree: :class:`BoxHead`), ``no-text`` (geometry only:

@@ -49,6 +49,7 @@ from models.vision_element_training import (
     head_args,
     page_rows,
     train_vision_element,
+    write_card,
 )
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
@@ -376,6 +377,10 @@ def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog, na
     assert [r["file_id"] for r in result.oof] == ["p0", "p1", "p2"]
     assert all(r["path"] == MAIN_PATH for r in result.oof)
 
+    card = json.loads(write_card(result.checkpoint, "scrapy train-vision-element").read_text())
+    assert ("no pixels" in card["model"]) == (name == "no-pixels")
+    assert "the element classifier's 31 features" in card["model"]
+    assert card["head_args"]["element_features"] == list(ALL_FEATURES)
     head, _, meta = load_checkpoint(result.checkpoint)
     assert meta["config"]["epochs"] == 80 and next(iter(head.parameters())).dtype == torch.float32
     saved = torch.load(result.checkpoint, weights_only=True)
