@@ -188,7 +188,7 @@ def test_a_cache_without_graded_targets_asks_for_a_new_one(captured, tmp_path):
         load_pages(tmp_path)
 
 
-def test_pages_keep_the_element_features_of_their_candidates(captured, tmp_path):
+def test_pages_keep_the_element_features_of_their_candidates(captured):
     pages, encoded = captured
     page = encoded[0]
     html, boxes = pages[0].capture.read()
@@ -242,7 +242,7 @@ def test_a_head_standardizes_its_element_features_and_keeps_the_scaling(tmp_path
         load_checkpoint(saved)
 
 
-def test_top1_by_box_overlap_and_the_near_best_count():
+def test_box_iou_of_equal_nested_and_disjoint_boxes():
     assert box_iou(torch.tensor([0.0, 0, 100, 100]), torch.tensor([0.0, 0, 100, 100])) == 1.0
     assert box_iou(torch.tensor([0.0, 0, 100, 100]), torch.tensor([0.0, 0, 100, 200])) == pytest.approx(0.5)
     assert box_iou(torch.tensor([0.0, 0, 10, 10]), torch.tensor([20.0, 20, 10, 10])) == 0.0
