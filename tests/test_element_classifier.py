@@ -84,6 +84,17 @@ def test_features_of_the_story_and_the_sidebar():
     assert 0.0 < story["text_length_vs_html_length"] < 1.0
 
 
+def test_the_feature_matrix_has_a_row_per_candidate_in_the_asked_order():
+    html = layout_page(1)
+    found, rows = feature_matrix(parse_html(html), layout_boxes(html), ["depth", "contains_h1"], 768)
+    assert rows.shape == (len(found), 2)
+    story = [c.path for c in found].index(MAIN_PATH)
+    assert rows[story].tolist() == [2.0, 1.0]
+    bare = "<html><body><p>Text without a box.</p></body></html>"
+    found, rows = feature_matrix(parse_html(bare), [], KNOWN_FEATURES, 768)
+    assert found == [] and rows.shape == (0, len(KNOWN_FEATURES))
+
+
 def test_page_relative_features_place_the_story_among_its_candidates():
     html = layout_page(1)
     story, wrap = features_of(html, MAIN_PATH), features_of(html, "/html/body/div[2]")

@@ -194,10 +194,10 @@ def test_pages_keep_the_element_features_of_their_candidates(captured):
     html, boxes = pages[0].capture.read()
     found, rows = feature_matrix(parse_html(html), boxes, ALL_FEATURES, 768, "article")
     assert [c.path for c in found] == page.paths
-    assert torch.allclose(page.element_columns(ALL_FEATURES), torch.tensor(rows))
+    assert torch.allclose(page.element_columns(ALL_FEATURES), torch.tensor(rows, dtype=torch.float32))
     columns = page.element_columns(["kept_share", "contains_h1"])
-    wanted = [[row[-1], row[ALL_FEATURES.index("contains_h1")]] for row in rows]
-    assert torch.allclose(columns, torch.tensor(wanted))
+    wanted = rows[:, [-1, ALL_FEATURES.index("contains_h1")]]
+    assert torch.allclose(columns, torch.tensor(wanted, dtype=torch.float32))
     empty = replace(page, paths=[], element_rows=torch.zeros(0))  # a page without candidates
     assert empty.element_columns(["kept_share"]).shape == (0, 1)
     older = replace(page, element_rows=None, element_features=[])

@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -161,7 +162,7 @@ class DenoisedCopy:
         return twin
 
 
-@dataclass
+@dataclass(slots=True)
 class _Counts:
     """Per-subtree counts gathered in one bottom-up pass."""
 
@@ -174,8 +175,10 @@ class _Counts:
     has_h1: bool = False
 
 
+@lru_cache(maxsize=4096)
 def word_weight(value: str) -> float:
-    """constractor's class/id weight: 1 for a content word, 0 for a noise word, else 0.5."""
+    """constractor's class/id weight: 1 for a content word, 0 for a noise word, else 0.5
+    (also for no class or id: ``""``)."""
     value = value.lower()
     if any(word in value for word in CONTENT_WORDS):
         return 1.0
@@ -211,33 +214,30 @@ def candidates(root: HtmlElement, boxes: Sequence[dict[str, Any]]) -> list[Candi
 
 
 def _count(element: HtmlElement, counts: dict[HtmlElement, _Counts]) -> _Counts:
-    own = _Counts(
-        html_chars=2 * len(element.tag) + 5 + sum(len(k) + len(v) + 4 for k, v in element.attrib.items()),
-        links=int(element.tag == "a"),
-        images=int(element.tag == "img"),
-        has_h1=element.tag == "h1",
-    )
-    shown = element.tag not in NON_TEXT_TAGS
-    texts = [element.text] + [child.tail for child in element]
-    for text in texts:
+    tag = element.tag
+    shown = tag not in NON_TEXT_TAGS
+    html_chars = 2 * len(tag) + 5 + sum(len(k) + len(v) + 4 for k, v in element.attrib.items())
+    links, images, has_h1 = int(tag == "a"), int(tag == "img"), tag == "h1"
+    descendants = stops = text_chars = 0
+    for text in (element.text, *(child.tail for child in element)):
         if text:
-            own.html_chars += len(text)
+            html_chars += len(text)
             if shown:
-                own.text_chars += len(text)
-                own.stops += sum(text.count(stop) for stop in FULL_STOPS)
+                text_chars += len(text)
+                stops += sum(map(text.count, FULL_STOPS))
     for child in element:
         if not is_element(child):
             continue
         sub = _count(child, counts)
-        own.descendants += 1 + sub.descendants
-        own.links += sub.links
-        own.images += sub.images
-        own.html_chars += sub.html_chars
+        descendants += 1 + sub.descendants
+        links += sub.links
+        images += sub.images
+        html_chars += sub.html_chars
         if shown:
-            own.stops += sub.stops
-            own.text_chars += sub.text_chars
-        own.has_h1 = own.has_h1 or sub.has_h1
-    counts[element] = own
+            stops += sub.stops
+            text_chars += sub.text_chars
+        has_h1 = has_h1 or sub.has_h1
+    own = counts[element] = _Counts(descendants, links, images, stops, text_chars, html_chars, has_h1)
     return own
 
 
@@ -248,38 +248,25 @@ def feature_matrix(
     viewport_height: int,
     page_type: str = ARTICLE,
     denoised: DenoisedCopy | None = None,
-) -> tuple[list[Candidate], list[list[float]]]:
-    """The candidates of a parsed page and one row of features (``names``) for each. The
-    cleaning features use ``denoised`` (a copy of ``root``; made for ``page_type`` when
-    they are asked for and it is not given)."""
+) -> tuple[list[Candidate], np.ndarray]:
+    """The candidates of a parsed page and one row of features (``names``) for each, an
+    array of shape (candidates, names). The cleaning features use ``denoised`` (a copy of
+    ``root``; made for ``page_type`` when they are asked for and it is not given)."""
     body = body_of(root)
     found = candidates(root, boxes)
     if not found:
-        return [], []
+        return [], np.zeros((0, len(names)))
     lengths = subtree_lengths(body)
     counts: dict[HtmlElement, _Counts] = {}
     _count(body, counts)
-    page_w = max((b["x"] + b["w"] for b in boxes), default=0.0) or 1.0
-    page_h = max((b["y"] + b["h"] for b in boxes), default=0.0) or 1.0
-    body_text = max(lengths[body], 1)
-    body_unlinked = max(lengths.unlinked(body), 1)
-    body_depth = len(body.getroottree().getpath(body).split("/"))
-    values = [
-        _features(
-            candidate, lengths, counts, page_w, page_h, body_text, body_unlinked, body_depth, viewport_height
-        )
-        for candidate in found
-    ]
+    columns = element_columns(found, lengths, counts, boxes, body, viewport_height)
     if any(name in PAGE_FEATURES for name in names):
-        element_rows = np.array([[v[name] for name in ELEMENT_FEATURES] for v in values])
-        relative = page_relative(element_rows)
-        for own, extra in zip(values, relative.tolist(), strict=True):
-            own.update(zip(PAGE_FEATURES, extra, strict=True))
+        relative = page_relative(np.column_stack([columns[name] for name in ELEMENT_FEATURES]))
+        columns.update(zip(PAGE_FEATURES, relative.T, strict=True))
     if any(name in CLEANING_FEATURES for name in names):
         shares = kept_shares(found, lengths, denoised or DenoisedCopy.of(root, page_type))
-        for own, share in zip(values, shares, strict=True):
-            own["kept_share"] = share
-    return found, [[v[name] for name in names] for v in values]
+        columns["kept_share"] = np.array(shares, dtype=float)
+    return found, np.column_stack([columns[name] for name in names])
 
 
 def kept_shares(found: Sequence[Candidate], lengths: TextLengths, denoised: DenoisedCopy) -> list[float]:
@@ -320,48 +307,82 @@ def _share_above(values: np.ndarray) -> np.ndarray:
     return above
 
 
-def _features(
-    candidate: Candidate,
+def element_columns(
+    found: Sequence[Candidate],
     lengths: TextLengths,
     counts: dict[HtmlElement, _Counts],
-    page_w: float,
-    page_h: float,
-    body_text: int,
-    body_unlinked: int,
-    body_depth: int,
+    boxes: Sequence[dict[str, Any]],
+    body: HtmlElement,
     viewport_height: int,
-) -> dict[str, float]:
-    element, box = candidate.element, candidate.box
-    count = counts.get(element, _Counts())
-    text = lengths[element]
-    per_text = max(text, 1)
-    x, y, w, h = box["x"], box["y"], box["w"], box["h"]
-    parent = element.getparent()
-    parent_text = lengths[parent] if parent is not None else text
+) -> dict[str, np.ndarray]:
+    """The :data:`ELEMENT_FEATURES` columns of the candidates: one pass gathers what each
+    candidate counts, then each feature is one array operation. W and H are the page's
+    extent (the union of all ``boxes``)."""
+    page_w = max((b["x"] + b["w"] for b in boxes), default=0.0) or 1.0
+    page_h = max((b["y"] + b["h"] for b in boxes), default=0.0) or 1.0
+    body_depth = len(body.getroottree().getpath(body).split("/"))
+    empty = _Counts()
+    gathered = []
+    for candidate in found:
+        element, box = candidate.element, candidate.box
+        count = counts.get(element, empty)
+        text = lengths[element]
+        parent = element.getparent()
+        children = [lengths[child] for child in element if is_element(child)]
+        gathered.append(
+            (
+                text,
+                lengths.linked.get(element, 0),
+                lengths[parent] if parent is not None else text,
+                len(children),
+                max(children, default=0),
+                count.stops,
+                count.descendants,
+                count.links,
+                count.images,
+                count.text_chars,
+                count.html_chars,
+                count.has_h1,
+                tag_weight(element.tag),
+                word_weight(element.get("class") or ""),
+                word_weight(element.get("id") or ""),
+                candidate.path.count("/") + 1 - body_depth,
+                bool(box.get("visible")),
+                box["x"],
+                box["y"],
+                box["w"],
+                box["h"],
+            )
+        )
+    (
+        text, linked, parent_text, children, largest_child, stops, descendants, links, images,
+        text_chars, html_chars, has_h1, tag, class_weight, id_weight, depth, visible, x, y, w, h,
+    ) = np.array(gathered, dtype=float).T  # fmt: skip
+    per_text = np.maximum(text, 1)
     return {
-        "relative_points_count": count.stops / per_text,
-        "content_tag_weight": tag_weight(element.tag),
-        "content_class_weight": word_weight(element.get("class") or "") if element.get("class") else 0.5,
-        "content_id_weight": word_weight(element.get("id") or "") if element.get("id") else 0.5,
-        "total_childs_per_symbol": count.descendants / per_text,
-        "childs_per_symbol": sum(1 for c in element if is_element(c)) / per_text,
-        "relative_text_length": text / body_text,
-        "link_text_density": lengths.linked.get(element, 0) / per_text,
-        "link_density": count.links / max(count.descendants, 1),
+        "relative_points_count": stops / per_text,
+        "content_tag_weight": tag,
+        "content_class_weight": class_weight,
+        "content_id_weight": id_weight,
+        "total_childs_per_symbol": descendants / per_text,
+        "childs_per_symbol": children / per_text,
+        "relative_text_length": text / max(lengths[body], 1),
+        "link_text_density": linked / per_text,
+        "link_density": links / np.maximum(descendants, 1),
         "relative_area": (w * h) / (page_w * page_h),
         "relative_width": w / page_w,
         "relative_height": h / page_h,
-        "in_the_middle_of_width": float(x <= page_w / 2 <= x + w),
-        "in_the_middle_of_height": float(y <= page_h / 2 <= y + h),
-        "contains_h1": float(count.has_h1),
-        "text_length_vs_html_length": count.text_chars / max(count.html_chars, 1),
-        "imgs_per_symbol": min(1.0, count.images / per_text),
-        "visible": float(bool(box.get("visible"))),
-        "depth": float(candidate.path.count("/") + 1 - body_depth),
-        "top_in_screens": min(MAX_SCREENS, y / max(viewport_height, 1)),
-        "in_first_screen": float(y < viewport_height),
+        "in_the_middle_of_width": ((x <= page_w / 2) & (page_w / 2 <= x + w)).astype(float),
+        "in_the_middle_of_height": ((y <= page_h / 2) & (page_h / 2 <= y + h)).astype(float),
+        "contains_h1": has_h1,
+        "text_length_vs_html_length": text_chars / np.maximum(html_chars, 1),
+        "imgs_per_symbol": np.minimum(1.0, images / per_text),
+        "visible": visible,
+        "depth": depth,
+        "top_in_screens": np.minimum(MAX_SCREENS, y / max(viewport_height, 1)),
+        "in_first_screen": (y < viewport_height).astype(float),
         "relative_left": x / page_w,
-        "parent_text_share": text / max(parent_text, 1),
-        "largest_child_share": max((lengths[c] for c in element if is_element(c)), default=0) / per_text,
-        "unlinked_text_share": lengths.unlinked(element) / body_unlinked,
+        "parent_text_share": text / np.maximum(parent_text, 1),
+        "largest_child_share": largest_child / per_text,
+        "unlinked_text_share": (text - linked) / max(lengths.unlinked(body), 1),
     }
