@@ -129,9 +129,11 @@ def box_pool(feature_map: torch.Tensor, boxes: torch.Tensor, cell_px: float) -> 
     return weights @ feature_map.reshape(channels, height * width).float().T
 
 
-def size_mask(boxes: torch.Tensor, visible: torch.Tensor, min_side: float) -> torch.Tensor:
-    """The size filter: visible boxes at least ``min_side`` px wide and high."""
-    return visible.bool() & (torch.minimum(boxes[:, 2], boxes[:, 3]) >= min_side)
+def size_mask(boxes: torch.Tensor, min_side: float) -> torch.Tensor:
+    """The size filter: boxes at least ``min_side`` px wide and high, whether or not the
+    capture saw them shown (a wrapper left at opacity 0 by a fade-in that never ran can hold
+    the page's text; a head that reads the element features sees the ``visible`` flag)."""
+    return torch.minimum(boxes[:, 2], boxes[:, 3]) >= min_side
 
 
 def text_context(paths: Sequence[str], text_lens: torch.Tensor) -> torch.Tensor:

@@ -49,7 +49,6 @@ class VisionPage:
     main_path: str | None
     paths: list[str]
     boxes: torch.Tensor  # (N, 4) x, y, w, h in page px
-    visible: torch.Tensor  # (N,) bool
     text_lens: torch.Tensor  # (N,) float
     f1s: torch.Tensor  # (N,) float: each candidate's word F1 against the gold (candidate_f1s)
     hidden: torch.Tensor  # (1152, 7, 7) fp16 trunk map of the top square
@@ -63,7 +62,6 @@ class VisionPage:
 
     def __post_init__(self) -> None:
         self.boxes = self.boxes.reshape(-1, 4)  # a page without candidates: (0, 4)
-        self.visible = self.visible.bool()
 
     def element_columns(self, names: Sequence[str]) -> torch.Tensor:
         """(N, len(names)) the candidates' element features ``names``; ValueError when the
@@ -136,7 +134,6 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
         "main_path": page.main_path or annotation.main_path,
         "paths": paths,
         "boxes": torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32),
-        "visible": torch.tensor([bool(c.box.get("visible")) for c in found]),
         "text_lens": torch.tensor([float(c.box.get("text_len", 0)) for c in found]),
         "f1s": candidate_f1s(annotation, paths),
         "hidden": hidden,
@@ -188,5 +185,6 @@ def load_pages(cache: Path, file_ids: Iterable[str] | None = None) -> list[Visio
             raise ValueError(
                 f"{path} was encoded without graded targets: encode the pages into a new --cache"
             )
+        record.pop("visible", None)  # kept by caches encoded before session 20; the features have it
         pages.append(VisionPage(**record))
     return pages

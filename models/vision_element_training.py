@@ -125,7 +125,7 @@ class PageRows:
 
 def page_rows(page: VisionPage, config: VisionConfig) -> PageRows:
     """Pool the page's cached trunk map over its candidates that pass the size filter."""
-    keep = torch.nonzero(size_mask(page.boxes, page.visible, config.min_side)).flatten().tolist()
+    keep = torch.nonzero(size_mask(page.boxes, config.min_side)).flatten().tolist()
     boxes, text_lens = page.boxes[keep], page.text_lens[keep]
     context = text_context(page.paths, page.text_lens)[keep]
     relations = box_relations(page.paths, page.boxes, page.text_lens)[keep] if config.relations else None
@@ -173,14 +173,14 @@ def head_args(config: VisionConfig) -> dict[str, Any]:
 
 
 def min_side_coverage(pages: Iterable[VisionPage], min_side: float) -> float:
-    """Share of the pages (with an annotated main candidate) whose main element is visible
-    and at least ``min_side`` px wide and high."""
+    """Share of the pages (with an annotated main candidate) whose main element is at least
+    ``min_side`` px wide and high."""
     kept = []
     for page in pages:
         index = page.positive
         if index is None:
             continue
-        kept.append(bool(size_mask(page.boxes[index : index + 1], page.visible[index : index + 1], min_side)))
+        kept.append(bool(size_mask(page.boxes[index : index + 1], min_side)))
     return fmean(kept) if kept else 0.0
 
 

@@ -151,7 +151,7 @@ def test_vision_without_a_candidate_of_the_size_gives_the_cleaned_body(caplog):
     page = Page(html, "http://a.test/v", "article", page_boxes(html), drawn_screenshot())
     with caplog.at_level(logging.INFO):
         found = extractor.extract(page)
-    assert "no visible candidate of 100000 px on http://a.test/v" in caplog.text
+    assert "no candidate of 100000 px on http://a.test/v" in caplog.text
     assert "no candidate on http://a.test/v; the cleaned body instead" in caplog.text
     assert found is not None and found.extractor == "vision-element"
     story = parse_html(html).find(".//div[@id='story']")

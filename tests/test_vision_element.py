@@ -145,10 +145,9 @@ def test_size_filter_and_text_context_of_the_candidates():
     found = candidates(parse_html(html), layout_boxes(html))
     paths = [c.path for c in found]
     boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in found], dtype=torch.float32)
-    visible = torch.tensor([c.box["visible"] for c in found])
-    large = [paths[i] for i in torch.nonzero(size_mask(boxes, visible, 100)).flatten()]
+    large = [paths[i] for i in torch.nonzero(size_mask(boxes, 100)).flatten()]
     assert MAIN_PATH in large and "/html/body/div[1]" not in large  # the 90 px menu is left out
-    assert not size_mask(boxes, torch.zeros_like(visible), 0).any()
+    assert size_mask(boxes, 0).all()
     text_lens = torch.tensor([float(c.box["text_len"]) for c in found])
     context = text_context(paths, text_lens)
     story, wrap = paths.index(MAIN_PATH), paths.index("/html/body/div[2]")

@@ -1,7 +1,7 @@
 """The ``vision-element`` extractor (seed 000): the screenshot decides which element is the
 main content. Candidates are the element classifier's (boxed elements under body with
-text, :func:`pipelines.extraction.element_features.candidates`) that are visible and at
-least ``min_side`` px wide and high; one pass of the frozen trunk over the screenshot's
+text, :func:`pipelines.extraction.element_features.candidates`) at least ``min_side`` px
+wide and high (shown or not: :func:`models.vision_element.size_mask`); one pass of the frozen trunk over the screenshot's
 top square, each candidate's box pooled over its feature map plus the box geometry (and,
 for a head that takes them, the box's relations to its parent and children and the element
 classifier's features of the same element), a small head scores them
@@ -44,9 +44,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/vision-element.pt")
-#: Shortest side (px) of a candidate box: keeps the main element of 96.3 % of WCXB dev's
-#: annotated pages (97.8 % at 0 px: the rest are not visible; README, Vision element model).
-MIN_SIDE = 100
+#: Shortest side (px) of a candidate box: keeps the main element of 98.4 % of WCXB dev's
+#: annotated pages (97.7 % at 100 px; README, Vision element model).
+MIN_SIDE = 50
 
 
 @dataclass(frozen=True)
@@ -160,12 +160,9 @@ class VisionElementExtractor:
         else:
             every = candidates(root, page.boxes)
         boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
-        visible = torch.tensor([bool(c.box.get("visible")) for c in every], dtype=torch.bool)
-        keep = (
-            torch.nonzero(size_mask(boxes.reshape(-1, 4), visible, self.options.min_side)).flatten().tolist()
-        )
+        keep = torch.nonzero(size_mask(boxes.reshape(-1, 4), self.options.min_side)).flatten().tolist()
         if not keep:
-            logger.info("%s: no visible candidate of %g px on %s", self.name, self.options.min_side, where)
+            logger.info("%s: no candidate of %g px on %s", self.name, self.options.min_side, where)
             return parsed, None, denoised
         pixels, cell_px, cut = screenshot_input(image)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
