@@ -27,13 +27,15 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
 from w3lib.encoding import http_content_type_encoding
 
-from crawler.errors import BrowserErrorPage
+from crawler.errors import BrowserErrorPage, PageKeptNavigating, PageLostDocument
 from crawler.items import PARTIAL_LOAD_WARNING
 from pipelines.extraction.encoding import decide_encoding, decode_document
 
 logger = logging.getLogger(__name__)
 
 HTML_CONTENT_TYPES = ("text/html", "application/xhtml+xml")
+#: Playwright's error when the page navigated while a script ran in it.
+NAVIGATED = "Execution context was destroyed"
 #: Where Chromium shows its own error page (net::ERR_* on a navigation).
 BROWSER_ERROR_URL_PREFIX = "chrome-error://"
 # Response headers that no longer describe a body re-encoded as UTF-8.
@@ -111,6 +113,7 @@ PAGE_FACTS_JS = """() => {
   const body = document.body;
   return {
     contentType: document.contentType,
+    hasDocument: !!doc,
     status: nav && nav.responseStatus ? nav.responseStatus : 0,
     domSize: body ? body.getElementsByTagName('*').length + (body.textContent || '').trim().length : 0,
     width: Math.max(doc ? doc.scrollWidth : 0, document.body ? document.body.scrollWidth : 0),
@@ -208,9 +211,22 @@ HIDE_CARET_JS = f"""() => {{
   const style = document.createElement("style");
   style.id = "{CARET_STYLE_ID}";
   style.textContent = "*, *::before, *::after {{ caret-color: transparent !important; }}";
-  (document.head || document.documentElement).appendChild(style);
+  (document.head || document.documentElement)?.appendChild(style);
 }}"""
 SHOW_CARET_JS = f"""() => document.getElementById("{CARET_STYLE_ID}")?.remove()"""
+
+# Put the served HTML back as the page's document, its scripts left out (a script of a
+# DOMParser document would not run anyway): for a page whose own script removed its
+# document element, as some sites do when their copy is opened under another address.
+RESTORE_DOCUMENT_JS = """(html) => {
+  const served = new DOMParser().parseFromString(html, 'text/html');
+  for (const script of served.querySelectorAll('script')) script.remove();
+  document.appendChild(document.adoptNode(served.documentElement));
+}"""
+#: The capture's warning on a page shown from its served HTML (:data:`RESTORE_DOCUMENT_JS`).
+RESTORED_WARNING = (
+    "restored: the page's scripts removed its document; captured the served HTML without scripts"
+)
 
 # Hide consent and cookie overlays: the known consent managers' containers, and fixed or
 # sticky elements that cover at least `minShare` of the first screen and speak of cookies
@@ -492,6 +508,9 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         loaded = await _wait_for_load(page, options.load_timeout)
     _raise_on_error_page(page, document)
     facts = await _evaluate(page, PAGE_FACTS_JS)
+    if not facts["hasDocument"]:
+        facts = await _restore_served_document(page, document, options)
+        warnings.append(RESTORED_WARNING)
     if page.url == "about:blank" or facts["contentType"] not in HTML_CONTENT_TYPES:
         return {"skip": f"not HTML ({facts['contentType']})"}
     if facts["status"] >= 400:
@@ -500,7 +519,7 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         if not facts["domSize"]:
             raise TimeoutError(f"no document after {options.load_timeout:g}s: {page.url}")
         warnings.append(PARTIAL_LOAD_WARNING)
-        await page.evaluate("window.stop()")
+        await _evaluate(page, "window.stop()")
     scrolled = await _load_what_scrolling_would(page, facts, options, timings)
     _raise_on_error_page(page, document)
     if options.hide_overlays:
@@ -563,6 +582,26 @@ async def _wait_for_load(page: Page, timeout: float) -> bool:
     return True
 
 
+async def _restore_served_document(
+    page: Page, document: MainDocument, options: CaptureOptions
+) -> dict[str, Any]:
+    """Show the served HTML (without its scripts) in a page whose scripts removed its
+    document element, and wait for what it loads; the page's facts afterwards. Raises
+    :class:`PageLostDocument` when the served HTML is not at hand (the page is not the
+    document the route decoded)."""
+    if document.body is None or document.url != page.url:
+        raise PageLostDocument(
+            f"the page's scripts removed its document and its HTML is not at hand: {page.url}"
+        )
+    declared = http_content_type_encoding((document.headers or {}).get("content-type", ""))
+    html, _ = await asyncio.to_thread(decode_document, document.body, declared)
+    with RequestsInFlight(page) as requests:
+        await _evaluate(page, RESTORE_DOCUMENT_JS, html)
+        await requests.wait_quiet(options.network_idle_timeout)
+    facts: dict[str, Any] = await _evaluate(page, PAGE_FACTS_JS)
+    return facts
+
+
 def _raise_on_error_page(page: Page, document: MainDocument) -> None:
     """A page on Chromium's own error page is a network error, never content."""
     if page.url.startswith(BROWSER_ERROR_URL_PREFIX):
@@ -600,10 +639,10 @@ async def screenshot_with_fallback(
         screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
         shots = []
         for screen in range(screens):
-            await page.evaluate("(y) => window.scrollTo(0, y)", screen * viewport["height"])
+            await _evaluate(page, "(y) => window.scrollTo(0, y)", screen * viewport["height"])
             shot = await session.send("Page.captureScreenshot", {"format": "png"})
             shots.append(base64.b64decode(shot["data"]))
-        await page.evaluate("() => window.scrollTo(0, 0)")
+        await _evaluate(page, "() => window.scrollTo(0, 0)")
     finally:
         with contextlib.suppress(PlaywrightError):  # the page may be gone, and its session with it
             await session.detach()
@@ -744,10 +783,17 @@ async def _evaluate(page: Page, script: str, arg: Any = None) -> Any:
     try:
         return await page.evaluate(script, arg)
     except PlaywrightError as exc:
-        if "Execution context was destroyed" not in str(exc):
+        if NAVIGATED not in str(exc):
             raise
-        await page.wait_for_load_state("load")
+    await page.wait_for_load_state("load")
+    try:
         return await page.evaluate(script, arg)
+    except PlaywrightError as exc:
+        if NAVIGATED not in str(exc):
+            raise
+        raise PageKeptNavigating(
+            f"the page navigated away twice while it was captured (its scripts reload or redirect it): {page.url}"
+        ) from None
 
 
 def _first_line(exc: BaseException) -> str:

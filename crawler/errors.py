@@ -21,11 +21,21 @@ class BrowserErrorPage(Exception):
     names the network error, e.g. ``net::ERR_SSL_PROTOCOL_ERROR at https://…``."""
 
 
+class PageKeptNavigating(Exception):
+    """The page navigated again each time the capture ran a script in it (a script that
+    reloads or redirects it in a loop): nothing stable to capture."""
+
+
+class PageLostDocument(Exception):
+    """The page's own scripts removed its document element and the served HTML was not
+    at hand to show instead."""
+
+
 @dataclass(frozen=True)
 class FailureOutcome:
     """What a failed request becomes in the feed."""
 
-    kind: str  # timeout, dns, http, renderer-crash, connection, network, too-large, robots, ignored, other
+    kind: str  # timeout, dns, http, renderer-crash, connection, network, too-large, unstable, robots, ignored, other
     reason: str
     skipped: bool = False
     http_status: int | None = None
@@ -57,6 +67,8 @@ def describe_failure(failure: Failure) -> FailureOutcome:
         return FailureOutcome("network", f"network: {message}")
     if isinstance(exc, PageTooLarge):
         return FailureOutcome("too-large", f"too-large: {message}")
+    if isinstance(exc, (PageKeptNavigating, PageLostDocument)):
+        return FailureOutcome("unstable", f"unstable: {message}")
     if isinstance(exc, IgnoreRequest):
         if "robots.txt" in message:
             return FailureOutcome("robots", "robots: forbidden by robots.txt", skipped=True)

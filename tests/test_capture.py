@@ -12,6 +12,7 @@ from playwright.async_api import Error as PlaywrightError
 from scrapy.http import Request as ScrapyRequest
 
 from crawler.capture import (
+    NAVIGATED,
     QUIET_PERIOD,
     MainDocument,
     RequestsInFlight,
@@ -19,6 +20,8 @@ from crawler.capture import (
     intercept_main_document,
     screenshot_with_fallback,
 )
+from crawler.capture import _evaluate as evaluate_in_page
+from crawler.errors import PageKeptNavigating
 from tests.test_middleware import default_options
 
 
@@ -226,3 +229,38 @@ def test_a_request_that_never_ends_times_the_wait_out():
         page.fire("request", "failed fetch")
         page.fire("requestfailed", "failed fetch")
         assert not asyncio.run(in_flight.wait_quiet(0.05))
+
+
+class NavigatingPage:
+    """A page whose first ``navigations`` script runs are cut short by a navigation."""
+
+    url = "http://a.test/looping"
+
+    def __init__(self, navigations):
+        self.navigations = navigations
+        self.runs = 0
+        self.loads_waited = 0
+
+    async def evaluate(self, script, arg=None):
+        self.runs += 1
+        if self.runs <= self.navigations:
+            raise PlaywrightError(f"Page.evaluate: {NAVIGATED}, most likely because of a navigation")
+        return arg
+
+    async def wait_for_load_state(self, state):
+        self.loads_waited += 1
+
+
+def test_a_script_cut_by_one_navigation_runs_again_in_the_new_document():
+    page = NavigatingPage(navigations=1)
+    assert asyncio.run(evaluate_in_page(page, "(x) => x", 7)) == 7
+    assert page.runs == 2 and page.loads_waited == 1
+
+
+def test_a_page_that_keeps_navigating_is_unstable_in_one_line():
+    page = NavigatingPage(navigations=5)
+    with pytest.raises(
+        PageKeptNavigating, match=r"navigated away twice while it was captured.*a\.test/looping"
+    ):
+        asyncio.run(evaluate_in_page(page, "(x) => x", 7))
+    assert page.runs == 2

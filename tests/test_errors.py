@@ -9,7 +9,13 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet import error as net_error
 from twisted.python.failure import Failure
 
-from crawler.errors import BrowserErrorPage, PageTooLarge, describe_failure
+from crawler.errors import (
+    BrowserErrorPage,
+    PageKeptNavigating,
+    PageLostDocument,
+    PageTooLarge,
+    describe_failure,
+)
 
 
 def failure_of(exc):
@@ -33,6 +39,8 @@ def failure_of(exc):
         (BrowserErrorPage("net::ERR_SSL_PROTOCOL_ERROR at https://a.example/"), "network", False),
         (BrowserErrorPage("net::ERR_NAME_NOT_RESOLVED at http://nx.invalid/"), "dns", False),
         (BrowserErrorPage("net::ERR_CONNECTION_REFUSED at http://127.0.0.1:1/"), "connection", False),
+        (PageKeptNavigating("the page navigated away twice while it was captured"), "unstable", False),
+        (PageLostDocument("the page's scripts removed its document"), "unstable", False),
         (ValueError("boom"), "other", False),
     ],
 )
