@@ -170,6 +170,23 @@ def test_an_element_the_render_hid_stays_out_of_the_cleaned_pick(tmp_path):
     assert SHARE not in found.text
 
 
+@pytest.mark.parametrize("clean_for", [None, "article"])
+def test_a_pick_the_render_hid_whole_keeps_its_text(clean_for):
+    """A story whose fade-in never ran (it and all inside it marked invisible) is shown:
+    the render's verdict on that much text is not trusted, as in iawce's denoiser."""
+    html = story_page()
+    root = parse_html(html)
+    story = root.find(".//div[@id='story']")
+    faded = root.getroottree().getpath(story)
+    boxes = page_boxes(html)
+    for box in boxes:
+        box["visible"] = not (box["path"] == faded or box["path"].startswith(faded + "/"))
+    text = to_text(element_blocks(root, story, boxes, "http://a.test/", clean_for))
+    first, last = (p.text for p in story.findall("p")[::3])
+    assert first in text and last in text
+    assert (SHARE in text) == (clean_for is None)  # the cleaning still drops the share bar
+
+
 def test_a_pick_the_denoiser_drops_whole_keeps_its_own_text():
     html = story_page()
     root = parse_html(html)

@@ -306,9 +306,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         raise ValueError(f"no noise table for page type {page_type!r}; known: {', '.join(NOISE_TABLES)}")
     removed: Counter[str] = Counter()
     if boxes:
-        hidden = invisible_elements(root, boxes)
-        if _outermost_length(hidden) <= MAX_HIDDEN_SHARE * _shown_length(body_of(root)):
-            removed["invisible"] = _remove_all(root, hidden)
+        removed["invisible"] = _remove_all(root, trusted_hidden(root, boxes))
     removed["noscript unwrapped"] = unwrap_script_fallback(body_of(root))
     body = body_of(root)
     limit = MAX_REMOVED_SHARE * _shown_length(body)
@@ -328,6 +326,18 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         removed["discussion"] = _remove_all(root, _discussion(body, table))
     removed["empty"] = _remove_all(root, _empty_elements(body_of(root)))
     return +removed
+
+
+def trusted_hidden(
+    root: HtmlElement, boxes: list[dict[str, Any]], scope: HtmlElement | None = None
+) -> list[HtmlElement]:
+    """The elements the render hid (:func:`invisible_elements`), or none when they hold
+    more than ``MAX_HIDDEN_SHARE`` of the text of ``scope`` (the body unless given): that
+    much hidden text is content the render did not reveal (a fade-in that never ran), not
+    hidden boilerplate."""
+    hidden = invisible_elements(root, boxes)
+    within = body_of(root) if scope is None else scope
+    return hidden if _outermost_length(hidden) <= MAX_HIDDEN_SHARE * _shown_length(within) else []
 
 
 def invisible_elements(root: HtmlElement, boxes: list[dict[str, Any]]) -> list[HtmlElement]:

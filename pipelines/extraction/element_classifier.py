@@ -23,7 +23,7 @@ import numpy as np
 from models.element_classifier import CheckpointError, TreeEnsemble
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.denoise import invisible_elements
+from pipelines.extraction.denoise import trusted_hidden
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.element_features import (
     ALL_FEATURES,
@@ -195,9 +195,10 @@ def chosen_extraction(
 def shown_blocks(
     root: HtmlElement, element: HtmlElement, boxes: list[dict[str, Any]], base: str
 ) -> list[Block]:
-    """The blocks of ``element`` without its elements the render did not show."""
+    """The blocks of ``element`` without its elements the render did not show (all of
+    them stay when those hold more than a share of its text: :func:`trusted_hidden`)."""
     inside = subtree_boxes(boxes, root.getroottree().getpath(element))
-    hidden = set(invisible_elements(root, inside))
+    hidden = set(trusted_hidden(root, inside, element))
     return render_blocks(element, base, skip=hidden.__contains__)
 
 
@@ -222,7 +223,7 @@ def element_blocks(
     if twin is None:
         return shown_blocks(root, element, boxes, base)
     path = root.getroottree().getpath(element)
-    hidden = {denoised.twins[el] for el in invisible_elements(root, subtree_boxes(boxes, path))}
+    hidden = {denoised.twins[el] for el in trusted_hidden(root, subtree_boxes(boxes, path), element)}
     return render_blocks(twin, base, skip=hidden.__contains__) or shown_blocks(root, element, boxes, base)
 
 
