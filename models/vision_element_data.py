@@ -140,9 +140,7 @@ def encode_page(page: TrainingPage, trunk: Trunk, trunk_cache: Path | None = Non
         "cell_px": cell_px,
         "cut": cut,
         "page_width": float(image.width),
-        "element_rows": torch.tensor(element_rows, dtype=torch.float32).reshape(
-            len(found), len(ALL_FEATURES)
-        ),
+        "element_rows": torch.from_numpy(element_rows).float(),
         "element_features": list(ALL_FEATURES),
     }
 

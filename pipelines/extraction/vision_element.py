@@ -156,7 +156,7 @@ class VisionElementExtractor:
             every, rows = feature_matrix(
                 root, page.boxes, head.element_features, int(SCREEN_HEIGHT), page_type, denoised
             )
-            elements = torch.tensor(rows, dtype=torch.float32).reshape(len(every), len(head.element_features))
+            elements = torch.from_numpy(rows).float()
         else:
             every = candidates(root, page.boxes)
         boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
