@@ -428,3 +428,21 @@ def test_a_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
     torch.save({"format": "other"}, broken)
     with pytest.raises(CheckpointError, match="not a pagesight-vision-element/1 checkpoint"):
         load_checkpoint(broken)
+
+
+def test_the_extractor_filters_by_the_size_its_checkpoint_was_trained_with(captured, tmp_path, caplog):
+    pages, _ = captured
+    html, boxes = pages[4].capture.read()
+    page = Page(html, "http://a.test/sized", boxes=boxes, screenshot=drawn_screenshot())
+    head = BoxHead(hidden=4, dropout=0.0, pixels=False)
+    checkpoint = save_checkpoint(
+        tmp_path / "big.pt", head, {"hidden": 4, "pixels": False}, {"config": {"min_side": 1e5}}
+    )
+    trained_big = VisionElementExtractor(VisionElementExtractor.Options(checkpoint=checkpoint))
+    told_small = VisionElementExtractor(VisionElementExtractor.Options(checkpoint=checkpoint, min_side=1.0))
+    with caplog.at_level(logging.INFO):
+        assert trained_big.choose(page) is None
+        assert "no candidate of 100000 px on http://a.test/sized" in caplog.text
+        caplog.clear()
+        assert told_small.choose(page) is not None
+        assert "no candidate" not in caplog.text

@@ -1,10 +1,11 @@
 """The ``vision-element`` extractor (seed 000): the screenshot decides which element is the
 main content. Candidates are the element classifier's (boxed elements under body with
 text, :func:`pipelines.extraction.element_features.candidates`) at least ``min_side`` px
-wide and high (shown or not: :func:`models.vision_element.size_mask`); one pass of the frozen trunk over the screenshot's
-top square, each candidate's box pooled over its feature map plus the box geometry (and,
-for a head that takes them, the box's relations to its parent and children and the element
-classifier's features of the same element), a small head scores them
+wide and high (the size its checkpoint was trained with, unless the option sets another;
+shown or not: :func:`models.vision_element.size_mask`); one pass of the frozen trunk over
+the screenshot's top square, each candidate's box pooled over its feature map plus the box
+geometry (and, for a head that takes them, the box's relations to its parent and children
+and the element classifier's features of the same element), a small head scores them
 (:mod:`models.vision_element`), and the best one's shown text is the extraction
 (:func:`~pipelines.extraction.element_classifier.chosen_extraction`: cleaned of what the
 denoiser drops inside it; the page's cleaned body when no candidate passes the size filter
@@ -45,8 +46,27 @@ logger = logging.getLogger(__name__)
 
 SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/vision-element.pt")
 #: Shortest side (px) of a candidate box: keeps the main element of 98.4 % of WCXB dev's
-#: annotated pages (97.7 % at 100 px; README, Vision element model).
+#: annotated pages (97.7 % at 100 px; README, Vision element model). The trainer's default;
+#: a checkpoint records the size it was trained with, and the extractor filters with that.
 MIN_SIDE = 50
+
+
+@dataclass(frozen=True)
+class VisionModel:
+    """A loaded checkpoint: the head, the frozen trunk and the candidate size filter (px)
+    the head was trained with."""
+
+    head: BoxHead
+    trunk: Trunk
+    min_side: float
+
+    @classmethod
+    def load(cls, path: Path) -> VisionModel:
+        """The checkpoint at ``path``; CheckpointError (one line) when it is unusable."""
+        from models.vision_element import load_checkpoint
+
+        head, trunk, meta = load_checkpoint(path)
+        return cls(head, trunk, float(meta.get("config", {}).get("min_side", MIN_SIDE)))
 
 
 @dataclass(frozen=True)
@@ -69,15 +89,16 @@ class VisionElementExtractor:
     @dataclass(frozen=True)
     class Options:
         """``checkpoint``: the head (``scrapy train-vision-element``); ``min_side``: the
-        candidate size filter (px); ``clean_element``, ``fallback_below``: how its pick is
+        candidate size filter (px; None: the one the checkpoint was trained with);
+        ``clean_element``, ``fallback_below``: how its pick is
         rendered (:func:`~pipelines.extraction.element_classifier.chosen_extraction`)."""
 
         checkpoint: Path = SHIPPED_CHECKPOINT
-        min_side: float = MIN_SIDE
+        min_side: float | None = None
         clean_element: bool = CLEAN_ELEMENT
         fallback_below: float = FALLBACK_BELOW
 
-    def __init__(self, options: Options, model: tuple[BoxHead, Trunk] | None = None):
+    def __init__(self, options: Options, model: VisionModel | None = None):
         self.options = options
         if model is not None:
             self.__dict__["model"] = model
@@ -90,17 +111,11 @@ class VisionElementExtractor:
         options = configured_options(
             cls.name, cls.Options(checkpoint=Path(configured) if configured else SHIPPED_CHECKPOINT), settings
         )
-        from models.vision_element import load_checkpoint
-
-        head, trunk, _ = load_checkpoint(options.checkpoint)
-        return cls(options, (head, trunk))
+        return cls(options, VisionModel.load(options.checkpoint))
 
     @cached_property
-    def model(self) -> tuple[BoxHead, Trunk]:
-        from models.vision_element import load_checkpoint
-
-        head, trunk, _ = load_checkpoint(self.options.checkpoint)
-        return head, trunk
+    def model(self) -> VisionModel:
+        return VisionModel.load(self.options.checkpoint)
 
     def choose(self, page: Page) -> VisionChoice | None:
         """The best-scored candidate of ``page``, or None with a logged reason."""
@@ -145,10 +160,12 @@ class VisionElementExtractor:
             logger.info("%s: unreadable screenshot for %s (%s)", self.name, where, error)
             return None
         try:
-            head, trunk = self.model
+            model = self.model
         except CheckpointError as error:
             logger.warning("%s: %s", self.name, error)
             return None
+        head, trunk = model.head, model.trunk
+        min_side = self.options.min_side if self.options.min_side is not None else model.min_side
         denoised, elements = None, None
         if head.element_features:
             page_type = page.page_type or ARTICLE
@@ -160,9 +177,9 @@ class VisionElementExtractor:
         else:
             every = candidates(root, page.boxes)
         boxes = torch.tensor([[c.box[k] for k in ("x", "y", "w", "h")] for c in every], dtype=torch.float32)
-        keep = torch.nonzero(size_mask(boxes.reshape(-1, 4), self.options.min_side)).flatten().tolist()
+        keep = torch.nonzero(size_mask(boxes.reshape(-1, 4), min_side)).flatten().tolist()
         if not keep:
-            logger.info("%s: no candidate of %g px on %s", self.name, self.options.min_side, where)
+            logger.info("%s: no candidate of %g px on %s", self.name, min_side, where)
             return parsed, None, denoised
         pixels, cell_px, cut = screenshot_input(image)
         text_lens = torch.tensor([float(c.box.get("text_len", 0)) for c in every])
