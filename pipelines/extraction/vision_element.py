@@ -90,8 +90,8 @@ class VisionElementExtractor:
     class Options:
         """``checkpoint``: the head (``scrapy train-vision-element``); ``min_side``: the
         candidate size filter (px; None: the one the checkpoint was trained with);
-        ``clean_element``, ``fallback_below``: how its pick is
-        rendered (:func:`~pipelines.extraction.element_classifier.chosen_extraction`)."""
+        ``clean_element``, ``fallback_below``: how its pick is rendered
+        (:func:`~pipelines.extraction.element_classifier.chosen_extraction`)."""
 
         checkpoint: Path = SHIPPED_CHECKPOINT
         min_side: float | None = None
