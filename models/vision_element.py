@@ -347,18 +347,30 @@ class SeedElementCNN(nn.Module):
         return logits.squeeze(-1)
 
 
-def seed_input(image: Image.Image, box: Sequence[float], size: int) -> torch.Tensor:
-    """The seed's input for one candidate: RGB plus a box mask channel, /255, resized to
-    ``size`` × ``size`` (bilinear, as skimage's resize)."""
+def seed_pixels(image: Image.Image, size: int) -> torch.Tensor:
+    """The seed's RGB channels: the screenshot resized to ``size`` × ``size`` (bilinear,
+    as skimage's resize), /255; the same for every candidate of the page."""
     resized = torch.frombuffer(
         bytearray(image.resize((size, size), Image.Resampling.BILINEAR).tobytes()), dtype=torch.uint8
     )
-    rgb = resized.view(size, size, 3).permute(2, 0, 1).float() / 255
+    return resized.view(size, size, 3).permute(2, 0, 1).float() / 255
+
+
+def seed_mask(
+    box: Sequence[float], page_size: tuple[int, int], size: int, device: torch.device | None = None
+) -> torch.Tensor:
+    """The seed's fourth channel: 1 inside the candidate's box (page px of a page
+    ``page_size`` = (width, height)), 0 elsewhere, at ``size`` × ``size``."""
     x, y, w, h = box
-    sx, sy = size / image.width, size / image.height
-    mask = torch.zeros(1, size, size)
+    sx, sy = size / page_size[0], size / page_size[1]
+    mask = torch.zeros(1, size, size, device=device)
     mask[:, math.floor(y * sy) : math.ceil((y + h) * sy), math.floor(x * sx) : math.ceil((x + w) * sx)] = 1
-    return torch.cat([rgb, mask])
+    return mask
+
+
+def seed_input(image: Image.Image, box: Sequence[float], size: int) -> torch.Tensor:
+    """The seed's input for one candidate: RGB plus a box mask channel."""
+    return torch.cat([seed_pixels(image, size), seed_mask(box, image.size, size)])
 
 
 def save_checkpoint(path: str | Path, head: BoxHead, args: dict[str, Any], meta: dict[str, Any]) -> Path:

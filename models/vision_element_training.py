@@ -43,7 +43,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from PIL import Image
 from torch.nn import functional
 
 from models.element_data import TrainingPage
@@ -56,7 +55,8 @@ from models.vision_element import (
     head_inputs,
     kept_parents,
     save_checkpoint,
-    seed_input,
+    seed_mask,
+    seed_pixels,
     size_mask,
     text_context,
 )
@@ -404,11 +404,13 @@ def train_vision_element(
     seed: int,
     progress: Callable[..., Any] = lambda items, **_: items,
     checkpoint: Path | None = None,
+    device: torch.device = torch.device("cpu"),
 ) -> TrainResult:
     """Fit, measure on validation and held-out domains, OOF over the training folds, and
-    save the checkpoint (head configs) to ``checkpoint``."""
+    save the checkpoint (head configs) to ``checkpoint``. ``device`` runs the seed's
+    network; the head is small and trains on the CPU."""
     if config.model == "seed":
-        return train_seed(pages, training_pages, config, seed, progress)
+        return train_seed(pages, training_pages, config, seed, progress, device)
     by_id = {p.file_id: p for p in training_pages}
     rows = {p.file_id: page_rows(p, config) for p in progress(pages, desc="pool candidates", unit="page")}
     train = [r for r in rows.values() if r.page.role == TRAIN]
@@ -458,8 +460,14 @@ def train_vision_element(
     return result
 
 
-def seed_batch(image: Image.Image, boxes: torch.Tensor, indices: list[int], size: int) -> torch.Tensor:
-    return torch.stack([seed_input(image, boxes[i].tolist(), size) for i in indices])
+def seed_batch(
+    pixels: torch.Tensor, page_size: tuple[int, int], boxes: torch.Tensor, size: int
+) -> torch.Tensor:
+    """The seed's inputs for ``boxes`` of one page: the page's RGB channels
+    (:func:`seed_pixels`, on the device the batch is made on) with each box's mask."""
+    return torch.stack(
+        [torch.cat([pixels, seed_mask(box, page_size, size, pixels.device)]) for box in boxes.tolist()]
+    )
 
 
 def train_seed(
@@ -468,24 +476,28 @@ def train_seed(
     config: VisionConfig,
     seed: int,
     progress: Callable[..., Any],
+    device: torch.device = torch.device("cpu"),
 ) -> TrainResult:
     """The seed's recipe for comparison: per training page its main candidate and
     ``seed_negatives`` random others (after the size filter), RMSprop, binary
-    cross-entropy; measured over all candidates of the held-out pages. Not saved."""
+    cross-entropy, one page a step; measured over all candidates of the held-out pages.
+    Not saved."""
     rng = random.Random(seed)
     torch.manual_seed(seed)
     by_id = {p.file_id: p for p in training_pages}
+    size = config.seed_size
 
-    def image_of(page: VisionPage) -> Image.Image:
+    def pixels_of(page: VisionPage) -> tuple[torch.Tensor, tuple[int, int]]:
         capture = by_id[page.file_id].capture
         assert capture.screenshot is not None  # encoded pages have one
-        return decode_screenshot(read_artifact(capture.screenshot["uri"]))
+        image = decode_screenshot(read_artifact(capture.screenshot["uri"]))
+        return seed_pixels(image, size).to(device), image.size
 
     rows = [page_rows(p, config) for p in pages]
     train = [r for r in rows if r.page.role == TRAIN and r.positive is not None]
     if config.seed_pages:
         train = rng.sample(train, min(config.seed_pages, len(train)))
-    model = SeedElementCNN(config.seed_size, config.dropout)
+    model = SeedElementCNN(size, config.dropout).to(device)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=config.lr)
     for _ in progress(range(config.epochs), desc="epochs"):
         model.train()
@@ -494,13 +506,9 @@ def train_seed(
             assert r.positive is not None
             others = [i for i in range(len(r.keep)) if i != r.positive]
             picked = [r.positive, *rng.sample(others, min(config.seed_negatives, len(others)))]
-            x = seed_batch(
-                image_of(r.page),
-                r.page.boxes[[r.keep[i] for i in picked]],
-                list(range(len(picked))),
-                config.seed_size,
-            )
-            target = torch.tensor([1.0] + [0.0] * (len(picked) - 1))
+            pixels, page_size = pixels_of(r.page)
+            x = seed_batch(pixels, page_size, r.page.boxes[[r.keep[i] for i in picked]], size)
+            target = torch.tensor([1.0] + [0.0] * (len(picked) - 1), device=device)
             optimizer.zero_grad()
             loss = functional.binary_cross_entropy_with_logits(model(x), target)
             loss.backward()  # type: ignore[no-untyped-call]
@@ -511,29 +519,22 @@ def train_seed(
         held = rng.sample(held, min(config.seed_pages, len(held)))
     records = []
     for r in progress(held, desc="held-out pages"):
-        image = image_of(r.page)
+        pixels, page_size = pixels_of(r.page)
+        boxes = r.page.boxes[r.keep]
         with torch.no_grad():
-            logits = (
-                torch.cat(
-                    [
-                        model(
-                            seed_batch(
-                                image,
-                                r.page.boxes[r.keep],
-                                list(range(s, min(s + 16, len(r.keep)))),
-                                config.seed_size,
-                            )
-                        )
-                        for s in range(0, len(r.keep), 16)
-                    ]
-                )
-                if r.keep
-                else torch.zeros(0)
+            logits = torch.cat(
+                [torch.zeros(0)]
+                + [
+                    model(seed_batch(pixels, page_size, boxes[start : start + 16], size)).cpu()
+                    for start in range(0, len(r.keep), 16)
+                ]
             )
-
         records.append(with_text(page_record(r, torch.sigmoid(logits)), by_id.get(r.page.file_id)))
     return TrainResult(
-        {HELDOUT: evaluate(records)}, [], None, {"seed_pages": len(train), "size": config.seed_size}
+        {HELDOUT: evaluate(records)},
+        [],
+        None,
+        {"seed_pages": len(train), "size": size, "device": str(device)},
     )
 
 

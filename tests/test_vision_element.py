@@ -36,6 +36,7 @@ from models.vision_element import (
     save_checkpoint,
     screenshot_input,
     seed_input,
+    seed_pixels,
     size_mask,
     text_context,
 )
@@ -48,6 +49,7 @@ from models.vision_element_training import (
     fit_head,
     head_args,
     page_rows,
+    seed_batch,
     train_vision_element,
     write_card,
 )
@@ -395,6 +397,37 @@ def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog, na
     found = extractor.extract(Page(html, capture.url, boxes=boxes, screenshot=png.read_bytes))
     assert found is not None and found.extractor == "vision-element"
     assert found.text == element_text(html, boxes, MAIN_PATH)
+
+
+def test_the_seed_recipe_learns_the_story_and_scores_every_held_out_candidate(captured):
+    pages, encoded = captured
+    config = replace(CONFIGS["seed"], seed_size=48, epochs=40)  # 3 training pages: few steps
+    result = train_vision_element(encoded, pages, config, folds=2, seed=0, device=torch.device("cpu"))
+    assert set(result.metrics) == {HELDOUT} and result.checkpoint is None and result.oof == []
+    assert result.notes == {"seed_pages": 3, "size": 48, "device": "cpu"}
+    held = result.metrics[HELDOUT]["overall"]
+    kept = int(size_mask(encoded[4].boxes, config.min_side).sum())
+    assert held["pages"] == 1 and held["candidates"] == kept  # all of them, not a sample
+    assert held["top1"] == 1.0 and held["word_f1"] == 1.0 and held["auc"] > 0.9  # sigmoid ties at 1
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="asks for CUDA where there is none")
+def test_asking_for_cuda_without_it_is_a_usage_error():
+    from argparse import Namespace
+    from importlib import import_module
+
+    from scrapy.exceptions import UsageError
+
+    command = import_module("crawler.commands.train-vision-element").Command()
+    with pytest.raises(UsageError, match="CUDA is not available"):
+        command.run([], Namespace(device="cuda"))
+
+
+def test_a_seed_batch_is_the_seed_input_of_each_box():
+    image = Image.open(io.BytesIO(drawn_screenshot())).convert("RGB")
+    boxes = torch.tensor([REGIONS[MAIN_PATH], [0.0, 1520.0, 1200.0, 120.0]])
+    batch = seed_batch(seed_pixels(image, 40), image.size, boxes, 40)
+    assert torch.equal(batch, torch.stack([seed_input(image, box.tolist(), 40) for box in boxes]))
 
 
 def test_missing_screenshot_or_boxes_is_none_with_a_reason(captured, tmp_path, caplog):

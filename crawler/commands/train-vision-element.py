@@ -37,7 +37,8 @@ class Command(ScrapyCommand):
             "from the page-type model's --trunk-cache) into --cache (resumable: --prepare-only --limit N encodes N more pages). The one "
             "split decides train / validation / held-out; --oof writes out-of-fold predictions "
             "of the training domains. --config seed trains the seed's own network instead (one "
-            "4-channel pass per candidate, 1 positive + 4 negatives per page) for comparison."
+            "4-channel pass per candidate, 1 positive + 4 negatives per page) for comparison, on "
+            "--device (CUDA when available by default); the shipped head trains on the CPU."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -64,10 +65,19 @@ class Command(ScrapyCommand):
             "--folds", type=int, default=FOLDS, help=f"out-of-fold folds (default: {FOLDS}; 0: none)"
         )
         group.add_argument("--seed", type=int, default=0, help="default: 0")
+        group.add_argument(
+            "--device", default="auto", help="--config seed: cpu, cuda or auto (default: auto)"
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
             raise UsageError(f"unexpected arguments: {' '.join(args)}")
+        from models.registry import resolve_device
+
+        try:
+            device = resolve_device(opts.device)
+        except ValueError as error:
+            raise UsageError(str(error)) from error
         configure_logging(self.settings)
         from tqdm import tqdm
 
@@ -101,7 +111,14 @@ class Command(ScrapyCommand):
         config = CONFIGS[opts.config]
         encoded_pages = load_pages(cache, [p.file_id for p in pages])
         result = train_vision_element(
-            encoded_pages, pages, config, folds=opts.folds, seed=opts.seed, progress=progress, checkpoint=out
+            encoded_pages,
+            pages,
+            config,
+            folds=opts.folds,
+            seed=opts.seed,
+            progress=progress,
+            checkpoint=out,
+            device=device,
         )
         if opts.oof:
             Path(opts.oof).parent.mkdir(parents=True, exist_ok=True)
