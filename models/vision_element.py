@@ -368,11 +368,6 @@ def seed_mask(
     return mask
 
 
-def seed_input(image: Image.Image, box: Sequence[float], size: int) -> torch.Tensor:
-    """The seed's input for one candidate: RGB plus a box mask channel."""
-    return torch.cat([seed_pixels(image, size), seed_mask(box, image.size, size)])
-
-
 def save_checkpoint(path: str | Path, head: BoxHead, args: dict[str, Any], meta: dict[str, Any]) -> Path:
     """The head in fp16 with its constructor ``args`` and ``meta`` (config, metrics, ...)."""
     path = Path(path)

@@ -35,7 +35,6 @@ from models.vision_element import (
     load_checkpoint,
     save_checkpoint,
     screenshot_input,
-    seed_input,
     seed_pixels,
     size_mask,
     text_context,
@@ -131,7 +130,7 @@ def test_box_pool_weights_cells_by_the_share_a_box_covers():
 
 def test_the_seed_network_takes_rgb_plus_the_box_mask():
     image = Image.new("RGB", (200, 400), "white")
-    x = seed_input(image, [50, 100, 100, 100], 32)
+    x = seed_batch(seed_pixels(image, 32), image.size, torch.tensor([[50.0, 100.0, 100.0, 100.0]]), 32)[0]
     assert x.shape == (4, 32, 32)
     assert x[:3].min() == 1.0  # white, /255
     mask = x[3]
@@ -423,11 +422,14 @@ def test_asking_for_cuda_without_it_is_a_usage_error():
         command.run([], Namespace(device="cuda"))
 
 
-def test_a_seed_batch_is_the_seed_input_of_each_box():
-    image = Image.open(io.BytesIO(drawn_screenshot())).convert("RGB")
-    boxes = torch.tensor([REGIONS[MAIN_PATH], [0.0, 1520.0, 1200.0, 120.0]])
+def test_a_seed_batch_shares_the_page_pixels_and_masks_each_box():
+    image = Image.open(io.BytesIO(drawn_screenshot())).convert("RGB")  # 1200 x 1660
+    boxes = torch.tensor([[0.0, 0.0, 600.0, 830.0], [0.0, 1520.0, 1200.0, 120.0]])
     batch = seed_batch(seed_pixels(image, 40), image.size, boxes, 40)
-    assert torch.equal(batch, torch.stack([seed_input(image, box.tolist(), 40) for box in boxes]))
+    assert batch.shape == (2, 4, 40, 40) and torch.equal(batch[0, :3], batch[1, :3])
+    assert batch[0, 3].sum() == 20 * 20 and batch[0, 3, :20, :20].min() == 1.0  # the top-left quarter
+    # the footer, page rows 1520..1640 of 1660: mask rows floor(36.6) .. ceil(39.5)
+    assert batch[1, 3].sum() == 40 * 4 and batch[1, 3, 36:].min() == 1.0
 
 
 def test_missing_screenshot_or_boxes_is_none_with_a_reason(captured, tmp_path, caplog):
