@@ -348,12 +348,12 @@ class SeedElementCNN(nn.Module):
 
 
 def seed_pixels(image: Image.Image, size: int) -> torch.Tensor:
-    """The seed's RGB channels: the screenshot resized to ``size`` × ``size`` (bilinear,
-    as skimage's resize), /255; the same for every candidate of the page."""
+    """The seed's RGB channels, uint8 (3, ``size``, ``size``): the screenshot resized
+    (bilinear, as skimage's resize); the same for every candidate of the page."""
     resized = torch.frombuffer(
         bytearray(image.resize((size, size), Image.Resampling.BILINEAR).tobytes()), dtype=torch.uint8
     )
-    return resized.view(size, size, 3).permute(2, 0, 1).float() / 255
+    return resized.view(size, size, 3).permute(2, 0, 1)
 
 
 def seed_mask(
