@@ -19,7 +19,6 @@ from models.splits import ROLES, load_split
 from tests.crawling import PROJECT_ROOT
 
 TEXT = "A sentence of real gold text about the subject of this post, long enough. " * 12
-GENERATORS = ("ablog", "material", "pelican")  # each one's Python package has its name
 
 
 @pytest.fixture(scope="module")
@@ -61,11 +60,10 @@ def test_themes_split_by_theme():
     assert all(len(roles) == 1 for roles in roles_of_theme.values())
 
 
-@pytest.mark.parametrize("generator", GENERATORS)
-def test_a_styled_site_is_built_labelled_and_local(generator, wcxb_folder, tmp_path):
-    if importlib.util.find_spec(generator) is None:
-        pytest.skip(f"{generator} is not installed (pip install -r requirements-data.txt)")
-    theme = next(t for t in THEMES if t.generator == generator)
+@pytest.mark.parametrize("theme", THEMES, ids=[t.name for t in THEMES])
+def test_a_styled_site_is_built_labelled_and_local(theme, wcxb_folder, tmp_path):
+    if importlib.util.find_spec(theme.generator) is None:
+        pytest.skip(f"{theme.generator} is not installed (pip install -r requirements-data.txt)")
     pages = build_sites(wcxb_folder, tmp_path, themes=[theme], sites_per_theme=1, posts_per_site=4)
     site = f"{theme.name}-1.styled.test"
     assert read_styled_pages(tmp_path) == pages
@@ -85,12 +83,16 @@ def test_a_styled_site_is_built_labelled_and_local(generator, wcxb_folder, tmp_p
     for page in pages:
         html_file = sites / (page.path + "index.html" if page.path.endswith("/") else page.path)
         html = html_file.read_text(encoding="utf-8")
+        # every page shows its posts (Furo rendered ABlog's pages as an error page)
+        assert "Title 000" in html, page.path
         if page.label == "article":
-            assert "A sentence of real gold text" in html
+            assert "A sentence of real gold text" in html, page.path
         stylesheets = re.findall(r'<link[^>]+rel="stylesheet"[^>]*>', html)
         assert stylesheets, page.path
         for link in stylesheets:
             href = re.search(r'href="([^"?#]+)', link).group(1)
+            if href.startswith("https://fonts.googleapis.com/"):
+                continue  # Pyramid's web font: the capture aborts it, the theme's own CSS is local
             assert not re.match(r"(https?:)?//", href), f"{page.path}: external stylesheet {href}"
             assert (html_file.parent / href).resolve().is_file(), f"{page.path}: missing {href}"
     # served from the folder as a crawl sees it, with the theme's role in the manifest
