@@ -125,7 +125,7 @@ def _run(args: list[str], cwd: Path) -> None:
 # --- Pelican -------------------------------------------------------------------------
 
 
-def build_pelican(theme: Theme, name: str, posts: list[Post], src: Path, out: Path) -> None:
+def build_pelican(theme: Theme, name: str, posts: list[Post], src: Path, out: Path, language: str) -> None:
     content = src / "content"
     content.mkdir(parents=True)
     for post in posts:
@@ -141,7 +141,7 @@ def build_pelican(theme: Theme, name: str, posts: list[Post], src: Path, out: Pa
             RELATIVE_URLS = True
             PATH = "content"
             TIMEZONE = "UTC"
-            DEFAULT_LANG = "en"
+            DEFAULT_LANG = {language!r}
             THEME = {theme.theme!r}
             DEFAULT_PAGINATION = 5
             ARTICLE_URL = ARTICLE_SAVE_AS = "posts/{{slug}}.html"
@@ -178,7 +178,7 @@ def _rst_text(text: str) -> str:
 OWN_PAGE_TEMPLATE = frozenset({"furo"})
 
 
-def build_ablog(theme: Theme, name: str, posts: list[Post], src: Path, out: Path) -> None:
+def build_ablog(theme: Theme, name: str, posts: list[Post], src: Path, out: Path, language: str) -> None:
     (src / "posts").mkdir(parents=True)
     templates = ""
     if theme.theme in OWN_PAGE_TEMPLATE:
@@ -206,6 +206,7 @@ def build_ablog(theme: Theme, name: str, posts: list[Post], src: Path, out: Path
             author = "PageSight"
             extensions = ["ablog"]
             html_theme = {theme.theme!r}
+            language = {language!r}
             blog_title = {name!r}
             blog_path = "blog"
             blog_post_pattern = "posts/*"
@@ -232,7 +233,7 @@ def ablog_label(path: str) -> str | None:
 # --- MkDocs with mkdocs-material's blog plugin ---------------------------------------
 
 
-def build_material(theme: Theme, name: str, posts: list[Post], src: Path, out: Path) -> None:
+def build_material(theme: Theme, name: str, posts: list[Post], src: Path, out: Path, language: str) -> None:
     docs = src / "docs"
     (docs / "posts").mkdir(parents=True)
     (docs / "index.md").write_text(f"# {name}\n", encoding="utf-8")
@@ -254,7 +255,12 @@ def build_material(theme: Theme, name: str, posts: list[Post], src: Path, out: P
         )
     config = {
         "site_name": name,
-        "theme": {"name": "material", "font": False, "palette": {"scheme": theme.palette}},
+        "theme": {
+            "name": "material",
+            "font": False,
+            "palette": {"scheme": theme.palette},
+            "language": MATERIAL_LANGUAGES.get(language, language),
+        },
         "plugins": [{"blog": {"blog_dir": ".", "post_url_format": "{slug}", "pagination_per_page": 5}}],
     }
     (src / "mkdocs.yml").write_text(json.dumps(config, indent=1), encoding="utf-8")
@@ -270,7 +276,10 @@ def material_label(path: str, slugs: frozenset[str] = frozenset()) -> str | None
     return None
 
 
-BUILDERS: dict[str, Callable[[Theme, str, list[Post], Path, Path], None]] = {
+#: mkdocs-material's names of the languages whose BCP 47 tag differs from ours.
+MATERIAL_LANGUAGES = {"zh-cn": "zh", "zh-tw": "zh-TW", "pt-br": "pt-BR"}
+
+BUILDERS: dict[str, Callable[[Theme, str, list[Post], Path, Path, str], None]] = {
     "pelican": build_pelican,
     "ablog": build_ablog,
     "material": build_material,
@@ -302,22 +311,47 @@ def build_sites(
     posts_per_site: int = 12,
     seed: int = 2026,
 ) -> list[StyledPage]:
-    """Build ``sites_per_theme`` sites of every theme under ``out/sites`` and write
-    ``out/pages.jsonl``; no post text is used twice."""
-    themes = list(themes)
+    """Build ``sites_per_theme`` sites of every theme under ``out/sites`` from the
+    training articles of WCXB dev and write ``out/pages.jsonl``; no post text is used
+    twice."""
     posts = training_posts(wcxb_root, seed)
+    return build_post_sites(
+        posts,
+        out,
+        themes=themes,
+        sites_per_theme=sites_per_theme,
+        posts_per_site=posts_per_site,
+        source=wcxb_root,
+    )
+
+
+def build_post_sites(
+    posts: list[Post],
+    out: Path,
+    *,
+    themes: Iterable[Theme] = THEMES,
+    sites_per_theme: int = 2,
+    posts_per_site: int = 12,
+    language: str = "en",
+    source: Path | str = "posts",
+) -> list[StyledPage]:
+    """:func:`build_sites` from any ``posts`` (in order, none used twice) written in
+    ``language`` (a BCP 47 tag, given to each generator); a site's name carries the
+    language unless it is English. ``source`` names the posts in an error."""
+    themes = list(themes)
     needed = len(themes) * sites_per_theme * posts_per_site
     if len(posts) < needed:
-        raise ValueError(f"{wcxb_root}: {len(posts)} training articles, {needed} needed")
+        raise ValueError(f"{source}: {len(posts)} posts, {needed} needed")
+    suffix = "" if language == "en" else f"-{language}"
     pages: list[StyledPage] = []
     taken = 0
     for theme in themes:
         for index in range(1, sites_per_theme + 1):
-            site = f"{theme.name}-{index}.styled.test"
+            site = f"{theme.name}{suffix}-{index}.styled.test"
             chosen = posts[taken : taken + posts_per_site]
             taken += posts_per_site
             site_dir = out / "sites" / site
-            BUILDERS[theme.generator](theme, site, chosen, out / "src" / site, site_dir)
+            BUILDERS[theme.generator](theme, site, chosen, out / "src" / site, site_dir, language)
             found = site_pages(theme, site, site_dir, chosen)
             logger.info("%s: %d pages", site, len(found))
             pages += found
