@@ -8,12 +8,11 @@ Korean, German or French text whose every paragraph is known.
 
 from __future__ import annotations
 
-import datetime
 import random
 import re
 from pathlib import Path
 
-from crawler.styled.generator import AUTHORS, CATEGORIES, TAGS, Post
+from crawler.styled.generator import Post, new_post
 from pipelines.extraction.dom import HtmlElement, parse_html
 from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.lengths import normalize_space, text_length
@@ -65,18 +64,8 @@ def faq_posts(root: Path, language: str, seed: int) -> list[Post]:
             language in NON_LATIN and _latin_share(" ".join(paragraphs)) > 0.5
         ):
             continue
-        posts.append(
-            Post(
-                slug=f"{chapter}-{number}",
-                title=title,
-                date=datetime.date(2023, 1, 1) + datetime.timedelta(days=rng.randrange(900)),
-                author=rng.choice(AUTHORS),
-                category=rng.choice(CATEGORIES[:4]),
-                tags=tuple(rng.sample(TAGS[:5], rng.choice((1, 2)))),
-                paragraphs=paragraphs,
-                markdown="\n\n".join(markdown_text(p) for p in paragraphs),
-            )
-        )
+        markdown = "\n\n".join(markdown_text(p) for p in paragraphs)
+        posts.append(new_post(rng, f"{chapter}-{number}", title, paragraphs, markdown))
     rng.shuffle(posts)
     return posts
 

@@ -93,20 +93,30 @@ def training_posts(wcxb_root: Path, seed: int) -> list[Post]:
         paragraphs = tuple(p.strip() for p in record.gold_text.split("\n") if p.strip())
         title = (record.ground_truth.get("title") or "").strip() or " ".join(paragraphs[0].split()[:8])
         posts.append(
-            Post(
-                slug=f"{_slug(title)[:60].strip('-') or 'post'}-{record.file_id}",
-                title=title,
-                date=datetime.date(2023, 1, 1) + datetime.timedelta(days=rng.randrange(900)),
-                author=rng.choice(AUTHORS),
-                category=rng.choice(CATEGORIES[:4]),
-                tags=tuple(rng.sample(TAGS[:5], rng.choice((1, 2)))),
-                paragraphs=paragraphs,
-                markdown=(record.ground_truth.get("main_content_markdown") or "").strip()
-                or "\n\n".join(paragraphs),
+            new_post(
+                rng,
+                f"{_slug(title)[:60].strip('-') or 'post'}-{record.file_id}",
+                title,
+                paragraphs,
+                (record.ground_truth.get("main_content_markdown") or "").strip() or "\n\n".join(paragraphs),
             )
         )
     rng.shuffle(posts)
     return posts
+
+
+def new_post(rng: random.Random, slug: str, title: str, paragraphs: tuple[str, ...], markdown: str) -> Post:
+    """A post of this text with a date, author, category and tags drawn from ``rng``."""
+    return Post(
+        slug=slug,
+        title=title,
+        date=datetime.date(2023, 1, 1) + datetime.timedelta(days=rng.randrange(900)),
+        author=rng.choice(AUTHORS),
+        category=rng.choice(CATEGORIES[:4]),
+        tags=tuple(rng.sample(TAGS[:5], rng.choice((1, 2)))),
+        paragraphs=paragraphs,
+        markdown=markdown,
+    )
 
 
 def _slug(text: str) -> str:
