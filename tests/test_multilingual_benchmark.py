@@ -7,7 +7,6 @@ import importlib.util
 import json
 import sys
 
-import markdown
 import pytest
 
 from crawler.styled.faq import FaqUnavailable, faq_posts, markdown_text
@@ -72,6 +71,7 @@ def test_every_translated_section_is_a_post_and_the_untranslated_ones_are_not(fa
 
 
 def test_markdown_of_a_paragraph_renders_back_to_its_text():
+    markdown = pytest.importorskip("markdown", reason="pip install -r requirements-data.txt")
     text = "Use <package> & `apt-get` -- *not* [dpkg](x) #1 + 2. > 1_000 ! {a|b}"
     html = markdown.markdown(markdown_text(text))
     assert html.startswith("<p>") and html.endswith("</p>")
