@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 # PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
 # torch wheel it cannot load with (see README, "CPU-only install").
 
-.PHONY: crawl test lint setup browser redis-server redis clean styled-captures
+.PHONY: crawl test lint setup browser redis-server redis clean data-deps styled-captures
 
 crawl: setup
 	$(VENV)/bin/scrapy crawl news
@@ -50,12 +50,16 @@ REDIS_PORT ?= 6379
 redis: redis-server
 	redis-server --bind 127.0.0.1 --port $(REDIS_PORT) --save "" --appendonly no
 
+# The data-building packages (static-site generators and themes): the styled sites and
+# the multilingual benchmark need them, and so do their tests (CI installs them).
+data-deps: setup
+	$(PY) -m pip install --quiet -r requirements-data.txt
+
 # Styled generated sites for the page-type model, built and captured (one command):
 # make styled-captures WCXB=../shared/datasets/wcxb-dev STYLED=/work/data/styled
 WCXB   ?= ../shared/datasets/wcxb-dev
 STYLED ?= output/styled
-styled-captures: setup
-	$(PY) -m pip install --quiet -r requirements-data.txt
+styled-captures: data-deps
 	$(VENV)/bin/scrapy build-styled-sites --wcxb $(WCXB) --out $(STYLED)-sites
 	$(VENV)/bin/scrapy capture-dataset --styled $(STYLED)-sites --out $(STYLED)-captures
 
