@@ -8,7 +8,7 @@ import lxml.html
 import pytest
 
 from crawler.demo.generator import build_web
-from pipelines.extraction import ARTICLE, Page, build_extractor, decode_html
+from pipelines.extraction import ARTICLE, LIST, Page, build_extractor, decode_html
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.lengths import normalize_space
@@ -99,6 +99,40 @@ BLOCKS = {
         '<div class="share-tools"><span>Share on Facebook</span><span>Share by email</span></div>',
         "Facebook",
     ),
+}
+
+
+def unmarked_teasers(heading: str) -> str:
+    """A teaser list under ``heading`` whose markup names nothing (utility classes only,
+    as Tailwind themes and page builders write it): title links, a line, a date. The
+    lines are no links, so dropping link-dense paragraphs leaves them."""
+    cards = "".join(
+        f'<div class="flex flex-row mt-4"><a class="block text-lg font-semibold" href="/deal-{n}">'
+        f"A laptop deal, number {n}</a>"
+        f'<div class="hidden md:block">Storage for the harbour festival without breaking the bank.</div>'
+        f'<div class="flex mt-3"><time datetime="2025-09-28">09/28/2025</time></div></div>'
+        for n in range(4)
+    )
+    return (
+        f'<section class="mx-auto max-w-8xl"><hr class="my-8"><div class="mt-12 font-bold">{heading}</div>'
+        f'<div class="justify-center mt-8 w-full">{cards}</div></section>'
+    )
+
+
+TEASER_HEADINGS = {
+    "en": "Recommended For You",
+    "en, a section's": "More in Tech",
+    "ru": "Читайте также",
+    "zh": "相关文章",
+    "ja": "関連記事",
+    "ko": "관련 기사",
+    "de": "Das könnte Sie auch interessieren",
+    "fr": "À lire aussi :",
+    "es": "Noticias relacionadas",
+}
+BLOCKS |= {
+    f"unmarked teasers ({language})": (unmarked_teasers(h), "harbour festival")
+    for language, h in TEASER_HEADINGS.items()
 }
 
 
@@ -220,3 +254,35 @@ def test_demo_articles_lose_their_comments_and_keep_the_gold(url, html, gold):
     for line in gold["text"].split("\n"):
         if line.strip():
             assert normalize_space(line) in text, url
+
+
+def test_teasers_stay_on_a_list_page_and_go_on_an_article():
+    teasers = unmarked_teasers("Related posts")
+    for page_type, kept in ((LIST, True), (ARTICLE, False)):
+        root = parse_html(article(teasers))
+        removed = denoise(root, page_type)
+        assert ("harbour festival" in body_of(root).text_content()) is kept
+        assert ("teaser" in removed) is not kept
+
+
+def test_a_section_label_that_reads_like_a_teaser_heading_keeps_its_section():
+    """Sections of the story under "More from ...:" labels hold prose, not links: the
+    block the labels lead to is mostly text, and as long as the story, so it stays."""
+    sections = "".join(
+        f"<div class='item'><h4>More from school {n}:</h4><p>{PARAGRAPH} {PARAGRAPH}</p>"
+        f"<p>{PARAGRAPH}</p><a href='/school-{n}'>Apply to school {n}</a></div>"
+        for n in range(5)
+    )
+    root = parse_html(article(f"<div class='items'>{sections}</div>"))
+    assert "teaser" not in denoise(root, ARTICLE)
+    assert body_of(root).text_content().count("Apply to school") == 5
+
+
+def test_a_link_named_like_a_teaser_heading_is_no_heading():
+    menu = (
+        "<div class='bar'>"
+        + "".join(f"<a href='/{w}'>{w}</a> " for w in ("Home", "Related", "Archive"))
+        + "</div>"
+    )
+    root = parse_html(article(menu + "<p>The harbour festival bar stays.</p>"))
+    assert "teaser" not in denoise(root, ARTICLE)
