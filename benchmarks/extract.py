@@ -110,6 +110,18 @@ def load_pages(root: Path, split_file: Path, settings: Settings) -> tuple[list[B
     return pages, unscored
 
 
+def available_extractor(name: str, settings: Settings | None) -> Extractor | None:
+    """Extractor ``name`` built from ``settings``; None, said on stderr, when its package
+    is missing. An unknown name stops the benchmark."""
+    try:
+        return build_extractor(name, settings)
+    except ExtractorUnavailable as error:
+        if name not in available_extractors():
+            raise SystemExit(str(error)) from None
+        print(f"skipping {name}: {error}", file=sys.stderr)
+        return None
+
+
 def build_runs(
     names: list[str], settings: Settings, predicted: dict[str, str] | None, auto: bool
 ) -> list[Run]:
@@ -117,12 +129,8 @@ def build_runs(
     type and none when asked; an extractor whose package is missing is skipped."""
     runs = []
     for name in names:
-        try:
-            extractor = build_extractor(name, settings)
-        except ExtractorUnavailable as error:
-            if name not in available_extractors():
-                raise SystemExit(str(error)) from None
-            print(f"skipping {name}: {error}", file=sys.stderr)
+        extractor = available_extractor(name, settings)
+        if extractor is None:
             continue
 
         def run(

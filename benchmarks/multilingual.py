@@ -42,27 +42,19 @@ from statistics import fmean, median
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lxml import html as lxml_html
+from extract import SPEED_REFERENCE, available_extractor  # benchmarks/extract.py
 
 from crawler.styled import THEMES, StyledPage, Theme, read_styled_pages
 from crawler.styled.faq import FAQ_ROOT, FaqUnavailable, faq_posts
 from crawler.styled.generator import ARTICLE, Post, build_post_sites
 from pipelines.evaluation.metrics import SnippetCounts, pooled_snippet_prf, snippet_counts, word_prf
 from pipelines.evaluation.text import tokens
-from pipelines.extraction import (
-    Extraction,
-    Extractor,
-    ExtractorUnavailable,
-    Page,
-    available_extractors,
-    build_extractor,
-    decode_html,
-)
+from pipelines.extraction import Extraction, Extractor, Page, available_extractors, decode_html
+from pipelines.extraction.dom import parse_html
 from pipelines.extraction.peers import PeerExtractor
 
 LANGUAGES = ("en", "ru", "zh-cn", "ja", "ko", "de", "fr")
 DEFAULT_EXTRACTORS = ("iawce", "ensemble", "ensemble-fast", "trafilatura", "readability", "justext")
-SPEED_REFERENCE = "trafilatura"
 #: Tokens of a paragraph's start that make its body snippet.
 SNIPPET_TOKENS = 10
 #: A text of the page outside the body is a boilerplate snippet from this many tokens on.
@@ -138,7 +130,9 @@ def boilerplate_snippets(html: bytes, gold: str) -> list[str]:
     """The page's texts (each text node, whitespace collapsed) of at least
     ``MIN_BOILERPLATE_TOKENS`` tokens that ``gold`` does not hold, once each."""
     body_text = f" {' '.join(tokens(gold))} "
-    root = lxml_html.fromstring(html)
+    root = parse_html(decode_html(html))
+    if root is None:
+        return []
     for code in root.iter("script", "style", "noscript", "template"):
         code.drop_tree()
     found: dict[str, None] = {}
@@ -161,12 +155,8 @@ def build_runs(names: list[str], auto: bool) -> list[Run]:
     (peers take no page type)."""
     runs = []
     for name in names:
-        try:
-            extractor = build_extractor(name)
-        except ExtractorUnavailable as error:
-            if name not in available_extractors():
-                raise SystemExit(str(error)) from None
-            print(f"skipping {name}: {error}", file=sys.stderr)
+        extractor = available_extractor(name, None)
+        if extractor is None:
             continue
         modes: list[tuple[str, str | None]] = [(name, ARTICLE)]
         if auto and not isinstance(extractor, PeerExtractor):

@@ -203,7 +203,8 @@ DISCUSSION_WORDS = (
 #: changed, none for the worse; mashable.com 0.55 → 0.82). Without the link-share and
 #: size guards, in-article section labels such as "More on HBS:" took the article with
 #: them (menlocoaching.com 0.95 → 0.64). The step costs about 2 ms a page.
-_TEASER_HEADING_WORDS = (
+TEASER_HEADINGS = re.compile(
+    r"^(?:"
     # English
     r"related(?: (?:articles?|posts?|stories|content|reading|news|topics|links))?"
     r"|recommended(?: for you| reading| articles?| stories)?"
@@ -234,8 +235,9 @@ _TEASER_HEADING_WORDS = (
     # Spanish
     r"|(?:artículos|noticias|entradas|publicaciones) relacionad[oa]s|te puede interesar"
     r"|lo más (?:leído|visto)|más noticias|lee también"
+    r")\s*[:›»→>]?$",
+    re.IGNORECASE,
 )
-TEASER_HEADINGS = re.compile(rf"^(?:{_TEASER_HEADING_WORDS})\s*[:›»→>]?$", re.IGNORECASE)
 #: A teaser heading is at most this long (words; CJK characters).
 TEASER_HEADING_MAX_LENGTH = 8
 #: ... and this many characters.
@@ -726,7 +728,7 @@ def _teaser_headings(body: HtmlElement) -> list[HtmlElement]:
     wrappers aside: a link named "Related" is a menu entry)."""
     found = []
     for element in _SHORT_TEXT_ELEMENTS(body):
-        text = " ".join(element.text_content().split())
+        text = normalize_space(element.text_content())
         if not TEASER_HEADINGS.match(text) or text_length(text) > TEASER_HEADING_MAX_LENGTH:
             continue
         if any(normalize_space(child.text_content()) == text for child in element if is_element(child)):
