@@ -17,8 +17,9 @@ import io
 import json
 import logging
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image
 from playwright.async_api import APIResponse, Page, Request, Route, ViewportSize
@@ -32,6 +33,7 @@ from crawler.items import PARTIAL_LOAD_WARNING
 from pipelines.extraction.encoding import decide_encoding, decode_document
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 HTML_CONTENT_TYPES = ("text/html", "application/xhtml+xml")
 #: Playwright's error when the page navigated while a script ran in it.
@@ -133,8 +135,10 @@ LOAD_LAZY_MEDIA_JS = """(cut) => {
   }
 }""".replace("LAZY_MEDIA", json.dumps(LAZY_MEDIA_SELECTOR))
 
-# One box per element under <body>, in document order, and the page height. `path` is the element's XPath as
-# lxml's getpath() writes it, so the boxes can be joined with a parse of the rendered HTML.
+# One box per element under <body>, in document order, the page height, the document's
+# identity (`origin`, its performance.timeOrigin: SHOWN_DOCUMENT_JS tells whether the HTML
+# is of the same document) and whether it has loaded (`complete`). `path` is the element's XPath as lxml's getpath() writes it, so
+# the boxes can be joined with a parse of the rendered HTML.
 # The page's web fonts are waited for first (at most `fontsTimeoutMs`; `fontsReady` says
 # whether they came), as text laid out in a fallback font has other boxes.
 ELEMENT_BOXES_JS = """async ([maxBoxes, fontsTimeoutMs]) => {
@@ -144,7 +148,11 @@ ELEMENT_BOXES_JS = """async ([maxBoxes, fontsTimeoutMs]) => {
   ]);
   const doc = document.documentElement;
   const boxes = [];
-  if (!doc || !document.body) return JSON.stringify({boxes: boxes, height: 0, fontsReady: fontsReady});
+  const collected = (height) => JSON.stringify({
+    boxes: boxes, height: height, fontsReady: fontsReady, origin: performance.timeOrigin,
+    complete: document.readyState === 'complete',
+  });
+  if (!doc || !document.body) return collected(0);
   const pageW = Math.max(doc.scrollWidth, document.body.scrollWidth);
   const pageH = Math.max(doc.scrollHeight, document.body.scrollHeight);
   const sx = window.scrollX, sy = window.scrollY;
@@ -199,8 +207,15 @@ ELEMENT_BOXES_JS = """async ([maxBoxes, fontsTimeoutMs]) => {
       text_len: (el.textContent || '').trim().length,
     });
   }
-  return JSON.stringify({boxes: boxes, height: pageH, fontsReady: fontsReady});
+  return collected(pageH);
 }"""
+
+# The rendered HTML as Playwright's page.content() serializes it, and the document's identity.
+SHOWN_DOCUMENT_JS = """() => ({
+  origin: performance.timeOrigin,
+  html: (document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '')
+    + (document.documentElement ? document.documentElement.outerHTML : ''),
+})"""
 
 
 # The text caret blinks, so a screenshot would show it on some captures and not on others
@@ -528,32 +543,27 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
             warnings.append(f"overlay hidden: {', '.join(hidden)}")
     timings["settle"] = _ms_since(started)
 
-    step_started = time.perf_counter()
-    # One JSON string: Playwright validates and unwraps a returned object value by value.
-    collected = json.loads(
-        await _evaluate(page, ELEMENT_BOXES_JS, [options.max_boxes, options.fonts_timeout * 1000])
-    )
-    if not collected["fontsReady"]:
-        warnings.append(f"fonts: not loaded after {options.fonts_timeout:g}s")
-    page_height = collected["height"] or facts["height"]
-    timings["boxes"] = _ms_since(step_started)
-
-    step_started = time.perf_counter()
     viewport = page.viewport_size or options.viewport
-    shot_height = max(1, min(page_height, options.max_screenshot_height))
-    await _evaluate(page, HIDE_CARET_JS)
-    try:
-        png, shot_height = await screenshot_with_fallback(page, viewport, shot_height, options, warnings)
-    finally:
-        with contextlib.suppress(PlaywrightError):  # the page may be gone
-            await page.evaluate(SHOW_CARET_JS)
-    timings["screenshot"] = _ms_since(step_started)
+    captured = await _one_document(page, options, viewport, facts["height"], loaded, timings)
+    if captured is None:
+        # The page's scripts replaced the document before its boxes or between its boxes
+        # and its HTML (a reload on resize, which the screenshot causes; a timed reload or
+        # redirect): capture the new one, once.
+        await _wait_for_load(page, options.load_timeout)
+        captured = await _one_document(page, options, viewport, facts["height"], loaded, timings)
+    if captured is None:
+        raise PageKeptNavigating(
+            f"the page navigated away twice while it was captured (its scripts reload or redirect it): {page.url}"
+        )
+    shown, html = captured
+    warnings += shown.warnings
     result = {
-        "screenshot_png": png,
-        "boxes": collected["boxes"],
+        "screenshot_png": shown.png,
+        "boxes": shown.boxes,
+        "html": html,
         "viewport_width": viewport["width"],
-        "page_height": page_height,
-        "screenshot_height": shot_height,
+        "page_height": shown.page_height,
+        "screenshot_height": shown.screenshot_height,
         "final_url": page.url,
         "scrolled": scrolled,
         "scroll_reactions": facts["scrollReactions"],
@@ -565,12 +575,115 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         "warnings": document.notes + warnings,
         "timings_ms": timings,
     }
-    if not loaded:
-        # The download handler waits for the load event after this method; a page that
-        # never sends it is serialized here and the tab moved to a page that does.
-        result["html"] = await page.content()
-        await page.goto("about:blank")
+    # The HTML is serialized here. The download handler waits for the load event
+    # after this method and serializes the page again: on a blank tab both are immediate,
+    # even for a page that never sends the event or that reloads itself now.
+    await page.goto("about:blank")
     return result
+
+
+@dataclass
+class ShownDocument:
+    """What one document showed: its boxes, screenshot and identity."""
+
+    boxes: list[dict[str, Any]]
+    origin: float
+    page_height: int
+    png: bytes
+    screenshot_height: int
+    warnings: list[str]
+
+
+async def _one_document(
+    page: Page,
+    options: CaptureOptions,
+    viewport: ViewportSize,
+    facts_height: int,
+    loaded: bool,
+    timings: dict[str, float],
+) -> tuple[ShownDocument, str] | None:
+    """Boxes, screenshot and HTML of one document; None when the page's scripts replaced it
+    meanwhile."""
+    shown = await _boxes_and_screenshot(page, options, viewport, facts_height, loaded, timings)
+    html = await _html_of(page, shown.origin) if shown is not None else None
+    return (shown, html) if shown is not None and html is not None else None
+
+
+async def _boxes_and_screenshot(
+    page: Page,
+    options: CaptureOptions,
+    viewport: ViewportSize,
+    facts_height: int,
+    loaded: bool,
+    timings: dict[str, float],
+) -> ShownDocument | None:
+    """The element boxes, then the screenshot cut at the capture's height; None when the
+    boxes are of a document still loading although the page had ``loaded`` (a new one), or
+    when the page starts loading another document during the screenshot (which would wait
+    for its timeout, then shoot the new one)."""
+    warnings: list[str] = []
+    step_started = time.perf_counter()
+    # One JSON string: Playwright validates and unwraps a returned object value by value.
+    collected = json.loads(
+        await _evaluate(page, ELEMENT_BOXES_JS, [options.max_boxes, options.fonts_timeout * 1000])
+    )
+    if not collected["fontsReady"]:
+        warnings.append(f"fonts: not loaded after {options.fonts_timeout:g}s")
+    page_height = collected["height"] or facts_height
+    timings["boxes"] = _ms_since(step_started)
+    if loaded and not collected["complete"]:
+        return None
+
+    step_started = time.perf_counter()
+    shot_height = max(1, min(page_height, options.max_screenshot_height))
+    await _evaluate(page, HIDE_CARET_JS)
+    try:
+        shot = await _unless_navigating(
+            page, screenshot_with_fallback(page, viewport, shot_height, options, warnings)
+        )
+    finally:
+        with contextlib.suppress(PlaywrightError):  # the page may be gone
+            await page.evaluate(SHOW_CARET_JS)
+    if shot is None:
+        return None
+    png, shot_height = shot
+    timings["screenshot"] = _ms_since(step_started)
+    return ShownDocument(collected["boxes"], collected["origin"], page_height, png, shot_height, warnings)
+
+
+async def _unless_navigating(page: Page, step: Coroutine[Any, Any, T]) -> T | None:
+    """``step``'s result, or None (the step cancelled) as soon as the page's main frame
+    requests another document."""
+    navigating = asyncio.Event()
+
+    def on_request(request: Request) -> None:
+        if request.is_navigation_request() and request.frame == page.main_frame:
+            navigating.set()
+
+    page.on("request", on_request)
+    running, watch = asyncio.ensure_future(step), asyncio.ensure_future(navigating.wait())
+    try:
+        await asyncio.wait((running, watch), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        page.remove_listener("request", on_request)
+        stopped = [task for task in (running, watch) if not task.done()]
+        for task in stopped:
+            task.cancel()
+        await asyncio.gather(*stopped, return_exceptions=True)
+    return None if running.cancelled() else running.result()
+
+
+async def _html_of(page: Page, origin: float) -> str | None:
+    """The rendered HTML when the page still shows the document ``origin`` names; None
+    when its scripts replaced it (or are replacing it now)."""
+    try:
+        shown: dict[str, Any] = await page.evaluate(SHOWN_DOCUMENT_JS)
+    except PlaywrightError as exc:
+        if NAVIGATED not in str(exc):
+            raise
+        return None
+    html: str = shown["html"]
+    return html if shown["origin"] == origin else None
 
 
 async def _wait_for_load(page: Page, timeout: float) -> bool:

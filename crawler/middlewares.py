@@ -130,11 +130,11 @@ class CaptureMiddleware:
             response.meta[CAPTURE_SKIP_KEY] = reason
             stats.inc_value("pagesight/capture/skipped")
             return response
-        if result.get("html") is not None:
-            # Serialized by the capture itself (a page whose load event never came).
-            response = response.replace(
-                url=result["final_url"], body=result["html"].encode("utf-8"), encoding="utf-8"
-            )
+        # The HTML the capture serialized with its boxes and screenshot (the handler's own is
+        # of a blank tab).
+        response = response.replace(
+            url=result["final_url"], body=result["html"].encode("utf-8"), encoding="utf-8"
+        )
         html = response.text
         html_bytes = len(html.encode("utf-8"))
         if html_bytes > self.config.max_html_bytes:

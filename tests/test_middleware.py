@@ -108,6 +108,7 @@ def capture_result(**changes):
     result = {
         "screenshot_png": b"png",
         "boxes": [{"tag": "p"}],
+        "html": "<html><body>hi</body></html>",
         "viewport_width": 1366,
         "page_height": 2000,
         "screenshot_height": 2000,
@@ -123,11 +124,12 @@ def capture_result(**changes):
     return {**result, **changes}
 
 
-def test_html_serialized_by_a_partial_capture_replaces_the_response():
+def test_the_html_serialized_with_the_boxes_replaces_the_blank_tabs():
     mw = middleware()
     request = Request("http://a.example/slow", meta={CAPTURE_META_KEY: True})
     result = capture_result(html="<html><body>half</body></html>", final_url="http://a.example/slow#x")
-    response = mw.process_response(request, rendered(request, result, body=b"<html></html>"))
+    blank = b"<html><head></head><body></body></html>"  # what the handler serializes after the capture
+    response = mw.process_response(request, rendered(request, result, body=blank))
     assert response.meta[CAPTURE_RESULT_KEY].html == "<html><body>half</body></html>"
     assert response.url == "http://a.example/slow#x" and response.text == "<html><body>half</body></html>"
 
@@ -143,9 +145,9 @@ def test_skip_reason_is_passed_on():
 def test_huge_html_is_refused():
     mw = middleware(PAGESIGHT_MAX_HTML_BYTES=100)
     request = Request("http://a.example/", meta={CAPTURE_META_KEY: True})
-    result = capture_result()
+    result = capture_result(html="x" * 500)
     with pytest.raises(PageTooLarge, match="PAGESIGHT_MAX_HTML_BYTES=100"):
-        mw.process_response(request, rendered(request, result, body=b"x" * 500))
+        mw.process_response(request, rendered(request, result))
 
 
 def test_exception_drops_spent_page_methods():
