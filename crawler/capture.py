@@ -137,8 +137,9 @@ LOAD_LAZY_MEDIA_JS = """(cut) => {
 
 # One box per element under <body>, in document order, the page height, the document's
 # identity (`origin`, its performance.timeOrigin: SHOWN_DOCUMENT_JS tells whether the HTML
-# is of the same document) and whether it has loaded (`complete`). `path` is the element's XPath as lxml's getpath() writes it, so
-# the boxes can be joined with a parse of the rendered HTML.
+# is of the same document) and whether it has loaded (`complete`). `path` is the element's
+# XPath as lxml's getpath() writes it, so the boxes can be joined with a parse of the
+# rendered HTML.
 # The page's web fonts are waited for first (at most `fontsTimeoutMs`; `fontsReady` says
 # whether they came), as text laid out in a fallback font has other boxes.
 ELEMENT_BOXES_JS = """async ([maxBoxes, fontsTimeoutMs]) => {
