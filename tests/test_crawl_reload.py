@@ -5,17 +5,16 @@ resize ends as one ``error`` line that says so."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
 
 import lxml.html
 import pytest
 
 from crawler.dataset import serve_static_folder
 from tests.crawling import run_crawl
+from tests.test_crawl_restore import stored
 
 pytestmark = pytest.mark.e2e
 
@@ -45,11 +44,6 @@ def reloading_site(tmp_path: Path) -> Iterator[str]:
     (site / "always.html").write_text(RELOADING_PAGE.replace("RELOADS", "true"), encoding="utf-8")
     with serve_static_folder(site) as base:
         yield base
-
-
-def stored(record: dict, key: str) -> bytes:
-    data = Path(urlparse(record[key]["uri"]).path).read_bytes()
-    return gzip.decompress(data) if key == "html" else data
 
 
 def test_a_page_that_reloads_while_captured_is_stored_as_one_document(reloading_site: str, tmp_path: Path):
