@@ -124,7 +124,7 @@ def capture_result(**changes):
     return {**result, **changes}
 
 
-def test_the_html_serialized_with_the_boxes_replaces_the_blank_tabs():
+def test_the_html_the_capture_serialized_replaces_the_blank_tabs():
     mw = middleware()
     request = Request("http://a.example/slow", meta={CAPTURE_META_KEY: True})
     result = capture_result(html="<html><body>half</body></html>", final_url="http://a.example/slow#x")
