@@ -38,6 +38,8 @@ T = TypeVar("T")
 HTML_CONTENT_TYPES = ("text/html", "application/xhtml+xml")
 #: Playwright's error when the page navigated while a script ran in it.
 NAVIGATED = "Execution context was destroyed"
+#: Seconds a tab may take to reach a blank document after its capture.
+BLANK_TIMEOUT = 10.0
 #: Where Chromium shows its own error page (net::ERR_* on a navigation).
 BROWSER_ERROR_URL_PREFIX = "chrome-error://"
 # Response headers that no longer describe a body re-encoded as UTF-8.
@@ -501,7 +503,8 @@ async def capture_page(page: Page, options: CaptureOptions, document: MainDocume
     its timings. Raises :class:`BrowserErrorPage` when the page ends on Chromium's error
     page, TimeoutError when no DOM came at all. The whole capture is bounded by
     ``options.timeout`` (TimeoutError past it), so a renderer that stops answering
-    cannot hold a crawl slot forever.
+    cannot hold a crawl slot forever. On every path the tab is left on a blank document
+    (:func:`_leave_blank`).
     """
     try:
         return await asyncio.wait_for(_capture(page, options, document), timeout=options.timeout)
@@ -509,6 +512,33 @@ async def capture_page(page: Page, options: CaptureOptions, document: MainDocume
         if str(exc):
             raise
         raise TimeoutError(f"capture did not finish in {options.timeout:.0f}s") from None
+    finally:
+        # The download handler waits for the load event after this method and serializes
+        # the page again (the HTML kept is the capture's): on a blank tab both are
+        # immediate, even for a page that never sends the event or that reloads itself.
+        await _leave_blank(page)
+
+
+async def _leave_blank(page: Page) -> None:
+    """Leave the tab on a blank document once its capture ended, well or not, so that
+    the download handler's close cannot meet a navigation of the page's own: Chromium
+    acknowledges a close that races a navigation commit and keeps the tab
+    (crbug.com/536385539), and ``page.close()`` then never returns (seen on a page that
+    reloads itself again and again). When the page's next reload interrupts the way to
+    the blank document, its scripts are stopped and the tab goes again."""
+    with contextlib.suppress(PlaywrightError):  # interrupted, or the page or browser gone
+        await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
+    if page.is_closed() or page.url == "about:blank":
+        return
+    with contextlib.suppress(PlaywrightError):
+        session = await page.context.new_cdp_session(page)
+        try:
+            await session.send("Emulation.setScriptExecutionDisabled", {"value": True})
+            await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
+        finally:
+            await session.detach()
+    if not page.is_closed() and page.url != "about:blank":
+        logger.warning("The tab stays on %s after its capture; closing it may not return", page.url)
 
 
 async def _capture(page: Page, options: CaptureOptions, document: MainDocument) -> dict[str, Any]:
@@ -576,10 +606,6 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         "warnings": document.notes + warnings,
         "timings_ms": timings,
     }
-    # The HTML is serialized here. The download handler waits for the load event
-    # after this method and serializes the page again: on a blank tab both are immediate,
-    # even for a page that never sends the event or that reloads itself now.
-    await page.goto("about:blank")
     return result
 
 
