@@ -1,5 +1,6 @@
-"""Capture steps that need no browser: the screenshot fallback and the main document's
-route (with stand-in pages), and the browser's names for decided encodings."""
+"""Capture steps that need no browser: the screenshot fallback, the main document's
+route and the watch that abandons a step when the page navigates (with stand-in pages),
+and the browser's names for decided encodings."""
 
 import asyncio
 import base64
@@ -21,6 +22,7 @@ from crawler.capture import (
     screenshot_with_fallback,
 )
 from crawler.capture import _evaluate as evaluate_in_page
+from crawler.capture import _unless_navigating as unless_navigating
 from crawler.errors import PageKeptNavigating
 from tests.test_middleware import default_options
 
@@ -264,3 +266,64 @@ def test_a_page_that_keeps_navigating_is_unstable_in_one_line():
     ):
         asyncio.run(evaluate_in_page(page, "(x) => x", 7))
     assert page.runs == 2
+
+
+class RequestingPage:
+    """A page that sends ``requests`` (frame, is it a navigation?) to its "request"
+    listeners once a step has started."""
+
+    main_frame = "main frame"
+
+    def __init__(self, requests):
+        self.requests = requests
+        self.listeners = []
+
+    def on(self, event, listener):
+        assert event == "request"
+        self.listeners.append(listener)
+
+    def remove_listener(self, event, listener):
+        self.listeners.remove(listener)
+
+    def send_requests(self):
+        for frame, navigation in self.requests:
+            request = type(
+                "Request", (), {"frame": frame, "is_navigation_request": lambda self, n=navigation: n}
+            )()
+            for listener in list(self.listeners):
+                listener(request)
+
+
+def run_step_beside(page, step_seconds):
+    """(the step's result or None, whether the step was cancelled, seconds taken)."""
+    cancelled = []
+
+    async def step():
+        try:
+            await asyncio.sleep(step_seconds)
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+        return "shot"
+
+    async def run():
+        started = asyncio.get_running_loop().time()
+        asyncio.get_running_loop().call_later(0.01, page.send_requests)
+        result = await unless_navigating(page, step())
+        return result, bool(cancelled), asyncio.get_running_loop().time() - started
+
+    return asyncio.run(run())
+
+
+def test_a_step_is_abandoned_when_the_main_frame_requests_another_document():
+    page = RequestingPage([("main frame", True)])
+    result, cancelled, seconds = run_step_beside(page, step_seconds=30)
+    assert (result, cancelled) == (None, True) and seconds < 5
+    assert page.listeners == []
+
+
+def test_other_requests_leave_the_step_to_finish():
+    page = RequestingPage([("main frame", False), ("an iframe", True)])
+    result, cancelled, _ = run_step_beside(page, step_seconds=0.1)
+    assert (result, cancelled) == ("shot", False)
+    assert page.listeners == []
