@@ -58,7 +58,9 @@ def test_folded_batch_norms_keep_the_output_and_leave_taken_layers_alone(imagene
     taken = folded._conv_head  # as PageNet's ScreenshotTail takes the head out
     folded._conv_head = torch.nn.Identity()
     fold_batch_norms(folded)
-    assert not any(isinstance(m, torch.nn.BatchNorm2d) for name, m in folded.named_modules() if name != "_bn1")
+    assert not any(
+        isinstance(m, torch.nn.BatchNorm2d) for name, m in folded.named_modules() if name != "_bn1"
+    )
     assert isinstance(folded._bn1, torch.nn.BatchNorm2d)  # its convolution was taken: kept
     folded._conv_head = taken
     with torch.no_grad():
