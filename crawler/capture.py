@@ -28,7 +28,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
 from w3lib.encoding import http_content_type_encoding
 
-from crawler.errors import BrowserErrorPage, PageKeptNavigating, PageLostDocument
+from crawler.errors import BrowserErrorPage, PageKeptNavigating, PageLostDocument, renderer_gone
 from crawler.items import PARTIAL_LOAD_WARNING
 from pipelines.extraction.encoding import decide_encoding, decode_document
 
@@ -525,20 +525,28 @@ async def _leave_blank(page: Page) -> None:
     acknowledges a close that races a navigation commit and keeps the tab
     (crbug.com/536385539), and ``page.close()`` then never returns (seen on a page that
     reloads itself again and again). When the page's next reload interrupts the way to
-    the blank document, its scripts are stopped and the tab goes again."""
-    with contextlib.suppress(PlaywrightError):  # interrupted, or the page or browser gone
+    the blank document, its scripts are stopped and the tab goes again. A crashed tab
+    is left as it is (nothing runs there; a DevTools command to it never answers)."""
+    try:
         await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
+    except PlaywrightError as exc:
+        if renderer_gone(str(exc)):
+            return
     if page.is_closed() or page.url == "about:blank":
         return
-    with contextlib.suppress(PlaywrightError):
-        session = await page.context.new_cdp_session(page)
-        try:
-            await session.send("Emulation.setScriptExecutionDisabled", {"value": True})
-            await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
-        finally:
-            await session.detach()
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        await asyncio.wait_for(_blank_without_scripts(page), timeout=2 * BLANK_TIMEOUT)
     if not page.is_closed() and page.url != "about:blank":
         logger.warning("The tab stays on %s after its capture; closing it may not return", page.url)
+
+
+async def _blank_without_scripts(page: Page) -> None:
+    """Stop the page's scripts, then go to about:blank. The DevTools session that holds
+    the override is detached at the end (when this is cut short, by the page's close)."""
+    session = await page.context.new_cdp_session(page)
+    await session.send("Emulation.setScriptExecutionDisabled", {"value": True})
+    await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
+    await session.detach()
 
 
 async def _capture(page: Page, options: CaptureOptions, document: MainDocument) -> dict[str, Any]:

@@ -52,6 +52,11 @@ _CONNECTION_MARKERS = ("ERR_CONNECTION", "ERR_ADDRESS_UNREACHABLE", "ERR_EMPTY_R
 _TIMEOUT_MARKERS = ("ERR_TIMED_OUT", "Timeout")
 
 
+def renderer_gone(message: str) -> bool:
+    """Whether a Playwright error says the page's renderer crashed or the page is closed."""
+    return any(m in message for m in _CRASH_MARKERS)
+
+
 def describe_failure(failure: Failure) -> FailureOutcome:
     """Classify a request failure into a feed outcome with a one-line reason."""
     exc = failure.value
@@ -78,7 +83,7 @@ def describe_failure(failure: Failure) -> FailureOutcome:
     if isinstance(exc, net_error.DNSLookupError) or any(m in message for m in _DNS_MARKERS):
         return FailureOutcome("dns", f"dns: {message}")
     if isinstance(exc, PlaywrightError):
-        if any(m in message for m in _CRASH_MARKERS):
+        if renderer_gone(message):
             return FailureOutcome("renderer-crash", f"renderer-crash: {message}")
         if any(m in message for m in _CONNECTION_MARKERS):
             return FailureOutcome("connection", f"connection: {message}")
