@@ -583,23 +583,22 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
     timings["settle"] = _ms_since(started)
 
     viewport = page.viewport_size or options.viewport
-    captured = await _one_document(page, options, viewport, facts["height"], loaded, timings)
-    if captured is None:
+    shown = await _one_document(page, options, viewport, facts["height"], loaded, timings)
+    if shown is None:
         # The page's scripts replaced the document before its boxes or between its boxes
         # and its HTML (a reload on resize, which the screenshot causes; a timed reload or
         # redirect): capture the new one, once.
         await _wait_for_load(page, options.load_timeout)
-        captured = await _one_document(page, options, viewport, facts["height"], loaded, timings)
-    if captured is None:
+        shown = await _one_document(page, options, viewport, facts["height"], loaded, timings)
+    if shown is None:
         raise PageKeptNavigating(
             f"the page navigated away twice while it was captured (its scripts reload or redirect it): {page.url}"
         )
-    shown, html = captured
     warnings += shown.warnings
     result = {
         "screenshot_png": shown.png,
         "boxes": shown.boxes,
-        "html": html,
+        "html": shown.html,
         "viewport_width": viewport["width"],
         "page_height": shown.page_height,
         "screenshot_height": shown.screenshot_height,
@@ -619,10 +618,10 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
 
 @dataclass
 class ShownDocument:
-    """What one document showed: its boxes, screenshot and identity."""
+    """What one document showed: its boxes, its HTML and its screenshot."""
 
     boxes: list[dict[str, Any]]
-    origin: float
+    html: str
     page_height: int
     png: bytes
     screenshot_height: int
@@ -636,26 +635,12 @@ async def _one_document(
     facts_height: int,
     loaded: bool,
     timings: dict[str, float],
-) -> tuple[ShownDocument, str] | None:
-    """Boxes, screenshot and HTML of one document; None when the page's scripts replaced it
-    meanwhile."""
-    shown = await _boxes_and_screenshot(page, options, viewport, facts_height, loaded, timings)
-    html = await _html_of(page, shown.origin) if shown is not None else None
-    return (shown, html) if shown is not None and html is not None else None
-
-
-async def _boxes_and_screenshot(
-    page: Page,
-    options: CaptureOptions,
-    viewport: ViewportSize,
-    facts_height: int,
-    loaded: bool,
-    timings: dict[str, float],
 ) -> ShownDocument | None:
-    """The element boxes, then the screenshot cut at the capture's height; None when the
-    boxes are of a document still loading although the page had ``loaded`` (a new one), or
-    when the page starts loading another document during the screenshot (which would wait
-    for its timeout, then shoot the new one)."""
+    """The element boxes, the screenshot cut at the capture's height, then the HTML, all
+    of one document; None when the boxes are of a document still loading although the
+    page had ``loaded`` (a new one), when the page starts loading another document during
+    the screenshot (which would wait for its timeout, then shoot the new one), or when
+    its scripts replaced the document before its HTML was serialized."""
     warnings: list[str] = []
     step_started = time.perf_counter()
     # One JSON string: Playwright validates and unwraps a returned object value by value.
@@ -683,7 +668,10 @@ async def _boxes_and_screenshot(
         return None
     png, shot_height = shot
     timings["screenshot"] = _ms_since(step_started)
-    return ShownDocument(collected["boxes"], collected["origin"], page_height, png, shot_height, warnings)
+    html = await _html_of(page, collected["origin"])
+    if html is None:
+        return None
+    return ShownDocument(collected["boxes"], html, page_height, png, shot_height, warnings)
 
 
 async def _unless_navigating(page: Page, step: Coroutine[Any, Any, T]) -> T | None:

@@ -162,7 +162,7 @@ def fold_batch_norms(model: EfficientNetLite0) -> EfficientNetLite0:
     """For a network whose weights stay frozen, in eval mode: fold each batch norm into the
     convolution before it (the convolution gains a bias, the norm becomes an identity).
     The outputs stay the same to float rounding (about 1e-5 on activations up to 6) and
-    the forward pass takes about 18 % less CPU time at one thread (README, Vision element
+    the forward pass takes 16-18 % less CPU time at one thread (README, Vision element
     model). Layers already taken out of the network (identities) are left as they are."""
     pairs: list[tuple[nn.Module, str, str]] = [(model, "_conv_stem", "_bn0"), (model, "_conv_head", "_bn1")]
     for block in model._blocks:
