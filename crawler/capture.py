@@ -40,6 +40,8 @@ HTML_CONTENT_TYPES = ("text/html", "application/xhtml+xml")
 NAVIGATED = "Execution context was destroyed"
 #: Seconds a tab may take to reach a blank document after its capture.
 BLANK_TIMEOUT = 10.0
+#: Navigations to about:blank once the page's scripts are stopped.
+BLANK_TRIES = 3
 #: Where Chromium shows its own error page (net::ERR_* on a navigation).
 BROWSER_ERROR_URL_PREFIX = "chrome-error://"
 # Response headers that no longer describe a body re-encoded as UTF-8.
@@ -541,11 +543,17 @@ async def _leave_blank(page: Page) -> None:
 
 
 async def _blank_without_scripts(page: Page) -> None:
-    """Stop the page's scripts, then go to about:blank. The DevTools session that holds
-    the override is detached at the end (when this is cut short, by the page's close)."""
+    """Stop the page's scripts, then go to about:blank, again if a navigation the page
+    had already started interrupts the way (scripts stopped, it starts no more). The
+    DevTools session that holds the override is detached at the end (when this is cut
+    short, by the page's close)."""
     session = await page.context.new_cdp_session(page)
     await session.send("Emulation.setScriptExecutionDisabled", {"value": True})
-    await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
+    for _ in range(BLANK_TRIES):
+        with contextlib.suppress(PlaywrightError):  # interrupted
+            await page.goto("about:blank", timeout=BLANK_TIMEOUT * 1000)
+        if page.url == "about:blank":
+            break
     await session.detach()
 
 
