@@ -26,7 +26,7 @@ from models.element_classifier import TreeEnsemble
 from models.quality_features import PageStats
 from models.quality_lexicon import Lexicon
 from pipelines.evaluation.text import tokens
-from pipelines.scripts import CJK_CHARS
+from pipelines.scripts import CJK_CHARACTER
 
 #: Longest word n-gram used to tell whether a line is contained in a text (shorter lines
 #: use n-grams of their own length).
@@ -36,7 +36,6 @@ CONTAINED = 0.5
 #: Share of a text's tokens in scripts written without spaces above which the ensemble
 #: keeps iawce's extraction (:func:`mostly_unspaced`).
 UNSPACED_SHARE = 0.5
-_UNSPACED = re.compile(f"[{CJK_CHARS}]")
 #: Lines on each side whose votes describe a line's neighbourhood.
 WINDOW = 3
 #: How many of each candidate's page-level features (leading columns of
@@ -185,7 +184,7 @@ def mostly_unspaced(words: Sequence[str]) -> bool:
     the features count words, where those scripts give one token a character: on the
     demo web's Chinese notice board the merge added the site's header to its list pages,
     and the pick chose worse candidates."""
-    unspaced = sum(1 for word in words if _UNSPACED.fullmatch(word))
+    unspaced = sum(1 for word in words if CJK_CHARACTER.fullmatch(word))
     return unspaced > UNSPACED_SHARE * len(words)
 
 

@@ -4,6 +4,8 @@ token (the evaluation's). A leaf module, so both packages import it without impo
 each other.
 """
 
+import re
+
 #: Character ranges of the scripts written without spaces between words (the one
 #: definition; regex class syntax).
 HIRAGANA = "\u3040-\u309f"
@@ -19,3 +21,5 @@ HAN = (
     "\U00020000-\U0002fa1f"  # CJK extensions B-F and compatibility supplement
 )
 CJK_CHARS = HIRAGANA + KATAKANA + HAN
+#: One character of those scripts.
+CJK_CHARACTER = re.compile(f"[{CJK_CHARS}]")

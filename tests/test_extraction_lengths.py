@@ -1,8 +1,12 @@
 """Language-aware text length: words for space-separated scripts, characters for CJK."""
 
+import random
+import re
+
 import pytest
 
 from pipelines.extraction.lengths import normalize_space, text_length
+from pipelines.scripts import CJK_CHARS
 
 
 @pytest.mark.parametrize(
@@ -34,6 +38,32 @@ def test_japanese_counts_kana_and_kanji_characters():
 def test_mixed_script_adds_words_and_characters():
     # "iPhone", "15" are words; は, 人, 気 are characters.
     assert text_length("iPhone 15は人気") == 5
+
+
+def test_texts_with_and_without_cjk_count_as_the_definition_says():
+    """The fast path for texts without CJK characters gives the defining count: each CJK
+    character one unit, each run of other word characters one."""
+    pieces = [
+        "word",
+        "Wort_2",
+        "don't",
+        "e-mail",
+        "слово",
+        "단어",
+        "١٢٣",
+        "—",
+        "…",
+        " ",
+        "\n",
+        "語",
+        "カナ",
+        "ｶ",
+    ]
+    rng = random.Random(7)
+    for _ in range(500):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        defined = re.findall(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+", text)
+        assert text_length(text) == len(defined), text
 
 
 def test_normalize_space():
