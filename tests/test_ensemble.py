@@ -23,6 +23,7 @@ from models.quality_training import (
     MergeFit,
     StagePicks,
     TrainConfig,
+    choose_cascade,
     fast_choice,
     quality_metrics,
     train_quality,
@@ -135,6 +136,10 @@ def test_training_learns_which_candidate_is_right(trained):
     assert metrics["merge"]["full"]["candidates"] == NAMES and cascade["heldout"]["pages"] == 18
     assert set(metrics["full"]["heldout"]["f1_by_type"]) == {"article", "forum"}
     assert 0.0 <= estimate.meta["confident"] <= 1.01
+    chosen_row = [
+        row for row in metrics["choice"]["validation"] if row["threshold"] == estimate.meta["confident"]
+    ]
+    assert chosen_row[0]["escalated_share"] <= TrainConfig().max_escalated_share
 
 
 def fast_choice_rule(fast: dict[str, float]) -> str:
@@ -161,6 +166,46 @@ def test_the_fast_preset_takes_the_cheaper_way_within_a_hundredth_of_the_default
     choice, report = fast_choice(merge, cheap, default_f1)
     assert choice == expected == fast_choice_rule(report)
     assert report["validation_merge_f1"] == pytest.approx(merge_f1)
+
+
+CHEAP_ESTIMATES = [0.65, 0.72, 0.77, 0.82, 0.87, 0.92, 0.96, 0.97, 0.98, 0.99]
+
+
+@pytest.mark.parametrize(
+    ("full_pick_f1", "full_merge_f1", "budget", "expected"),
+    [
+        (0.8, 0.9, 0.5, ("merge", 0.9)),  # the merge gains with each escalation: as far as the budget goes
+        (0.8, 0.9, 0.35, ("merge", 0.8)),
+        (0.8, 0.9, 1.0, ("merge", 1.01)),
+        (0.95, 0.9, 0.5, ("pick", 0.9)),  # the full stage's pick is the better
+        (0.8, 0.7, 0.5, ("pick", 0.0)),  # escalating gains nothing: the cheapest way
+    ],
+)
+def test_the_default_and_its_threshold_are_the_best_on_validation_within_the_peers_budget(
+    full_pick_f1, full_merge_f1, budget, expected
+):
+    ids = [f"p{n}" for n in range(len(CHEAP_ESTIMATES))]
+    ones = np.ones(len(ids))
+    validation = {
+        "cheap": StagePicks(ids, ["iawce"] * len(ids), np.array(CHEAP_ESTIMATES), 0.8 * ones, ones),
+        "full": StagePicks(ids, ["iawce"] * len(ids), 0.5 * ones, full_pick_f1 * ones, ones),
+    }
+    merges = {
+        "cheap": MergeFit(None, {}, dict.fromkeys(ids, 0.8), dict.fromkeys(ids, 0.5)),
+        "full": MergeFit(None, {}, dict.fromkeys(ids, full_merge_f1), dict.fromkeys(ids, 0.5)),
+    }
+    choice, threshold, report = choose_cascade(merges, validation, budget)
+    assert (choice, threshold) == expected
+    assert report["validation"] and all(row["escalated_share"] <= budget for row in report["validation"])
+
+
+def test_training_without_a_budget_for_the_peers_never_escalates():
+    pages, gold = synthetic_pages()
+    config = TrainConfig(cheap=["nav", "half"], full=NAMES, max_escalated_share=0.0)
+    estimate, metrics = train_quality(pages, gold, config)
+    assert estimate.meta["confident"] == 0.0 and estimate.meta["config"]["max_escalated_share"] == 0.0
+    assert metrics["cascade"]["escalated_share"] == 0.0
+    assert metrics["cascade"]["heldout"]["f1"] == pytest.approx(metrics["cheap"]["heldout"]["f1"])
 
 
 def test_each_preset_reads_its_own_choice_from_the_checkpoint(merge_checkpoint, tmp_path):
@@ -400,6 +445,7 @@ def test_train_ensemble_command_help():
     )
     assert result.returncode == 0, result.stderr
     assert "--wcxb" in result.stdout and "--cache" in result.stdout
+    assert "--max-escalated-share" in result.stdout
 
 
 STORY_LINES = [

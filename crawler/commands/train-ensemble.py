@@ -20,6 +20,7 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from models.quality import FORMAT, QualityEstimate
+from models.quality_training import MAX_ESCALATED_SHARE
 from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT
 
 
@@ -37,10 +38,10 @@ class Command(ScrapyCommand):
         return (
             "Runs every candidate extractor on the WCXB dev pages not yet in the --cache JSONL "
             "(at most --limit new pages this run, so a long collection can be split), then fits "
-            "the estimate on the train domains of the one split, sizes it and the cascade's "
-            "confidence threshold on the validation domains, and reports the held-out domains; "
-            "the line-level merge of each stage's candidates is fitted too (stored; the card's "
-            "metrics.merge) and the default choice, pick or merge, is made on the validation domains."
+            "the estimate and the line-level merge of each stage's candidates on the train domains "
+            "of the one split, sizes them on the validation domains, chooses there the default "
+            "(pick or merge) and the cascade's confidence threshold together, within "
+            "--max-escalated-share, and reports the held-out domains (the card's metrics)."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -60,6 +61,14 @@ class Command(ScrapyCommand):
         )
         group.add_argument(
             "--collect-only", action="store_true", help="extend the cache and stop (no training)"
+        )
+        group.add_argument(
+            "--max-escalated-share",
+            type=float,
+            default=MAX_ESCALATED_SHARE,
+            metavar="SHARE",
+            help="most validation pages the full stage (the peers) may run on, the default "
+            f"ensemble's cost (default: {MAX_ESCALATED_SHARE})",
         )
         group.add_argument("--seed", type=int, default=0, help="default: 0")
 
@@ -103,7 +112,9 @@ class Command(ScrapyCommand):
                 print(f"{len(pages)} pages in {opts.cache}")
                 return
             gold = {r.file_id: r.gold_text for r in records}
-            estimate, metrics = train_quality(pages, gold, TrainConfig(seed=opts.seed))
+            estimate, metrics = train_quality(
+                pages, gold, TrainConfig(seed=opts.seed, max_escalated_share=opts.max_escalated_share)
+            )
         except (ValueError, OSError) as exc:
             raise UsageError(str(exc), print_help=False) from None
         estimate.meta["args"] = {"wcxb": opts.wcxb, "cache": opts.cache, "seed": opts.seed}
@@ -136,8 +147,8 @@ def model_card(checkpoint: Path, estimate: QualityEstimate) -> dict[str, Any]:
         "target": "the candidate's bag-of-words F1 against WCXB's gold main_content",
         "extraction_quality": "pick: the picked candidate's estimate; merge: its mean with the kept "
         "lines' word-weighted mean probability of being in the gold",
-        "split": "models/splits/wcxb-dev.json: fit on train domains, size and cascade threshold "
-        "chosen on validation domains, metrics on held-out domains",
+        "split": "models/splits/wcxb-dev.json: fit on train domains, size, pick or merge and the "
+        "cascade threshold chosen on validation domains, metrics on held-out domains",
         **{
             key: estimate.meta[key]
             for key in ("config", "confident", "choice", "fast_choice", "args", "scikit_learn", "trained_at")
