@@ -287,3 +287,48 @@ def test_iawce_keeps_a_responsive_page_s_body_once():
     found = build_extractor("iawce").extract(Page(html, "https://studio.example/yoga-prices", ARTICLE))
     assert found is not None
     assert found.text.count("Paragraph 3.") == 1 and "Paragraph 0." in found.text
+
+
+DESCRIPTION = " ".join(["Hand-thrown stoneware mug with a speckled glaze, twelve ounces."] * 8)
+PRODUCT_LD = '<script type="application/ld+json">{"@type": "Product", "name": "Speckled mug"}</script>'
+
+
+def product_page(head: str) -> str:
+    reviews = "".join(
+        f"<div class='review-card'><p>Verified buyer {n}: lovely mug, arrived quickly, would buy again.</p></div>"
+        for n in range(6)
+    )
+    return (
+        f"<html><head><title>Speckled mug</title>{head}</head><body>"
+        "<div class='product'><div class='buy-box'>$32.00 In stock Add to cart</div>"
+        f"<h1>Speckled mug</h1><div class='description'><p>{DESCRIPTION}</p></div>"
+        f"<section class='review-list'><h2>Customer reviews</h2>{reviews}</section>"
+        "<div class='product-carousel'><p>Customers also bought: Teapot, Saucer, Bowl, Spoon rest</p></div>"
+        "</div></body></html>"
+    )
+
+
+def test_a_product_page_loses_its_reviews_carousels_and_buy_box():
+    root = parse_html(product_page(PRODUCT_LD))
+    removed = denoise(root, ARTICLE)
+    assert text_of(root) == f"Speckled mug {DESCRIPTION}"
+    assert removed["product"] == 3
+
+
+def test_a_page_that_declares_no_product_keeps_what_a_review_site_calls_review():
+    for head in ("", '<meta property="og:type" content="article">' + PRODUCT_LD):
+        root = parse_html(product_page(head))
+        removed = denoise(root, ARTICLE)
+        assert "Verified buyer 5" in text_of(root) and "Customers also bought" in text_of(root)
+        assert "product" not in removed
+    listing = parse_html(product_page(PRODUCT_LD))
+    denoise(listing, LIST)  # a list page's items are its content
+    assert "Customers also bought" in text_of(listing)
+
+
+def test_iawce_extracts_a_product_s_description_without_its_reviews():
+    page_of = Page(product_page(PRODUCT_LD), "https://shop.example/mug", ARTICLE)
+    found = build_extractor("iawce").extract(page_of)
+    assert found is not None
+    assert "Hand-thrown stoneware mug" in found.text
+    assert "Verified buyer" not in found.text and "Add to cart" not in found.text

@@ -6,7 +6,7 @@ import pytest
 
 from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.metadata import Metadata, extract_metadata
+from pipelines.extraction.metadata import Metadata, declares_product, extract_metadata
 
 
 def meta_of(
@@ -142,3 +142,36 @@ def test_broken_json_ld_is_skipped():
 )
 def test_dates_become_iso_8601(raw, iso):
     assert normalize_date(raw) == iso
+
+
+@pytest.mark.parametrize(
+    "head, body",
+    [
+        (json_ld({"@context": "https://schema.org", "@type": "Product", "name": "Mug"}), ""),
+        (json_ld({"@graph": [{"@type": "WebPage"}, {"@type": ["ProductGroup"], "name": "Mug"}]}), ""),
+        ('<meta property="og:type" content="product.item">', ""),
+        ("", '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Mug</span></div>'),
+    ],
+)
+def test_a_page_declares_a_product_by_json_ld_open_graph_or_microdata(head, body):
+    assert declares_product(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))
+
+
+@pytest.mark.parametrize(
+    "head, body",
+    [
+        ("", "<p>plain</p>"),
+        # a review names the product it rates: no product page
+        (json_ld({"@type": "Review", "itemReviewed": {"@type": "Product", "name": "Mug"}}), ""),
+        (
+            "",
+            '<div itemscope itemtype="https://schema.org/Review"><div itemprop="itemReviewed" itemscope '
+            'itemtype="https://schema.org/Product">Mug</div></div>',
+        ),
+        # a story that declares the products it ranks is an article
+        ('<meta property="og:type" content="article">' + json_ld({"@type": "Product", "name": "Mug"}), ""),
+        (json_ld([{"@type": "NewsArticle"}, {"@type": "Product", "name": "Mug"}]), ""),
+    ],
+)
+def test_reviews_and_stories_about_products_are_no_product_pages(head, body):
+    assert not declares_product(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))

@@ -82,6 +82,9 @@ _ARTICLE_TYPES = (
     "product",
 )
 _PAGE_TYPES = ("webpage", "itempage", "qapage", "aboutpage", "collectionpage")
+_PRODUCT_TYPES = frozenset({"product", "productgroup"})
+_STORY_TYPES = frozenset(_ARTICLE_TYPES) - _PRODUCT_TYPES
+_MICRODATA_PRODUCT = re.compile(r"schema\.org/Product(?:Group)?(?:\s|$)", re.IGNORECASE)
 _DATE_CLASS = re.compile(
     r"(?:^|[\s_-])(?:date|published|pubdate|posted|post-date|entry-date|byline|meta)(?:$|[\s_-])",
     re.IGNORECASE,
@@ -116,6 +119,25 @@ def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
         published=_published(root, meta, article),
         language=_language(root, meta, article),
         canonical_url=_canonical(root, meta, base),
+    )
+
+
+def declares_product(root: HtmlElement) -> bool:
+    """Whether the page says it presents one product: a top-level JSON-LD ``Product`` or
+    ``ProductGroup`` (not one a review or a list names), ``og:type`` ``product``, or an
+    outermost microdata item of type ``schema.org/Product``; and says it is no article
+    (``og:type`` ``article``, a top-level JSON-LD article type): a review site's "best
+    dishwashers" story declares the products it rates."""
+    og_type = _meta_values(root).get("og:type", "").lower()
+    types = set().union(*(_types(node) for node in _json_ld_objects(root)))
+    if og_type == "article" or types & _STORY_TYPES:
+        return False
+    if types & _PRODUCT_TYPES or og_type.startswith("product"):
+        return True
+    return any(
+        _MICRODATA_PRODUCT.search(element.get("itemtype", ""))
+        and not any(ancestor.get("itemtype") for ancestor in element.iterancestors())
+        for element in root.iterfind(".//*[@itemtype]")
     )
 
 
