@@ -332,3 +332,57 @@ def test_iawce_extracts_a_product_s_description_without_its_reviews():
     assert found is not None
     assert "Hand-thrown stoneware mug" in found.text
     assert "Verified buyer" not in found.text and "Add to cart" not in found.text
+
+
+@pytest.mark.parametrize("page_type", [ARTICLE, LIST])
+def test_popovers_go_on_every_page_type(page_type):
+    root = page(
+        f"<main><p>{STORY}</p><div popover id='install'><p>Tap Share, then Add to Home Screen.</p></div>"
+        "<div class='popular'>Kept one</div></main>"
+    )
+    denoise(root, page_type)
+    assert text_of(root) == f"{STORY} Kept one"
+
+
+POSTS = (
+    "I rebuilt the kernel with the patch and the resume hang is gone on my laptop.",
+    "Same here: the patched kernel fixed suspend on a desktop with an older board.",
+    "Thanks, both of you. I will mark the thread solved once the update ships.",
+)
+
+
+def forum_thread(profile: str) -> str:
+    posts = "".join(
+        f"<article class='message message--post'><div class='message-cell message-cell--user'>"
+        f"<h4 class='message-name'><a class='username'>poster{n}</a></h4>{profile}</div>"
+        f"<div class='message-cell message-cell--main'><div class='bbWrapper'>{text}</div></div></article>"
+        for n, text in enumerate(POSTS)
+    )
+    return f"<html><head><title>Resume hang</title></head><body><h1>Resume hang after update</h1>{posts}</body></html>"
+
+
+XENFORO_PROFILE = (
+    "<h5 class='userTitle message-userTitle'>Full Member</h5>"
+    "<div class='userBanner message-userBanner'>7+ Year Member</div>"
+    "<div class='message-userExtras'><dl class='pairs'><dt>Joined</dt><dd>Jun 29, 2016</dd>"
+    "<dt>Messages</dt><dd>11</dd><dt>Reaction score</dt><dd>10</dd></dl></div>"
+)
+PHPBB_PROFILE = "<dl class='postprofile'><dd class='profile-posts'><strong>Posts:</strong> 524</dd></dl>"
+
+
+@pytest.mark.parametrize("profile", [XENFORO_PROFILE, PHPBB_PROFILE], ids=["xenforo", "phpbb"])
+def test_a_forum_thread_keeps_its_posters_names_and_posts_but_not_their_profiles(profile):
+    root = parse_html(forum_thread(profile))
+    denoise(root, ARTICLE)
+    text = text_of(root)
+    assert all(f"poster{n}" in text and post in text for n, post in enumerate(POSTS))
+    assert not any(word in text for word in ("Member", "Joined", "Messages", "Posts:", "524"))
+
+
+def test_iawce_extracts_a_forum_thread_without_its_posters_profiles():
+    found = build_extractor("iawce").extract(
+        Page(forum_thread(XENFORO_PROFILE), "https://forum.example/t/1", ARTICLE)
+    )
+    assert found is not None
+    assert all(post in found.text for post in POSTS)
+    assert "Joined" not in found.text and "Full Member" not in found.text
