@@ -386,3 +386,30 @@ def test_iawce_extracts_a_forum_thread_without_its_posters_profiles():
     assert found is not None
     assert all(post in found.text for post in POSTS)
     assert "Joined" not in found.text and "Full Member" not in found.text
+
+
+LONG_STORY = " ".join(f"<p>{STORY}</p>" for _ in range(3))  # 3 × 8 × 11 = 264 words
+AGENDA = "".join(f"<li>Agenda item {n}: roads, parks and the library budget</li>" for n in range(15))
+
+
+def test_a_story_block_a_theme_names_ad_or_newsletter_keeps_its_story():
+    for wrapper in ("body-ad-wrapper", "rich-text-newsletter-cms"):
+        root = page(
+            f"<div class='{wrapper}'>{LONG_STORY}</div><ul>{AGENDA}</ul><div class='ad'>Buy now</div>"
+        )
+        denoise(root, ARTICLE)  # the wrapper holds less than MAX_REMOVED_SHARE of the page
+        assert text_of(root).startswith(" ".join([STORY] * 3)) and "Buy now" not in text_of(root)
+
+
+def test_a_short_story_popups_and_the_page_type_s_own_words_are_not_spared():
+    short = page(f"<div class='ad-slot'><p>{STORY}</p></div><ul>{AGENDA}</ul>")
+    denoise(short, ARTICLE)  # the story block has 88 words: below the spared length
+    assert text_of(short).startswith("Agenda item 0") and "council" not in text_of(short)
+    popup = page(
+        f"<div class='pum-overlay' role='dialog'>{LONG_STORY}<p>{STORY}</p></div><main>{LONG_STORY}</main>"
+    )
+    denoise(popup, ARTICLE)
+    assert text_of(popup) == " ".join([STORY] * 3)  # the longest block, in a popup
+    related = page(f"<div class='related-posts'>{LONG_STORY}<p>{STORY}</p></div><main>{LONG_STORY}</main>")
+    denoise(related, ARTICLE)
+    assert text_of(related) == " ".join([STORY] * 3)
