@@ -682,16 +682,22 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     ``MIN_SPARED_STORY`` words) and its ancestors are spared the common words: there an
     ad, share or newsletter word is the theme's name for the story's own field
     (``body-ad-wrapper``), not a widget. The page type's own words and roles still apply."""
-    stories = _story_blocks(body, [])
+    roles = frozenset(table.roles)
+    marked = _marked(body, _marker_pattern(table.noise_words), roles)
+    stories = _story_blocks(body, []) if marked else Counter()
     story, length = stories.most_common(1)[0] if stories else (None, 0)
-    spared = {story, *story.iterancestors()} if story is not None and length >= MIN_SPARED_STORY else set()
-    common = frozenset(COMMON_NOISE_WORDS)
-    own_words = tuple(w for w in table.noise_words if w not in common)
-    by_common_word = [
-        el for el in _marked(body, _marker_pattern(COMMON_NOISE_WORDS), frozenset()) if el not in spared
+    if story is None or length < MIN_SPARED_STORY:
+        return marked
+    spared = {story, *story.iterancestors()}
+    own = tuple(w for w in table.noise_words if w not in COMMON_NOISE_WORDS)
+    own_words = _marker_pattern(own) if own else None
+    return [
+        el
+        for el in marked
+        if el not in spared
+        or el.get("role", "").lower() in roles
+        or (own_words is not None and own_words.search(f"{el.get('class', '')} {el.get('id', '')}"))
     ]
-    by_own_word_or_role = _marked(body, _marker_pattern(own_words), frozenset(table.roles))
-    return list(dict.fromkeys(by_common_word + by_own_word_or_role))
 
 
 def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
