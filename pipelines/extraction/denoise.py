@@ -22,8 +22,8 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    share bars, ...), and on a page that declares a product (JSON-LD, Open Graph or
    microdata) what surrounds it (``NoiseTable.product_words``: reviews, carousels, the
    buy box). ``html``, ``body``, ``main``, ``article`` and anything that holds the
-   page's ``<h1>`` are never removed this way, nor by the common words (ads, share,
-   newsletter) the block holding the page's story (``MIN_SPARED_STORY``);
+   page's ``<h1>`` are never removed this way, nor is the block holding the page's story
+   (``MIN_SPARED_STORY``) by the common words (ads, share, newsletter);
 6. one of the two copies of a block whose text the page holds twice (at least
    ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor in a
    quotation): a responsive theme's mobile and desktop versions, a site builder's
@@ -292,7 +292,8 @@ MIN_TEXT_BESIDES_DISCUSSION = 150
 #: newsletter): almanac.com's Drupal ``body-ad-wrapper`` 0.20 → 0.99 and 0.32 → 0.99 word
 #: F1, hubermanlab.com's ``rich-text-newsletter-cms`` 0.24 → 1.00; iawce on WCXB dev,
 #: training / validation domains, 0.8793 / 0.8507 → 0.8808 / 0.8548, no page worse (the
-#: same at 300). Sparing it the article words too kept three Amazon pages' reviews.
+#: same at 300). Sparing it the article words too kept three Amazon pages' reviews
+#: (session 28, held-out domains).
 MIN_SPARED_STORY = 150
 #: Words of ``<p>`` text under one parent (a story) the page must keep outside its
 #: discussion for the discussion to go. iawce on WCXB dev's training / validation domains,
