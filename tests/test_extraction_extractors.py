@@ -85,6 +85,19 @@ def test_list_page_items(name):
     assert "### [Derby ends in a draw](https://sport.example/derby)" in found.markdown
 
 
+def test_improved_list_drops_the_buttons_every_card_repeats():
+    cards = "".join(
+        f'<div class="card"><h3><a href="/p/{i}">Walnut desk model {i}</a></h3><p>Solid wood, {100 + i} cm wide.</p>'
+        '<span class="cta">View Details</span><label>Compare</label></div>'
+        for i in range(6)
+    )
+    html = f"<html><body><h1>Desks</h1><div class='grid'>{cards}</div></body></html>"
+    found = build_extractor("iawce").extract(Page(html, "https://shop.example/desks", LIST))
+    assert len(found.items) == 6 and "Solid wood, 103 cm wide." in found.text
+    assert "View Details" not in found.text and "Compare" not in found.text
+    assert all(item.text == f"Solid wood, {100 + i} cm wide." for i, item in enumerate(found.items))
+
+
 def test_improved_list_text_keeps_the_lists_heading():
     found = build_extractor("iawce").extract(
         Page(fixture("list.html"), "https://gazette.example/news/", LIST)

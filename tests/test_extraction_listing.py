@@ -14,6 +14,7 @@ from pipelines.extraction.listing import (
     list_items_paper,
     list_region,
     rank,
+    without_item_chrome,
 )
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ExtractedItem
@@ -103,6 +104,29 @@ def test_entry_block_is_title_then_text():
     assert block.text == "Title\nText one."
     assert block.markdown == "### [Title](https://e.example/t)\n\nText one."
     assert entry_block(ExtractedItem("Only a title", "", "")).text == "Only a title"
+
+
+def test_lines_most_items_repeat_are_their_chrome():
+    items = [
+        ExtractedItem(f"Shoe {i}", f"/s{i}", f"Leather upper {i}\nView Details\n${30 + i % 2}\nFree shipping")
+        for i in range(5)
+    ]
+    items[0] = ExtractedItem("Shoe 0", "/s0", "Leather upper 0\nView Details\n$30")
+    cleaned = without_item_chrome(items)
+    assert [item.text for item in cleaned[:2]] == ["Leather upper 0\n$30", "Leather upper 1\n$31"]
+    assert all("View Details" not in item.text and "Free shipping" not in item.text for item in cleaned)
+    assert [item.title for item in cleaned] == [item.title for item in items]
+
+
+def test_item_chrome_spares_prices_long_lines_rare_lines_and_short_lists():
+    shared = "Call today to schedule your visit"  # six words: content, not a button
+    items = [
+        ExtractedItem(f"Coupon {i}", "", f"{shared}\n$15 off\nSold out" if i < 2 else shared)
+        for i in range(5)
+    ]
+    assert without_item_chrome(items) == items  # "$15 off" has a digit, "Sold out" is on 2 of 5
+    pair = [ExtractedItem(f"Card {i}", "", "Compare") for i in range(2)]
+    assert without_item_chrome(pair) == pair
 
 
 def test_two_page_wide_wrappers_are_not_a_list():

@@ -10,7 +10,14 @@ from pipelines.config import SettingsLike
 from pipelines.extraction.article import article_element_paper, content_element
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
-from pipelines.extraction.listing import build_item, entry_block, list_items, list_items_paper, list_region
+from pipelines.extraction.listing import (
+    build_item,
+    entry_block,
+    list_items,
+    list_items_paper,
+    list_region,
+    without_item_chrome,
+)
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ARTICLE, LIST, ExtractedItem, Extraction, Page
 from pipelines.extraction.registry import configured_options, register
@@ -103,7 +110,8 @@ class IawceExtractor(_Iawce):
     Articles: descend while one child holds most of the text outside links, render the
     element reached, drop link-dense paragraphs. Lists: descend the same way counting link
     text, rank (depth, tag.class) keys for the items, and render the region with each
-    item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay).
+    item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay),
+    without the lines most items repeat (their buttons: :func:`without_item_chrome`).
     """
 
     name = "iawce"
@@ -118,12 +126,10 @@ class IawceExtractor(_Iawce):
         self, body: HtmlElement, lengths: TextLengths, base: str
     ) -> tuple[list[Block], list[ExtractedItem]]:
         region, elements = content_region(body, lengths, LIST, self.options)
-        items, entries = [], {}
-        for element in elements:
-            item = build_item(element, base)
-            if item is not None:
-                items.append(item)
-                entries[element] = entry_block(item)
+        built = [(element, build_item(element, base)) for element in elements]
+        holders = [element for element, item in built if item is not None]
+        items = without_item_chrome([item for _, item in built if item is not None])
+        entries = {element: entry_block(item) for element, item in zip(holders, items, strict=True)}
         return render_blocks(region, base, substitutes=entries), items
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, absolute_url, is_element
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
@@ -118,6 +120,9 @@ def list_region(
     return region
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _tag_and_class(element: HtmlElement) -> str:
     return f"{element.tag}.{normalize_space(element.get('class') or '')}"
 
@@ -159,6 +164,41 @@ def build_item(element: HtmlElement, base: str) -> ExtractedItem | None:
     elif lines and lines[0].startswith(title):
         lines[0] = lines[0][len(title) :].strip()
     return ExtractedItem(title=title, url=url, text="\n".join(line for line in lines if line))
+
+
+#: A line that at least this share of a list's items hold, word for word (and at least
+#: ``ITEM_CHROME_MIN_ITEMS`` items), is the card's chrome, not its text: "View Details",
+#: "Compare", "Quick view", "Add to cart". iawce on WCXB dev's listing and collection
+#: pages, word F1, training / validation domains: 0.7221 / 0.7834 keeping them; at a share
+#: of 0.6 0.7272 / 0.7892 (17 / 2 pages better, 5 / 1 worse); 0.8: 0.7266 / 0.7886; 1.0:
+#: 0.7253 / 0.7863. Without the word limit, lines such as a coupon's "Call today to
+#: schedule" went too (validation 0.7753).
+ITEM_CHROME_SHARE = 0.6
+#: ... a chrome line has at most this many words and no digit (prices, counts and dates
+#: differ from item to item, or are content when they do not),
+ITEM_CHROME_MAX_WORDS = 3
+#: ... and a list has at least this many items for its chrome to be told.
+ITEM_CHROME_MIN_ITEMS = 3
+
+
+def without_item_chrome(items: list[ExtractedItem]) -> list[ExtractedItem]:
+    """``items`` without the lines that most of them repeat word for word (their buttons
+    and badges: ``ITEM_CHROME_SHARE``); titles are left alone."""
+    if len(items) < ITEM_CHROME_MIN_ITEMS:
+        return items
+    holders = Counter(line for item in items for line in set(item.text.split("\n")) if line)
+    least = max(ITEM_CHROME_MIN_ITEMS, ITEM_CHROME_SHARE * len(items))
+    chrome = {
+        line
+        for line, count in holders.items()
+        if count >= least and len(line.split()) <= ITEM_CHROME_MAX_WORDS and not _DIGIT.search(line)
+    }
+    if not chrome:
+        return items
+    return [
+        replace(item, text="\n".join(line for line in item.text.split("\n") if line not in chrome))
+        for item in items
+    ]
 
 
 def entry_block(item: ExtractedItem) -> Block:
