@@ -106,3 +106,21 @@ def test_improved_descent_ignores_link_text_unless_asked():
     )
     assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "story")
     assert content_element(body, lengths, share=0.6, count_links=True) is by_id(body, "links")
+
+
+def test_improved_descent_is_not_drawn_into_one_posts_long_log():
+    posts = "".join(f'<div class="post"><p>{words(30)}</p></div>' for _ in range(4))
+    body, lengths = tree(
+        f'<div id="thread">{posts}<div class="post" id="log-post"><p>{words(10)}</p>'
+        f"<pre><code>{words(900)}</code></pre></div></div>"
+    )
+    assert lengths.preformatted[by_id(body, "log-post")] == 900
+    assert lengths.preformatted.get(body.find(".//p")) is None
+    assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "thread")
+
+
+def test_improved_descent_still_finds_a_listing_that_is_the_page():
+    body, lengths = tree(
+        f'<div id="page"><h1 id="title">{words(4)}</h1><pre id="listing">{words(800)}</pre></div>'
+    )
+    assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "listing")

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from pipelines.extraction.lengths import normalize_space, text_length
+from pipelines.extraction.dom import body_of, parse_html
+from pipelines.extraction.lengths import normalize_space, subtree_lengths, text_length
 from pipelines.scripts import CJK_CHARS
 
 
@@ -68,3 +69,13 @@ def test_texts_with_and_without_cjk_count_as_the_definition_says():
 
 def test_normalize_space():
     assert normalize_space("  a \n b\t\tc  ") == "a b c"
+
+
+def test_subtree_lengths_count_preformatted_text_outside_links():
+    root = parse_html(
+        '<html><body><div id="d"><p>one two</p><pre>a b <b>c</b> <a href="/x">d e</a></pre> f</div></body></html>'
+    )
+    lengths = subtree_lengths(body_of(root))
+    div = root.get_element_by_id("d")
+    assert (lengths[div], lengths.unlinked(div), lengths.preformatted[div]) == (8, 6, 3)
+    assert lengths.preformatted[div.find("pre")] == 3 and div.find("p") not in lengths.preformatted

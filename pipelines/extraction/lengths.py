@@ -34,11 +34,13 @@ def normalize_space(text: str) -> str:
 
 @dataclass
 class TextLengths:
-    """Language-aware text length of each element's text content (``total``) and of the
-    part of it inside links (``linked``)."""
+    """Language-aware text length of each element's text content (``total``), of the
+    part of it inside links (``linked``) and of the part inside ``<pre>`` outside links
+    (``preformatted``: code, logs; only elements that hold some are keys)."""
 
     total: dict[HtmlElement, int] = field(default_factory=dict)
     linked: dict[HtmlElement, int] = field(default_factory=dict)
+    preformatted: dict[HtmlElement, int] = field(default_factory=dict)
 
     def __getitem__(self, element: HtmlElement) -> int:
         return self.total.get(element, 0)
@@ -56,25 +58,33 @@ def subtree_lengths(root: HtmlElement) -> TextLengths:
     difference from measuring the joined text.
     """
     lengths = TextLengths()
-    _measure(root, lengths, in_link=False)
+    _measure(root, lengths, in_link=False, in_pre=False)
     return lengths
 
 
-def _measure(element: HtmlElement, lengths: TextLengths, in_link: bool) -> tuple[int, int]:
+def _measure(element: HtmlElement, lengths: TextLengths, in_link: bool, in_pre: bool) -> tuple[int, int, int]:
+    """``element``'s total, linked and preformatted lengths, recorded for its subtree."""
     if element.tag in NON_TEXT_TAGS:
-        return 0, 0
+        return 0, 0, 0
     in_link = in_link or element.tag == "a"
+    in_pre = in_pre or element.tag == "pre"
     total = text_length(element.text) if element.text else 0
     linked = total if in_link else 0
+    preformatted = 0
     for child in element:
         if is_element(child):
-            child_total, child_linked = _measure(child, lengths, in_link)
+            child_total, child_linked, child_preformatted = _measure(child, lengths, in_link, in_pre)
             total += child_total
             linked += child_linked
+            preformatted += child_preformatted
         if child.tail:
             tail = text_length(child.tail)
             total += tail
             linked += tail if in_link else 0
+    if in_pre and not in_link:
+        preformatted = total - linked
     lengths.total[element] = total
     lengths.linked[element] = linked
-    return total, linked
+    if preformatted:
+        lengths.preformatted[element] = preformatted
+    return total, linked, preformatted
