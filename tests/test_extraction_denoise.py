@@ -379,6 +379,20 @@ def test_a_forum_thread_keeps_its_posters_names_and_posts_but_not_their_profiles
     assert not any(word in text for word in ("Member", "Joined", "Messages", "Posts:", "524"))
 
 
+def test_a_forum_thread_loses_its_statistics_overview():
+    overview = (
+        "<div class='cTopicOverview cTopicOverview--main'><ul><li class='cTopicOverview__item'>"
+        "<span>Replies</span> <span>154</span></li><li class='cTopicOverview__item'><span>Views</span> 26.2k</li>"
+        "</ul><div class='cTopicOverview__item cTopicOverview__item--topPosters'>"
+        "<h4 class='cTopicOverview__title'>Top Posters In This Topic</h4><a>wonderings</a> 56 posts</div></div>"
+    )
+    root = parse_html(forum_thread("").replace("</h1>", f"</h1>{overview}"))
+    denoise(root, ARTICLE)
+    text = text_of(root)
+    assert all(post in text for post in POSTS)
+    assert not any(word in text for word in ("Replies", "Views", "Top Posters", "wonderings"))
+
+
 def test_iawce_extracts_a_forum_thread_without_its_posters_profiles():
     found = build_extractor("iawce").extract(
         Page(forum_thread(XENFORO_PROFILE), "https://forum.example/t/1", ARTICLE)
