@@ -110,6 +110,16 @@ def test_text_after_a_lone_surrogate_is_kept():
     assert [p.text for p in root.iter("p")] == ["before \ufffd after", "next paragraph"]
 
 
+def test_what_follows_an_early_end_of_the_document_is_in_the_body_as_in_a_browser():
+    story = "<section><h1>Six kinds of outsourcing</h1>" + "<p>A paragraph of the story itself.</p>" * 6
+    html = f"<html><body><header><nav>Home</nav></header>\n</BODY>\n</html >\n<div>{story}</section></div>"
+    root = parse_html(html)
+    assert [p.text for p in root.iter("p")] == ["A paragraph of the story itself."] * 6
+    assert root.find("body/div/section/h1") is not None
+    found = build_extractor("iawce").extract(Page(html, "https://hr.example/six-kinds"))
+    assert found is not None and found.text.count("A paragraph of the story itself.") == 6
+
+
 def test_boxes_whose_path_is_an_xpath_expression_are_skipped():
     # Broken markup (`<divclass="w">`) makes an element whose lxml path reads as an XPath
     # comparison, which evaluates to a boolean instead of a node list.

@@ -11,6 +11,12 @@ from lxml import html as lxml_html
 from lxml.html import HtmlElement as HtmlElement  # re-exported: the element type of every module
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+#: End tags a browser passes over: after an early ``</body>`` or ``</html>`` (a theme
+#: that closes the document after its header) it goes on filling the body (HTML's "after
+#: body" insertion modes), where libxml2 drops the rest of the page. iawce on WCXB dev's
+#: training domains 0.8821 -> 0.8828 word F1 (escalon.services 0.08 -> 0.76), no other
+#: page of the training and validation domains changed.
+_DOCUMENT_END_TAGS = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 #: Tag lists shared by text measuring, rendering and the peers' fragment text.
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Tags whose text is never shown as content, even when denoising left them in.
@@ -113,11 +119,13 @@ def parse_html(html: str) -> HtmlElement | None:
     Comments and processing instructions are dropped while parsing (they are never
     content). Characters XML cannot hold are removed (C0 controls, U+FFFE, U+FFFF) or
     replaced with U+FFFD (lone surrogates), so that no later tree edit can fail on
-    them. Broken markup is repaired the way libxml2 does; it never raises.
+    them. ``</body>`` and ``</html>`` end tags are dropped: a browser puts what follows
+    an early one into the body, where libxml2 would lose it. Other broken markup is
+    repaired the way libxml2 does; it never raises.
     """
     if not isinstance(html, str):
         raise TypeError(f"parse_html needs str, got {type(html).__name__}; decode bytes with decode_html")
-    html = xml_compatible(_XML_DECLARATION.sub("", html, count=1))
+    html = _DOCUMENT_END_TAGS.sub("", xml_compatible(_XML_DECLARATION.sub("", html, count=1)))
     if not html.strip():
         return None
     parser = getattr(_PARSERS, "parser", None)
