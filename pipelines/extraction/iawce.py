@@ -126,10 +126,9 @@ class IawceExtractor(_Iawce):
         self, body: HtmlElement, lengths: TextLengths, base: str
     ) -> tuple[list[Block], list[ExtractedItem]]:
         region, elements = content_region(body, lengths, LIST, self.options)
-        built = [(element, build_item(element, base)) for element in elements]
-        holders = [element for element, item in built if item is not None]
-        items = without_item_chrome([item for _, item in built if item is not None])
-        entries = {element: entry_block(item) for element, item in zip(holders, items, strict=True)}
+        built = [(element, item) for element in elements if (item := build_item(element, base)) is not None]
+        items = without_item_chrome([item for _, item in built])
+        entries = {element: entry_block(item) for (element, _), item in zip(built, items, strict=True)}
         return render_blocks(region, base, substitutes=entries), items
 
 

@@ -120,9 +120,6 @@ def list_region(
     return region
 
 
-_DIGIT = re.compile(r"\d")
-
-
 def _tag_and_class(element: HtmlElement) -> str:
     return f"{element.tag}.{normalize_space(element.get('class') or '')}"
 
@@ -181,6 +178,7 @@ ITEM_CHROME_SHARE = 0.6
 ITEM_CHROME_MAX_WORDS = 3
 #: ... and a list has at least this many items for its chrome to be told.
 ITEM_CHROME_MIN_ITEMS = 3
+_DIGIT = re.compile(r"\d")
 
 
 def without_item_chrome(items: list[ExtractedItem]) -> list[ExtractedItem]:
