@@ -91,6 +91,31 @@ def test_protected_elements_keep_their_content_whatever_their_class():
     assert text_of(root) == f"Title {STORY}"  # it holds the page's <h1>
 
 
+@pytest.mark.parametrize("page_type", [ARTICLE, LIST])
+def test_a_modal_dialog_goes_even_with_its_own_h1(page_type):
+    terms = "<h2>Terms of service</h2><h1>Table of Contents</h1><p>You agree to these terms.</p>"
+    body = f"<main><h1>Wool runner</h1><p>{STORY}</p></main>"
+    root = page(f"{body}<div role='dialog' aria-modal='true' class='overlay'>{terms}</div>")
+    denoise(root, page_type)
+    assert text_of(root) == f"Wool runner {STORY}"
+    root = page(f"{body}<div role='dialog' class='overlay'>{terms}</div>")  # not modal: kept
+    denoise(root, page_type)
+    assert "Table of Contents" in text_of(root)
+
+
+def test_iawce_extracts_a_product_not_the_terms_its_modal_overlay_holds():
+    terms = " ".join(["You agree that these terms govern every purchase you make on the platform."] * 12)
+    html = (
+        "<html><head><title>Speckled mug</title></head><body><main><h1>Speckled mug</h1>"
+        f"<div class='description'><p>{DESCRIPTION}</p></div></main>"
+        "<footer><a href='#terms'>Terms</a></footer><div id='modal-terms' role='dialog' aria-modal='true'>"
+        f"<h2>Terms of service</h2><h1>Table of Contents</h1><p>{terms}</p></div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://shop.example/mug", ARTICLE))
+    assert found is not None
+    assert "speckled glaze" in found.text and "these terms" not in found.text
+
+
 def test_tables_differ_per_page_type():
     body = f'<div><p>{STORY}</p></div><div class="related">Related story one</div><div class="nav">Home About Contact</div>'
     article, listing = page(body), page(body)

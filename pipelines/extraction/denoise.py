@@ -22,8 +22,9 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    share bars, ...), and on a page that declares a product (JSON-LD, Open Graph or
    microdata) what surrounds it (``NoiseTable.product_words``: reviews, carousels, the
    buy box). ``html``, ``body``, ``main``, ``article`` and anything that holds the
-   page's ``<h1>`` are never removed this way, nor is the block holding the page's story
-   (``MIN_SPARED_STORY``) by the common words (ads, share, newsletter);
+   page's ``<h1>`` (unless it is a modal dialog) are never removed this way, nor is the
+   block holding the page's story (``MIN_SPARED_STORY``) by the common words (ads,
+   share, newsletter);
 6. one of the two copies of a block whose text the page holds twice (at least
    ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor in a
    quotation): a responsive theme's mobile and desktop versions, a site builder's
@@ -406,6 +407,7 @@ def denoiser_fingerprint() -> str:
 
 _PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
 _CHROME_ROLES = frozenset({"banner", "contentinfo"})
+_MODAL_ROLES = frozenset({"dialog", "alertdialog"})
 _SHAPING_TAGS = frozenset({"br", "hr", "td", "th"})
 _NUMBERED_POST = re.compile(r"(?:^|[\s_-])(?:comment|post)[_-]?\d", re.IGNORECASE)
 _INLINE_TAGS = frozenset({"a", "span", "code", "b", "i", "em", "strong", "small", "label", "time"})
@@ -669,15 +671,22 @@ def _marker_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) -> list[HtmlElement]:
     """Elements marked by ``words`` (class/id) or ``roles``, except the protected ones,
-    those holding the ``<h1>`` and those holding a ``<main>`` or ``<article>``."""
+    those holding the ``<h1>`` and those holding a ``<main>`` or ``<article>``. A modal
+    dialog (``aria-modal="true"``) goes even with an ``<h1>``: it covers the page, and
+    its heading is its own (a terms-of-service overlay's "Table of Contents")."""
     found = []
     for element in body.iter():
         if not is_element(element) or element.tag in _PROTECTED_TAGS:
             continue
         attrib = element.attrib
         marker = f"{attrib.get('class', '')} {attrib.get('id', '')}".strip()
-        noisy = (marker and words.search(marker)) or attrib.get("role", "").lower() in roles
-        if noisy and element.find(".//h1") is None and not any(True for _ in element.iter("main", "article")):
+        role = attrib.get("role", "").lower()
+        if not ((marker and words.search(marker)) or role in roles):
+            continue
+        modal = role in _MODAL_ROLES and attrib.get("aria-modal", "").lower() == "true"
+        if (modal or element.find(".//h1") is None) and not any(
+            True for _ in element.iter("main", "article")
+        ):
             found.append(element)
     return found
 
