@@ -57,6 +57,7 @@ def test_header_and_footer_go_outside_the_content_but_stay_inside_an_article():
         '<ul class="share_buttons">Tweet</ul>',
         '<span class="sr-only">Skip to content</span>',
         '<div role="navigation">Menu</div>',
+        '<div class="has-sidebar no-image__share-bar">Share this</div>',  # a BEM element of a state block
     ],
 )
 def test_noise_by_class_id_and_role(noise):
@@ -72,12 +73,31 @@ def test_noise_by_class_id_and_role(noise):
         '<div class="download">Kept one</div>',
         '<div class="loading-spinner">Kept one</div>',
         '<div class="badge">Kept one</div>',
+        '<div class="grid-items hide-read-more-ad">Kept one</div>',  # names what it hides
+        '<div id="no-ads" class="layout has-sidebar with-share-bar">Kept one</div>',
     ],
 )
 def test_class_words_match_whole_words_only(kept):
     root = page(f"<main><p>{STORY}</p>{kept}</main>")
     denoise(root, ARTICLE)
     assert text_of(root).endswith("Kept one")
+
+
+def test_iawce_keeps_a_list_page_s_grids_whose_class_names_the_ads_they_hide():
+    sections = "".join(
+        f"<section><h2>Section {s}</h2><div class='summary-grid hide-read-more-ad'>"
+        + "".join(
+            f"<div class='summary-item'><a href='/story/{s}-{n}'><h3>Story {s}-{n} about the river</h3></a>"
+            f"<p>What happened to the river in part {n} of section {s}, and why it matters.</p></div>"
+            for n in range(4)
+        )
+        + "</div></section>"
+        for s in range(5)
+    )
+    html = f"<html><head><title>Science</title></head><body><nav>Home Science</nav><main>{sections}</main></body></html>"
+    found = build_extractor("iawce").extract(Page(html, "https://news.example/science", LIST))
+    assert found is not None
+    assert "Story 0-0 about" in found.text and "part 3 of section 4" in found.text
 
 
 def test_protected_elements_keep_their_content_whatever_their_class():

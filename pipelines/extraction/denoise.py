@@ -24,7 +24,8 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    buy box). ``html``, ``body``, ``main``, ``article`` and anything that holds the
    page's ``<h1>`` (unless it is a modal dialog) are never removed this way, nor is the
    block holding the page's story (``MIN_SPARED_STORY``) by the common words (ads,
-   share, newsletter);
+   share, newsletter). A name that states what an element lacks, hides or holds
+   (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``) is not read here nor in step 7;
 6. one of the two copies of a block whose text the page holds twice (at least
    ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor in a
    quotation): a responsive theme's mobile and desktop versions, a site builder's
@@ -344,6 +345,12 @@ HIDING_CLASS = re.compile(
     r"|[\w-]*mobile[\w-]*|[\w-]*desktop[\w-]*)",
     re.IGNORECASE,
 )
+#: A class name or id that says what an element lacks, hides or holds names no noise of its
+#: own: wired.com's story grids are ``hide-read-more-ad``, many layouts ``has-sidebar``.
+#: A BEM element of such a block is that element (``no-image-card__footer`` is a footer).
+#: Step 5 over WCXB dev's training / validation domains, word F1: 0.8840 / 0.8564 reading
+#: them, 0.8847 / 0.8564 not (wired.com 0.21 → 0.86; no other page changed).
+STATE_NAME = re.compile(r"(?:no|hide|has|with|without)[-_](?!.*__)", re.IGNORECASE)
 #: ARIA roles of navigation and page chrome.
 COMMON_NOISE_ROLES = ("navigation", "search", "dialog", "alertdialog", "complementary")
 
@@ -679,7 +686,7 @@ def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) ->
         if not is_element(element) or element.tag in _PROTECTED_TAGS:
             continue
         attrib = element.attrib
-        marker = f"{attrib.get('class', '')} {attrib.get('id', '')}".strip()
+        marker = _noise_marker(element)
         role = attrib.get("role", "").lower()
         if not ((marker and words.search(marker)) or role in roles):
             continue
@@ -689,6 +696,13 @@ def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) ->
         ):
             found.append(element)
     return found
+
+
+def _noise_marker(element: HtmlElement) -> str:
+    """The class names and id that steps 5 and 7 read, without the names that state what
+    an element lacks or holds (``STATE_NAME``: ``hide-read-more-ad``, ``has-sidebar``)."""
+    names = f"{element.get('class', '')} {element.get('id', '')}".split()
+    return " ".join(name for name in names if not STATE_NAME.match(name))
 
 
 def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
@@ -710,7 +724,7 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
         for el in marked
         if el not in spared
         or el.get("role", "").lower() in roles
-        or (own_words is not None and own_words.search(f"{el.get('class', '')} {el.get('id', '')}"))
+        or (own_words is not None and own_words.search(_noise_marker(el)))
     ]
 
 
@@ -729,8 +743,7 @@ def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     for element in body.iter("*"):
         if element.tag in _PROTECTED_TAGS or element.tag in _INLINE_TAGS:
             continue
-        marker = f"{element.get('class', '')} {element.get('id', '')}"
-        if words.search(marker) and element.find(".//h1") is None:
+        if words.search(_noise_marker(element)) and element.find(".//h1") is None:
             marked.append(element)
     found = set(marked)
     outermost = [
