@@ -1,5 +1,7 @@
 """Every registered extractor survives hostile text: NULs, control characters, lone
-surrogates, noncharacters and broken markup injected into real pages never raise."""
+surrogates, noncharacters and broken markup injected into real pages never raise; and the
+parser reads odd markup as a browser would (an early end of the document, React's
+streamed chunks)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from crawler.demo.generator import build_web
 from pipelines.evaluation.wcxb import read_wcxb
@@ -118,6 +121,53 @@ def test_what_follows_an_early_end_of_the_document_is_in_the_body_as_in_a_browse
     assert root.find("body/div/section/h1") is not None
     found = build_extractor("iawce").extract(Page(html, "https://hr.example/six-kinds"))
     assert found is not None and found.text.count("A paragraph of the story itself.") == 6
+
+
+def streamed_page(boundary_comments: bool) -> str:
+    """A React page streamed in chunks: a Suspense boundary (with its fallback) and a
+    placeholder, each filled by a hidden chunk and its script at the end of the body."""
+    start, end = ("<!--$?-->", "<!--/$-->") if boundary_comments else ("", "")
+    paragraphs = "".join(f"<p>Streamed paragraph {n} of the story.</p>" for n in range(6))
+    return (
+        "<html><body><main><h1>Cloud stocks</h1><p>The opening paragraph.</p>"
+        f'{start}<template id="B:0"></template><div>Loading paragraph...</div>{end}'
+        '<p>Between the chunks.</p><div class="toc"><template id="P:1"></template></div></main>'
+        "<footer>Site footer</footer>"
+        f'<div hidden id="S:0">{paragraphs}</div><script>$RC("B:0","S:0")</script>'
+        '<div hidden id="S:1"><a href="#one">Contents</a> tail</div><script>$RS("S:1","P:1")</script>'
+        "</body></html>"
+    )
+
+
+def test_react_streamed_chunks_are_put_where_the_page_s_scripts_put_them():
+    root = parse_html(streamed_page(boundary_comments=True))
+    main = root.find("body/main")
+    assert [p.text for p in main.iter("p")] == [
+        "The opening paragraph.",
+        *(f"Streamed paragraph {n} of the story." for n in range(6)),
+        "Between the chunks.",
+    ]
+    assert "Loading" not in main.text_content()  # the boundary's fallback goes
+    assert " ".join(main.find("div").text_content().split()) == "Contents tail"
+    assert root.find(".//template") is None and root.find(".//div[@hidden]") is None
+    assert not any(True for _ in root.iter(etree.Comment))
+
+
+def test_a_streamed_page_saved_without_its_comments_keeps_the_fallback_and_gets_the_chunks():
+    root = parse_html(streamed_page(boundary_comments=False))
+    texts = [p.text for p in root.find("body/main").iter("p")]
+    assert texts[1:7] == [f"Streamed paragraph {n} of the story." for n in range(6)]
+    assert "Loading paragraph..." in root.find("body/main").text_content()
+
+
+def test_iawce_reads_a_streamed_article_in_order():
+    found = build_extractor("iawce").extract(
+        Page(streamed_page(True), "https://fool.example/cloud", "article")
+    )
+    assert found is not None
+    assert (
+        found.text.index("opening paragraph") < found.text.index("paragraph 5") < found.text.index("Between")
+    )
 
 
 def test_boxes_whose_path_is_an_xpath_expression_are_skipped():

@@ -111,6 +111,12 @@ _UNSAFE_CHAR = re.compile(f"[{_INCOMPATIBLE_CHARS}{_SURROGATES}]")
 _CHARACTER_REFERENCE = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));?")
 # lxml parsers must not be shared between threads (the extract pipeline runs in a pool).
 _PARSERS = threading.local()
+#: React's streamed server rendering: each chunk arrives as ``<div hidden id="S:x">``, and
+#: a script moves its content into ``<template id="P:x">`` (a placeholder) or
+#: ``<template id="B:x">`` (a Suspense boundary, in place of the fallback after it, up
+#: to the boundary's ``<!--/$-->`` comment).
+_STREAMED_CHUNK = '<div hidden id="S:'
+_STREAMED_CHUNK_ID = re.compile(r"S:([0-9a-z]+)")
 
 
 def parse_html(html: str) -> HtmlElement | None:
@@ -120,24 +126,116 @@ def parse_html(html: str) -> HtmlElement | None:
     content). Characters XML cannot hold are removed (C0 controls, U+FFFE, U+FFFF) or
     replaced with U+FFFD (lone surrogates), so that no later tree edit can fail on
     them. ``</body>`` and ``</html>`` end tags are dropped: a browser puts what follows
-    an early one into the body, where libxml2 would lose it. Other broken markup is
-    repaired the way libxml2 does; it never raises.
+    an early one into the body, where libxml2 would lose it. Chunks of React's streamed
+    rendering are moved where the page's scripts would move them (:func:`place_streamed_chunks`).
+    Other broken markup is repaired the way libxml2 does; it never raises.
     """
     if not isinstance(html, str):
         raise TypeError(f"parse_html needs str, got {type(html).__name__}; decode bytes with decode_html")
     html = _DOCUMENT_END_TAGS.sub("", xml_compatible(_XML_DECLARATION.sub("", html, count=1)))
     if not html.strip():
         return None
-    parser = getattr(_PARSERS, "parser", None)
-    if parser is None:
-        parser = _PARSERS.parser = lxml_html.HTMLParser(
-            remove_comments=True, remove_pis=True, default_doctype=False
-        )
+    streamed = _STREAMED_CHUNK in html
     try:
-        root = lxml_html.document_fromstring(html, parser=parser)
+        root = lxml_html.document_fromstring(html, parser=_parser(keep_comments=streamed))
     except (etree.ParserError, ValueError):
         return None
+    if streamed:
+        place_streamed_chunks(root)
+        etree.strip_elements(root, etree.Comment, with_tail=False)
     return root
+
+
+def _parser(keep_comments: bool) -> lxml_html.HTMLParser:
+    """This thread's parser; comments are kept only when :func:`place_streamed_chunks`
+    needs the boundaries they mark."""
+    name = "with_comments" if keep_comments else "parser"
+    parser = getattr(_PARSERS, name, None)
+    if parser is None:
+        parser = lxml_html.HTMLParser(
+            remove_comments=not keep_comments, remove_pis=True, default_doctype=False
+        )
+        setattr(_PARSERS, name, parser)
+    return parser
+
+
+def place_streamed_chunks(root: HtmlElement) -> None:
+    """Do what React's scripts do in a browser: move each streamed chunk's content, in
+    document order, into its placeholder, or into its Suspense boundary in place of the
+    fallback (kept when no ``<!--/$-->`` comment marks where it ends). Without this a page's
+    later sections sit hidden at the end of the body (fool.com's article body, nine
+    chunks). The scripts themselves are not read: a saved page may have lost them."""
+    templates = {el.get("id"): el for el in root.iter("template")}
+    chunks = [
+        (el, match.group(1))
+        for el in root.iter("div")
+        if el.get("hidden") is not None and (match := _STREAMED_CHUNK_ID.fullmatch(el.get("id") or ""))
+    ]
+    for chunk, suffix in chunks:
+        placeholder, boundary = templates.get(f"P:{suffix}"), templates.get(f"B:{suffix}")
+        target = placeholder if placeholder is not None else boundary
+        if target is None or target.getparent() is None or any(a is chunk for a in target.iterancestors()):
+            continue
+        _remove(chunk, keep_tail=True)
+        if target is boundary:
+            fallback = _boundary_fallback(boundary)
+            if fallback is not None:
+                for element in fallback:
+                    _remove(element, keep_tail=False)
+                boundary.tail = None
+        _replace_with_content(target, chunk)
+
+
+def _boundary_fallback(template: HtmlElement) -> list[HtmlElement] | None:
+    """The siblings after a boundary's ``<template>`` up to its ``<!--/$-->`` comment
+    (nested boundaries counted), that comment excluded; None without one."""
+    fallback, depth = [], 0
+    for sibling in template.itersiblings():
+        if sibling.tag is etree.Comment:
+            if sibling.text == "/$":
+                if depth == 0:
+                    return fallback
+                depth -= 1
+            elif sibling.text in ("$", "$?", "$!"):
+                depth += 1
+        fallback.append(sibling)
+    return None
+
+
+def _remove(element: HtmlElement, keep_tail: bool) -> None:
+    """Take ``element`` out of its parent, its tail text kept in place or dropped."""
+    parent = element.getparent()
+    if keep_tail and element.tail:
+        _append_text(parent, parent.index(element), element.tail)
+    parent.remove(element)
+
+
+def _replace_with_content(target: HtmlElement, source: HtmlElement) -> None:
+    """Put ``source``'s text and children where ``target`` is; ``target`` goes, its tail
+    text stays after them."""
+    parent, tail = target.getparent(), target.tail
+    index = parent.index(target)
+    if source.text:
+        _append_text(parent, index, source.text)
+    children = list(source)
+    parent.remove(target)
+    for offset, child in enumerate(children):
+        parent.insert(index + offset, child)
+    if tail:
+        if children:
+            children[-1].tail = (children[-1].tail or "") + tail
+        else:
+            _append_text(parent, index, tail)
+
+
+def _append_text(parent: HtmlElement, index: int, text: str) -> None:
+    """Add ``text`` where the child at ``index`` was (after the previous child, or at the
+    start of ``parent``)."""
+    if index > 0:
+        previous = parent[index - 1]
+        previous.tail = (previous.tail or "") + text
+    else:
+        parent.text = (parent.text or "") + text
 
 
 def xml_compatible(text: str) -> str:
