@@ -1,10 +1,12 @@
 """The paper's std-dev descent (every branch, the 100 threshold, CJK lengths) and the
 improved descent."""
 
-from pipelines.extraction.article import article_element_paper, content_element
+from pipelines.extraction import Page, build_extractor
+from pipelines.extraction.article import article_element_paper, content_element, descent_start
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.lengths import subtree_lengths
 from pipelines.extraction.options import IawceOptions
+from pipelines.extraction.page import ARTICLE
 
 OPTIONS = IawceOptions()
 PAPER_GAP = OPTIONS.paper_gap
@@ -124,3 +126,45 @@ def test_improved_descent_still_finds_a_listing_that_is_the_page():
         f'<div id="page"><h1 id="title">{words(4)}</h1><pre id="listing">{words(800)}</pre></div>'
     )
     assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "listing")
+
+
+def test_the_descent_starts_from_the_page_s_main_when_it_holds_enough_of_the_text():
+    page = (
+        f'<div id="site"><main id="main"><h1>{words(6)}</h1><p>{words(120)}</p><p>{words(110)}</p></main></div>'
+        f'<div class="x-bar"><div id="testimonials"><p>{words(150)}</p><p>{words(140)}</p></div></div>'
+    )
+    body, lengths = tree(page)
+    assert content_element(body, lengths, OPTIONS.article_share) is body  # the bar holds more
+    start = descent_start(body, lengths, OPTIONS.main_share)
+    assert start is by_id(body, "main")
+    assert content_element(start, lengths, OPTIONS.article_share) is by_id(body, "main")
+    body, lengths = tree(page.replace("<main", '<div role="main"').replace("</main>", "</div>"))
+    assert descent_start(body, lengths, OPTIONS.main_share) is by_id(body, "main")
+
+
+def test_the_descent_starts_from_the_body_without_one_main_holding_enough_text():
+    story = f"<p>{words(200)}</p>"
+    body, lengths = tree(f'<main id="hero"><h1>{words(5)}</h1></main><div id="story">{story}</div>')
+    assert descent_start(body, lengths, OPTIONS.main_share) is body
+    body, lengths = tree(f"<main>{story}</main><main>{story}</main>")
+    assert descent_start(body, lengths, OPTIONS.main_share) is body
+    body, lengths = tree(f'<main id="outer"><main>{story}</main></main>')  # nested: the outermost
+    assert descent_start(body, lengths, OPTIONS.main_share) is by_id(body, "outer")
+
+
+def test_iawce_leaves_out_a_testimonials_bar_longer_than_the_story():
+    story = "".join(
+        f"<p>Paragraph {n} of the pediatrician's advice on toddler sleep, in plain words.</p>"
+        for n in range(16)
+    )
+    quotes = "".join(
+        f"<p>Review {n}: Dr. Turner always takes the time to listen and answer every question we have.</p>"
+        for n in range(16)
+    )
+    html = (
+        "<html><head><title>Sleep training</title></head><body><div class='x-site'><main>"
+        f"<h1>Sleep training your toddler</h1>{story}</main></div><div class='x-bar'>{quotes}</div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://clinic.example/sleep", ARTICLE))
+    assert found is not None
+    assert "Paragraph 15" in found.text and "Review 0" not in found.text

@@ -18,6 +18,19 @@ from pipelines.extraction.lengths import TextLengths
 MIN_PROSE = 50
 
 
+def descent_start(body: HtmlElement, lengths: TextLengths, share: float) -> HtmlElement:
+    """Where the improved descent starts on an article: the page's one outermost
+    ``<main>`` (or ``role="main"``) when it holds at least ``share`` of the text outside
+    links (``IawceOptions.main_share``), else ``body``. From the body, a footer or
+    sidebar that no markup names and that is longer than the story stops the descent
+    there."""
+    mains = [el for el in body.iter("*") if el.tag == "main" or el.get("role", "").lower() == "main"]
+    outermost = [el for el in mains if not any(a in mains for a in el.iterancestors())]
+    if len(outermost) == 1 and lengths.unlinked(outermost[0]) >= share * lengths.unlinked(body):
+        return outermost[0]
+    return body
+
+
 def article_element_paper(element: HtmlElement, lengths: TextLengths, gap_words: int) -> HtmlElement:
     """The paper's ArticleExtract(element), returning the element whose text is the content.
 

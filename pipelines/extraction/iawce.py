@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar, Self
 
 from pipelines.config import SettingsLike
-from pipelines.extraction.article import article_element_paper, content_element
+from pipelines.extraction.article import article_element_paper, content_element, descent_start
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
 from pipelines.extraction.listing import (
@@ -139,7 +139,9 @@ def content_region(
     on articles the element its descent reaches; on lists the region around the items,
     or the link-counting descent when it finds none."""
     if page_type != LIST:
-        return content_element(body, lengths, options.article_share), []
+        return content_element(
+            descent_start(body, lengths, options.main_share), lengths, options.article_share
+        ), []
     elements = list_items(body, lengths, options)
     if elements:
         return list_region(body, elements, lengths, options.items_share), elements
