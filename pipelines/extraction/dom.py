@@ -189,7 +189,8 @@ def place_streamed_chunks(root: HtmlElement) -> None:
 def _boundary_fallback(template: HtmlElement) -> list[HtmlElement] | None:
     """The siblings after a boundary's ``<template>`` up to its ``<!--/$-->`` comment
     (nested boundaries counted), that comment excluded; None without one."""
-    fallback, depth = [], 0
+    fallback: list[HtmlElement] = []
+    depth = 0
     for sibling in template.itersiblings():
         if sibling.tag is etree.Comment:
             if sibling.text == "/$":
