@@ -136,6 +136,42 @@ def test_iawce_extracts_a_product_not_the_terms_its_modal_overlay_holds():
     assert "speckled glaze" in found.text and "these terms" not in found.text
 
 
+def test_a_related_block_of_article_cards_goes_but_one_article_is_protected():
+    cards = "".join(
+        f"<article class='entry loop-entry'><h2><a href='/p{i}'>Other post {i}</a></h2>"
+        f"<p>Excerpt of other post {i}.</p></article>"
+        for i in range(3)
+    )
+    story = f"<article><h1>Title</h1><p>{STORY}</p></article>"
+    root = page(f"<div>{story}</div><div class='entry-related'>{cards}</div>")
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"Title {STORY}"
+    # a block so named around the story's one <article> (a theme's "has-related" layout) stays
+    root = page(f"<div class='related-layout'><article><h2>Title</h2><p>{STORY}</p></article></div>")
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"Title {STORY}"
+    # several articles under another noise word (a "promoted" grid of topics) are protected
+    root = page(f"<div>{story}</div><div class='promoted-blocks'>{cards}</div>")
+    denoise(root, ARTICLE)
+    assert "Other post 1" in text_of(root)
+
+
+def test_iawce_leaves_out_a_related_carousel_of_article_cards_under_the_story():
+    cards = "".join(
+        f"<article class='entry loop-entry'><a href='/blog/p{i}'>Other post {i}</a>"
+        f"<p>An excerpt of another post that the blog wrote last year.</p></article>"
+        for i in range(6)
+    )
+    html = (
+        "<html><head><title>Event planners</title></head><body><main class='wrap'>"
+        f"<div class='content-area'><h1>Event planners</h1><p>{STORY}</p></div>"
+        f"<div class='entry-related'><h2>You might also like</h2>{cards}</div></main></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://blog.example/planners", ARTICLE))
+    assert found is not None
+    assert "repair the bridge" in found.text and "another post" not in found.text
+
+
 def test_tables_differ_per_page_type():
     body = f'<div><p>{STORY}</p></div><div class="related">Related story one</div><div class="nav">Home About Contact</div>'
     article, listing = page(body), page(body)
