@@ -58,6 +58,7 @@ def test_header_and_footer_go_outside_the_content_but_stay_inside_an_article():
         '<span class="sr-only">Skip to content</span>',
         '<div role="navigation">Menu</div>',
         '<div class="has-sidebar no-image__share-bar">Share this</div>',  # a BEM element of a state block
+        '<section class="blog-carousel default-carousel"><a href="/p">Neck pain?</a> Mar 3</section>',
     ],
 )
 def test_noise_by_class_id_and_role(noise):
