@@ -1,6 +1,8 @@
 """Denoising tables per page type, invisible boxes, noscript fallbacks, forms, duplicate
 copies, the guard."""
 
+import json
+
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
@@ -172,6 +174,32 @@ def test_iawce_leaves_out_a_related_carousel_of_article_cards_under_the_story():
     found = build_extractor("iawce").extract(Page(html, "https://blog.example/planners", ARTICLE))
     assert found is not None
     assert "repair the bridge" in found.text and "another post" not in found.text
+
+
+def test_a_script_state_parked_in_an_element_goes_but_json_in_code_stays():
+    products = [{"id": i, "title": f"Barbell {i}"} for i in range(8)]
+    state = json.dumps({"layoutMobile": 2, "buttonText": "Add to cart", "products": products})
+    example = json.dumps({"bindings": [{"type": "httpTrigger", "name": f"req{i}"} for i in range(8)]})
+    root = page(
+        f"<main><p>{STORY}</p><span hidden class='Tool__DynamicValue'>{state}</span>"
+        f"<pre><code>{example}</code></pre><p>{{not json at all, but long enough: {STORY}}}</p>"
+        "<p>[1, 2, 3]</p></main>"
+    )
+    removed = denoise(root, ARTICLE)
+    text = text_of(root)
+    assert removed["data"] == 1 and "Barbell" not in text
+    assert "httpTrigger" in text and "not json at all" in text and "[1, 2, 3]" in text
+
+
+def test_iawce_leaves_out_a_json_blob_inside_the_story():
+    state = json.dumps([{"handle": f"barbell-{i}", "price": i + 0.99} for i in range(40)])
+    html = (
+        "<html><head><title>Home gym</title></head><body><article><h1>Home gym</h1>"
+        f"<p>{STORY}</p><div><span hidden>{state}</span></div><p>{STORY}</p></article></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://shop.example/blog/gym", ARTICLE))
+    assert found is not None
+    assert "repair the bridge" in found.text and "barbell-3" not in found.text
 
 
 def test_tables_differ_per_page_type():

@@ -16,7 +16,9 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
 2. ``<noscript>`` is unwrapped (its content kept) when it holds more text than the rest
    of the page: that is a server-rendered fallback of a script-built page (Discourse
    forums, for one) read without running its scripts; otherwise it goes with step 4;
-3. tags that never hold content (``NoiseTable.tags``, popovers too), with PyQuery, and short forms;
+3. tags that never hold content (``NoiseTable.tags``, popovers too), with PyQuery, short
+   forms, and data: an element outside code whose whole text is a JSON object or array of
+   at least ``MIN_DATA_CHARS`` characters (a script's state parked in a hidden element);
 4. ``header``/``footer`` (and their ARIA roles) outside ``<article>``/``<main>``;
 5. elements whose ``class``/``id`` or ``role`` marks them as noise (cookie banners, ads,
    share bars, ...), and on a page that declares a product (JSON-LD, Open Graph or
@@ -59,6 +61,7 @@ Comments and processing instructions are already gone: :func:`dom.parse_html` dr
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -335,6 +338,10 @@ MIN_STORY_BESIDES_DISCUSSION = 50
 #: contact or newsletter form and goes; a longer one wraps content (forum software wraps
 #: whole threads in a form).
 FORM_MAX_LENGTH = 100
+#: An element whose whole text is a JSON object or array this long (characters) is a
+#: script's data, not content (step 3): Avada's hidden ``DynamicProductValue`` spans,
+#: Amazon's ``aok-hidden`` grid state. Shorter JSON is left alone, and JSON in code always.
+MIN_DATA_CHARS = 200
 #: Steps 3 to 5 leave an element alone when it holds more than this share of the page's
 #: text: that is misnested markup (an unclosed <header> that swallowed the page), not noise.
 MAX_REMOVED_SHARE = 0.7
@@ -439,6 +446,7 @@ _PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
 _CHROME_ROLES = frozenset({"banner", "contentinfo"})
 _MODAL_ROLES = frozenset({"dialog", "alertdialog"})
 _SHAPING_TAGS = frozenset({"br", "hr", "td", "th"})
+_LITERAL_TAGS = frozenset({"pre", "code", "samp", "kbd", "textarea"})
 _NUMBERED_POST = re.compile(r"(?:^|[\s_-])(?:comment|post)[_-]?\d", re.IGNORECASE)
 _INLINE_TAGS = frozenset({"a", "span", "code", "b", "i", "em", "strong", "small", "label", "time"})
 
@@ -460,6 +468,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         return [el for el in elements if _shown_length(el) <= limit]
 
     removed["tag"] = _remove_all(root, small(list(PyQuery(root)(",".join(table.tags)))))
+    removed["data"] = _remove_all(root, _data_blocks(body))
     removed["form"] = _remove_all(
         root, [f for f in body.iter("form") if text_length(f.text_content()) <= table.form_max_length]
     )
@@ -866,6 +875,26 @@ def _teaser_headings(body: HtmlElement) -> list[HtmlElement]:
             continue
         if not any(a.tag == "a" for a in element.iterancestors()):
             found.append(element)
+    return found
+
+
+def _data_blocks(body: HtmlElement) -> list[HtmlElement]:
+    """Elements outside code whose text, all of it, is a JSON object or array of at least
+    ``MIN_DATA_CHARS`` characters."""
+    found = []
+    for element in body.iter():
+        if not is_element(element) or element.tag in _LITERAL_TAGS or len(element):
+            continue
+        text = (element.text or "").strip()
+        if len(text) < MIN_DATA_CHARS or text[0] + text[-1] not in ("{}", "[]"):
+            continue
+        if any(a.tag in _LITERAL_TAGS for a in element.iterancestors()):
+            continue
+        try:
+            json.loads(text)
+        except ValueError:
+            continue
+        found.append(element)
     return found
 
 
