@@ -191,6 +191,17 @@ def test_a_script_state_parked_in_an_element_goes_but_json_in_code_stays():
     assert "httpTrigger" in text and "not json at all" in text and "[1, 2, 3]" in text
 
 
+def test_uuids_between_the_letters_of_a_scrambled_label_go_outside_code():
+    uuids = ["303097ac-d3e5-41e1-baf5-303640756ebf", "2BF8403C-6590-4D73-8B16-95F6C3ECDEF8"]
+    label = "".join(
+        f"<span class='n'>{c}</span><span class='z'>{u}</span>" for c, u in zip("Sp", uuids, strict=True)
+    )
+    root = page(f"<main><p>{STORY}</p><div>{label}</div><p><code>{uuids[0]}</code> is the key</p></main>")
+    removed = denoise(root, ARTICLE)
+    assert removed["data"] == 2
+    assert text_of(root) == f"{STORY} S p {uuids[0]} is the key"
+
+
 def test_iawce_leaves_out_a_json_blob_inside_the_story():
     state = json.dumps([{"handle": f"barbell-{i}", "price": i + 0.99} for i in range(40)])
     html = (
