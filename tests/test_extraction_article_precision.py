@@ -51,6 +51,16 @@ BLOCKS = {
         + "</ol>",
         "never saw a single crack",
     ),
+    "recent post cards": (
+        "<div class='elementor-posts-container'>"
+        + "".join(
+            f"<article class='elementor-post'><h3><a href='/p{n}'>Another story {n}</a></h3>"
+            "<span>March 29</span><p>A short excerpt about the harbour festival.</p></article>"
+            for n in range(4)
+        )
+        + "</div>",
+        "harbour festival",
+    ),
     "popover": (
         '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
         "harbour festival",
@@ -286,3 +296,30 @@ def test_a_link_named_like_a_teaser_heading_is_no_heading():
     )
     root = parse_html(article(menu + "<p>The harbour festival bar stays.</p>"))
     assert "teaser" not in denoise(root, ARTICLE)
+
+
+def post_cards(count: int, words: int = 8, linked: bool = True) -> str:
+    title = "<h3><a href='/p{n}'>Another story {n}</a></h3>" if linked else "<h3>Reader {n}</h3>"
+    excerpt = " ".join(["harbour"] * words)
+    return (
+        "<div class='grid'>"
+        + "".join(f"<article>{title.format(n=n)}<p>{excerpt}</p></article>" for n in range(count))
+        + "</div>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cards", "kept"),
+    [
+        (post_cards(4), False),
+        (post_cards(2), True),  # fewer than TEASER_MIN_CARDS
+        (post_cards(4, words=130), True),  # each card a story of its own
+        (post_cards(4, linked=False), True),  # posts without a linked title (comments, forum posts)
+        (post_cards(40), True),  # a guide's cards, many times the intro: the content
+    ],
+)
+def test_a_block_of_article_cards_outside_the_story_goes_as_a_teaser_list(cards, kept):
+    root = parse_html(article(cards))
+    removed = denoise(root, ARTICLE)
+    assert ("harbour" in body_of(root).text_content()) is kept
+    assert ("teaser" in removed) is not kept
