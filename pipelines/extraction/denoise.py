@@ -27,10 +27,8 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    buy box). ``html``, ``body``, ``main``, ``article`` and anything that holds the
    page's ``<h1>`` (unless it is a modal dialog) are never removed this way, nor is the
    block holding the page's story (``MIN_SPARED_STORY``) by the common words (ads,
-   share, newsletter) or by the names of lists of posts (``POST_LIST_WORDS``: a Shopify
-   theme's post sits in a ``blog-list`` section). A name that states what an element
-   lacks, hides or holds (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``) is not
-   read here nor in step 7;
+   share, newsletter). A name that states what an element lacks, hides or holds
+   (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``) is not read here nor in step 7;
 6. one of the two copies of a block whose text the page holds twice (at least
    ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor in a
    quotation): a responsive theme's mobile and desktop versions, a site builder's
@@ -209,15 +207,17 @@ TEASER_LIST_WORDS = (
     "article-carousel",
     "articles-carousel",
 )
-#: Lists of other posts under the story: 0.8866 → 0.8873 on the training domains, 3 pages
-#: better (globaltravelerusa.com 0.56 → 1.00), none worse. Not teaser-list words: a forum
-#: may list its thread's <article> posts in a ``post-list``.
-POST_LIST_WORDS = ("blog-list", "blog-listing", "post-list", "posts-list")
 ARTICLE_NOISE_WORDS = (
     "breadcrumb",
     "breadcrumbs",
     *TEASER_LIST_WORDS,
-    *POST_LIST_WORDS,
+    # Lists of other posts under the story: 0.8866 → 0.8873 on the training domains, 3
+    # pages better (globaltravelerusa.com 0.56 → 1.00), none worse. Not teaser-list words:
+    # a forum may list its thread's <article> posts in a ``post-list``.
+    "blog-list",
+    "blog-listing",
+    "post-list",
+    "posts-list",
     "reviews",
     "author-box",
     "authorbox",
@@ -341,12 +341,7 @@ MIN_TEXT_BESIDES_DISCUSSION = 150
 #: F1, hubermanlab.com's ``rich-text-newsletter-cms`` 0.24 → 1.00; iawce on WCXB dev,
 #: training / validation domains, 0.8793 / 0.8507 → 0.8808 / 0.8548, no page worse (the
 #: same at 300). Sparing it the article words too kept three Amazon pages' reviews
-#: (session 28, held-out domains). The names of lists of posts (``POST_LIST_WORDS``) spare
-#: it as the common words do (session 32: a held-out Shopify post in a ``blog-list``
-#: section had lost its story; training and validation unchanged). Sparing it the
-#: teaser-list words too would gain one training page (consumerreports.org's story inside
-#: a ``related`` block, 0.76 → 0.98) but keeps a "related" block of excerpts longer than
-#: the story.
+#: (session 28, held-out domains).
 MIN_SPARED_STORY = 150
 #: Words of ``<p>`` text under one parent (a story) the page must keep outside its
 #: discussion for the discussion to go. iawce on WCXB dev's training / validation domains,
@@ -735,8 +730,6 @@ def _marker_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 _TEASER_LIST = _marker_pattern(TEASER_LIST_WORDS)
-#: Words that do not remove the story block or its ancestors (``_noise_by_class``).
-_SPARING_WORDS = frozenset((*COMMON_NOISE_WORDS, *POST_LIST_WORDS))
 
 
 def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) -> list[HtmlElement]:
@@ -778,10 +771,9 @@ def _noise_marker(element: HtmlElement) -> str:
 
 def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     """Step 5's elements. The page's story block (:func:`_story_blocks`, at least
-    ``MIN_SPARED_STORY`` words) and its ancestors are spared the common words and the
-    names of lists of posts: there an ad, share, newsletter or post-list word is the
-    theme's name for the story's own field (``body-ad-wrapper``, ``blog-list``), not a
-    widget. The page type's other words and its roles still apply."""
+    ``MIN_SPARED_STORY`` words) and its ancestors are spared the common words: there an
+    ad, share or newsletter word is the theme's name for the story's own field
+    (``body-ad-wrapper``), not a widget. The page type's own words and roles still apply."""
     roles = frozenset(table.roles)
     marked = _marked(body, _marker_pattern(table.noise_words), roles)
     stories = _story_blocks(body, []) if marked else Counter()
@@ -789,7 +781,7 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     if story is None or length < MIN_SPARED_STORY:
         return marked
     spared = {story, *story.iterancestors()}
-    own = tuple(w for w in table.noise_words if w not in _SPARING_WORDS)
+    own = tuple(w for w in table.noise_words if w not in COMMON_NOISE_WORDS)
     own_words = _marker_pattern(own) if own else None
     return [
         el
