@@ -538,6 +538,20 @@ def test_a_story_block_a_theme_names_ad_or_newsletter_keeps_its_story():
         assert text_of(root).startswith(" ".join([STORY] * 3)) and "Buy now" not in text_of(root)
 
 
+def test_a_block_named_a_list_of_posts_goes_only_when_it_links_to_them():
+    others = "".join(
+        f"<div class='card'><a href='/blog/p{n}'>Another post {n}</a> March {n}</div>" for n in range(4)
+    )
+    items = "".join(f"<div class='item'><h2>Tip {n}</h2><p>Tip {n}: {STORY}</p></div>" for n in range(2))
+    root = page(
+        f"<h1>How to reduce waste</h1><section class='blog-list listView'>{items}</section>"
+        f"<ul>{AGENDA}</ul><section class='blog-listing-section'>{others}</section>"
+    )
+    denoise(root, ARTICLE)  # the listicle's items hold less than MAX_REMOVED_SHARE of the page
+    text = text_of(root)
+    assert "Tip 1" in text and text.count("repair the bridge") == 16 and "Another post" not in text
+
+
 def test_a_short_story_popups_and_the_page_type_s_own_words_are_not_spared():
     short = page(f"<div class='ad-slot'><p>{STORY}</p></div><ul>{AGENDA}</ul>")
     denoise(short, ARTICLE)  # the story block has 88 words: below the spared length
