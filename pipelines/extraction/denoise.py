@@ -801,11 +801,15 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     ]
 
 
+def _links(element: HtmlElement) -> list[HtmlElement]:
+    """The links under ``element`` that lead somewhere (an ``href`` other than "#")."""
+    return [a for a in element.iter("a") if a.get("href", "").strip() not in ("", "#")]
+
+
 def _link_share(element: HtmlElement) -> float:
     """The share of ``element``'s shown text that is link text."""
     length = _shown_length(element)
-    links = sum(_shown_length(a) for a in element.iter("a") if a.get("href", "").strip() not in ("", "#"))
-    return links / length if length else 0.0
+    return sum(_shown_length(a) for a in _links(element)) / length if length else 0.0
 
 
 def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
@@ -883,12 +887,12 @@ def _teasers(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
         for block in heading.iterancestors():
             if block in around_story or block.tag in _PROTECTED_TAGS or block.find(".//h1") is not None:
                 break
-            links = [a for a in block.iter("a") if a.get("href", "").strip() not in ("", "#")]
-            if len({a.get("href") for a in links}) < TEASER_MIN_LINKS:
+            if len({a.get("href") for a in _links(block)}) < TEASER_MIN_LINKS:
                 continue
-            length = _shown_length(block)
-            linked = sum(_shown_length(a) for a in links)
-            if linked >= TEASER_MIN_LINK_SHARE * length and length <= TEASER_MAX_STORY_SHARE * story_length:
+            if (
+                _link_share(block) >= TEASER_MIN_LINK_SHARE
+                and _shown_length(block) <= TEASER_MAX_STORY_SHARE * story_length
+            ):
                 found.append(block)
             break
     members = set(found)
