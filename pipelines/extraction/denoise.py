@@ -775,7 +775,9 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     """Step 5's elements. The page's story block (:func:`_story_blocks`, at least
     ``MIN_SPARED_STORY`` words) and its ancestors are spared the common words: there an
     ad, share or newsletter word is the theme's name for the story's own field
-    (``body-ad-wrapper``), not a widget. The page type's own words and roles still apply."""
+    (``body-ad-wrapper``), not a widget. The page type's own words and roles still apply.
+    A block named only as a list of posts (``POST_LIST_WORDS``) goes when at least
+    ``POST_LIST_MIN_LINK_SHARE`` of its text is links."""
     roles = frozenset(table.roles)
     other_words = _marker_pattern(tuple(w for w in table.noise_words if w not in POST_LIST_WORDS))
     marked = [
