@@ -538,6 +538,32 @@ def test_a_story_block_a_theme_names_ad_or_newsletter_keeps_its_story():
         assert text_of(root).startswith(" ".join([STORY] * 3)) and "Buy now" not in text_of(root)
 
 
+def test_a_sidebar_goes_but_a_wrapper_so_named_around_the_story_stays():
+    archive = "".join(f"<li><a href='/2024/{n:02}'>Month {n}</a> ({n})</li>" for n in range(1, 13))
+    root = page(
+        f"<div class='content-sidebar-wrap'><div class='entry'>{LONG_STORY}</div>"
+        f"<div class='sidebar-wrap'><h2>Blog Archive</h2><ul>{archive}</ul></div></div><ul>{AGENDA}</ul>"
+    )
+    denoise(root, ARTICLE)  # the wrapper holds less than MAX_REMOVED_SHARE of the page
+    text = text_of(root)
+    assert text.startswith(" ".join([STORY] * 3)) and "Archive" not in text and "Agenda item 14" in text
+
+
+def test_iawce_extracts_a_blog_post_without_its_archive_sidebar():
+    archive = "".join(
+        f"<li><a href='/{y}/{m:02}'>{y} / {m}</a> (4)</li>" for y in range(2013, 2025) for m in range(1, 13)
+    )
+    html = (
+        "<html><head><title>The lean startup</title></head><body><div class='outer-wrapper'>"
+        f"<div class='main-wrap1'><h3 class='post-title'>The lean startup</h3>{LONG_STORY}</div>"
+        f"<div class='sidebar-wrap'><div class='widget BlogArchive'><h2>Blog Archive</h2><ul>{archive}</ul>"
+        "</div></div></div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://blog.example/lean-startup.html", ARTICLE))
+    assert found is not None
+    assert found.text.count("repair the bridge") == 24 and "Archive" not in found.text
+
+
 def test_a_block_named_a_list_of_posts_goes_only_when_it_links_to_them():
     others = "".join(
         f"<div class='card'><a href='/blog/p{n}'>Another post {n}</a> March {n}</div>" for n in range(4)
