@@ -529,6 +529,31 @@ LONG_STORY = " ".join(f"<p>{STORY}</p>" for _ in range(3))  # 3 × 8 × 11 = 264
 AGENDA = "".join(f"<li>Agenda item {n}: roads, parks and the library budget</li>" for n in range(15))
 
 
+BYLINE = "<div class='post-byline'>By Jane Doe, city reporter</div>"
+AUTHOR_BOX = "<div class='entry-author'><h3>About Jane Doe</h3><p>Jane covers the city council and its budget.</p></div>"
+
+
+def test_an_article_loses_its_byline_and_author_box_but_a_thread_keeps_its_posters():
+    root = page(f"<h1>Bridge repairs</h1>{BYLINE}<div class='entry'><p>{STORY}</p></div>{AUTHOR_BOX}")
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"Bridge repairs {STORY}"
+    # three posts whose posters' names are marked "author": a thread's posters, kept
+    thread = forum_thread("").replace("class='message-name'", "class='message-name cAuthorPane_author'")
+    root = parse_html(thread)
+    denoise(root, ARTICLE)
+    assert all(f"poster{n}" in text_of(root) for n in range(len(POSTS)))
+
+
+def test_iawce_extracts_a_news_story_without_its_byline_and_author_box():
+    html = (
+        "<html><head><title>Bridge repairs</title></head><body><div class='wrap'><h1>Bridge repairs</h1>"
+        f"<div class='entry-content'>{BYLINE}{LONG_STORY}{AUTHOR_BOX}</div></div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://news.example/bridge", ARTICLE))
+    assert found is not None
+    assert found.text.count("repair the bridge") == 24 and "Jane" not in found.text
+
+
 def test_a_story_block_a_theme_names_ad_or_newsletter_keeps_its_story():
     for wrapper in ("body-ad-wrapper", "rich-text-newsletter-cms"):
         root = page(
