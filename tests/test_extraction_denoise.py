@@ -63,6 +63,7 @@ def test_header_and_footer_go_outside_the_content_but_stay_inside_an_article():
         '<section class="blog-carousel default-carousel"><a href="/p">Neck pain?</a> Mar 3</section>',
         '<section class="blog-listing-section"><h2>Latest insights</h2><a href="/p">HR</a></section>',
         '<p class="affiliate-disclaimer">We may earn a commission from links on this page.</p>',
+        '<figure><figcaption><span class="photo-credit">Photo: J. Doe / Agency</span></figcaption></figure>',
     ],
 )
 def test_noise_by_class_id_and_role(noise):

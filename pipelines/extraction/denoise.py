@@ -252,6 +252,13 @@ ARTICLE_NOISE_WORDS = (
     # better (vanguard.com 0.67 → 0.93), 3 worse (two whose gold keeps it: geico.com
     # 0.98 → 0.90; an irobot.com product 0.87 → 0.80 whose region shrank without it).
     "disclaimer",
+    # Photo credits under a story's pictures (the caption stays): 0.8892 → 0.8892 on the
+    # training domains (+0.00004), 9 pages better, none worse; validation unchanged.
+    # ``credit`` alone: 0.8893, 17 better, 3 worse (finance sites' credit sections).
+    "photo-credit",
+    "image-credit",
+    "media-credit",
+    "credits",
     "signature",
     "entry-footer",
     "post-footer",
