@@ -81,6 +81,7 @@ def test_noise_by_class_id_and_role(noise):
         '<div class="badge">Kept one</div>',
         '<div class="grid-items hide-read-more-ad">Kept one</div>',  # names what it hides
         '<div id="no-ads" class="layout has-sidebar with-share-bar">Kept one</div>',
+        '<div class="c-layout-sidebar-left">Kept one</div>',  # a layout with a sidebar on the left
     ],
 )
 def test_class_words_match_whole_words_only(kept):
