@@ -25,6 +25,13 @@ def text_of(root) -> str:
     return " ".join(" ".join(body_of(root).itertext()).split())
 
 
+def iawce_text(html: str, url: str, page_type: str = ARTICLE) -> str:
+    """The text iawce extracts from ``html``, which must hold some."""
+    found = build_extractor("iawce").extract(Page(html, url, page_type))
+    assert found is not None
+    return found.text
+
+
 def test_tags_that_never_hold_content_go_and_text_after_them_stays():
     root = page(
         f"<main><p>{STORY}</p><script>track()</script>after script<style>p{{}}</style><nav>Home About</nav>"
@@ -102,9 +109,8 @@ def test_iawce_keeps_a_list_page_s_grids_whose_class_names_the_ads_they_hide():
         for s in range(5)
     )
     html = f"<html><head><title>Science</title></head><body><nav>Home Science</nav><main>{sections}</main></body></html>"
-    found = build_extractor("iawce").extract(Page(html, "https://news.example/science", LIST))
-    assert found is not None
-    assert "Story 0-0 about" in found.text and "part 3 of section 4" in found.text
+    text = iawce_text(html, "https://news.example/science", LIST)
+    assert "Story 0-0 about" in text and "part 3 of section 4" in text
 
 
 def test_protected_elements_keep_their_content_whatever_their_class():
@@ -138,9 +144,8 @@ def test_iawce_extracts_a_product_not_the_terms_its_modal_overlay_holds():
         "<footer><a href='#terms'>Terms</a></footer><div id='modal-terms' role='dialog' aria-modal='true'>"
         f"<h2>Terms of service</h2><h1>Table of Contents</h1><p>{terms}</p></div></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://shop.example/mug", ARTICLE))
-    assert found is not None
-    assert "speckled glaze" in found.text and "these terms" not in found.text
+    text = iawce_text(html, "https://shop.example/mug")
+    assert "speckled glaze" in text and "these terms" not in text
 
 
 def test_a_related_block_of_article_cards_goes_but_one_article_is_protected():
@@ -175,9 +180,8 @@ def test_iawce_leaves_out_a_related_carousel_of_article_cards_under_the_story():
         f"<div class='content-area'><h1>Event planners</h1><p>{STORY}</p></div>"
         f"<div class='entry-related'><h2>You might also like</h2>{cards}</div></main></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://blog.example/planners", ARTICLE))
-    assert found is not None
-    assert "repair the bridge" in found.text and "another post" not in found.text
+    text = iawce_text(html, "https://blog.example/planners")
+    assert "repair the bridge" in text and "another post" not in text
 
 
 def test_a_script_state_parked_in_an_element_goes_but_json_in_code_stays():
@@ -212,9 +216,8 @@ def test_iawce_leaves_out_a_json_blob_inside_the_story():
         "<html><head><title>Home gym</title></head><body><article><h1>Home gym</h1>"
         f"<p>{STORY}</p><div><span hidden>{state}</span></div><p>{STORY}</p></article></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://shop.example/blog/gym", ARTICLE))
-    assert found is not None
-    assert "repair the bridge" in found.text and "barbell-3" not in found.text
+    text = iawce_text(html, "https://shop.example/blog/gym")
+    assert "repair the bridge" in text and "barbell-3" not in text
 
 
 def test_tables_differ_per_page_type():
@@ -410,9 +413,8 @@ def test_iawce_keeps_a_responsive_page_s_body_once():
         f"<div class='layout-gated w-condition-invisible'><div class='rte'>{body}</div></div>"
         "<footer>Contact us</footer></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://studio.example/yoga-prices", ARTICLE))
-    assert found is not None
-    assert found.text.count("Paragraph 3.") == 1 and "Paragraph 0." in found.text
+    text = iawce_text(html, "https://studio.example/yoga-prices")
+    assert text.count("Paragraph 3.") == 1 and "Paragraph 0." in text
 
 
 DESCRIPTION = " ".join(["Hand-thrown stoneware mug with a speckled glaze, twelve ounces."] * 8)
@@ -453,11 +455,9 @@ def test_a_page_that_declares_no_product_keeps_what_a_review_site_calls_review()
 
 
 def test_iawce_extracts_a_product_s_description_without_its_reviews():
-    page_of = Page(product_page(PRODUCT_LD), "https://shop.example/mug", ARTICLE)
-    found = build_extractor("iawce").extract(page_of)
-    assert found is not None
-    assert "Hand-thrown stoneware mug" in found.text
-    assert "Verified buyer" not in found.text and "Add to cart" not in found.text
+    text = iawce_text(product_page(PRODUCT_LD), "https://shop.example/mug")
+    assert "Hand-thrown stoneware mug" in text
+    assert "Verified buyer" not in text and "Add to cart" not in text
 
 
 @pytest.mark.parametrize("page_type", [ARTICLE, LIST])
@@ -520,12 +520,9 @@ def test_a_forum_thread_loses_its_statistics_overview():
 
 
 def test_iawce_extracts_a_forum_thread_without_its_posters_profiles():
-    found = build_extractor("iawce").extract(
-        Page(forum_thread(XENFORO_PROFILE), "https://forum.example/t/1", ARTICLE)
-    )
-    assert found is not None
-    assert all(post in found.text for post in POSTS)
-    assert "Joined" not in found.text and "Full Member" not in found.text
+    text = iawce_text(forum_thread(XENFORO_PROFILE), "https://forum.example/t/1")
+    assert all(post in text for post in POSTS)
+    assert "Joined" not in text and "Full Member" not in text
 
 
 LONG_STORY = " ".join(f"<p>{STORY}</p>" for _ in range(3))  # 3 × 8 × 11 = 264 words
@@ -552,9 +549,8 @@ def test_iawce_extracts_a_news_story_without_its_byline_and_author_box():
         "<html><head><title>Bridge repairs</title></head><body><div class='wrap'><h1>Bridge repairs</h1>"
         f"<div class='entry-content'>{BYLINE}{LONG_STORY}{AUTHOR_BOX}</div></div></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://news.example/bridge", ARTICLE))
-    assert found is not None
-    assert found.text.count("repair the bridge") == 24 and "Jane" not in found.text
+    text = iawce_text(html, "https://news.example/bridge")
+    assert text.count("repair the bridge") == 24 and "Jane" not in text
 
 
 def test_a_story_block_a_theme_names_ad_or_newsletter_keeps_its_story():
@@ -587,9 +583,8 @@ def test_iawce_extracts_a_blog_post_without_its_archive_sidebar():
         f"<div class='sidebar-wrap'><div class='widget BlogArchive'><h2>Blog Archive</h2><ul>{archive}</ul>"
         "</div></div></div></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://blog.example/lean-startup.html", ARTICLE))
-    assert found is not None
-    assert found.text.count("repair the bridge") == 24 and "Archive" not in found.text
+    text = iawce_text(html, "https://blog.example/lean-startup.html")
+    assert text.count("repair the bridge") == 24 and "Archive" not in text
 
 
 def test_a_block_named_a_list_of_posts_goes_only_when_it_links_to_them():

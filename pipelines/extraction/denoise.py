@@ -22,14 +22,16 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    a UUID (eBay hides one in a span between the visible letters of "Sponsored");
 4. ``header``/``footer`` (and their ARIA roles) outside ``<article>``/``<main>``;
 5. elements whose ``class``/``id`` or ``role`` marks them as noise (cookie banners, ads,
-   share bars, ...; an article's byline and author box unless the page has more than
-   ``MAX_AUTHOR_BLOCKS`` of them: a thread's posters), and on a page that declares a product (JSON-LD, Open Graph or
-   microdata) what surrounds it (``NoiseTable.product_words``: reviews, carousels, the
-   buy box). ``html``, ``body``, ``main``, ``article`` and anything that holds the
-   page's ``<h1>`` (unless it is a modal dialog) are never removed this way, nor is the
-   block holding the page's story (``MIN_SPARED_STORY``) by the common words (ads,
-   share, newsletter, sidebar). A name that states what an element lacks, hides or holds
-   (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``) is not read here nor in step 7;
+   share bars, sidebars, ...; an article's byline and author box unless the page has
+   more than ``MAX_AUTHOR_BLOCKS`` of them: a thread's posters), and on a page that
+   declares a product (JSON-LD, Open Graph or microdata) what surrounds it
+   (``NoiseTable.product_words``: reviews, carousels, the buy box). ``html``, ``body``,
+   ``main``, ``article`` and anything that holds the page's ``<h1>`` (unless it is a
+   modal dialog) are never removed this way, nor is the block holding the page's story
+   (``MIN_SPARED_STORY``) by the common words (ads, share, newsletter, sidebar). A name
+   that states what an element lacks, hides or holds, or that puts a sidebar on one side
+   (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``, ``c-layout-sidebar-left``) is
+   not read here nor in step 7;
 6. one of the two copies of a block whose text the page holds twice (at least
    ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor in a
    quotation): a responsive theme's mobile and desktop versions, a site builder's
@@ -110,8 +112,8 @@ COMMON_TAGS = (
     "[popover]",
 )
 #: Class/id words of cookie and consent banners, ads, share bars, visually hidden text,
-#: carousel slides' copies and sidebars (iawce on WCXB dev's training domains 0.8713 → 0.8714 word F1
-#: with the copies gone, validation unchanged).
+#: carousel slides' copies (iawce on WCXB dev's training domains 0.8713 → 0.8714 word F1
+#: with the copies gone, validation unchanged) and sidebars.
 COMMON_NOISE_WORDS = (
     "cookie",
     "cookies",
@@ -436,7 +438,8 @@ HIDING_CLASS = re.compile(
 #: held-out domains after ``sidebar`` became a noise word (ncsc.gov.uk 0.96 → 0.11,
 #: netlify.com 0.71 → 0.50); no page of the training and validation domains changes.
 STATE_NAME = re.compile(
-    r"(?:no|hide|has|with|without)[-_](?!.*__)|(?!.*__)[\w-]*(?:(?:left|right)[-_]sidebar|sidebar[-_](?:left|right))",
+    r"(?:no|hide|has|with|without)[-_](?!.*__)"
+    r"|(?!.*__)[\w-]*(?:(?:left|right)[-_]sidebar|sidebar[-_](?:left|right))",
     re.IGNORECASE,
 )
 #: ARIA roles of navigation and page chrome.
@@ -610,10 +613,15 @@ def revealable(element: HtmlElement) -> bool:
     return False
 
 
+def _outermost(elements: list[HtmlElement]) -> list[HtmlElement]:
+    """Those of ``elements`` that lie inside none of the others."""
+    members = set(elements)
+    return [el for el in elements if not any(a in members for a in el.iterancestors())]
+
+
 def _outermost_length(elements: list[HtmlElement]) -> int:
     """Shown text length of ``elements``, each counted once (not again inside another)."""
-    members = set(elements)
-    return sum(_shown_length(el) for el in elements if not any(a in members for a in el.iterancestors()))
+    return sum(_shown_length(el) for el in _outermost(elements))
 
 
 def unwrap_script_fallback(body: HtmlElement) -> int:
@@ -829,8 +837,7 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
             marked.append(el)
         elif _AUTHOR.search(marker):
             authors.append(el)
-    members = set(authors)
-    if sum(not any(a in members for a in el.iterancestors()) for el in authors) <= MAX_AUTHOR_BLOCKS:
+    if len(_outermost(authors)) <= MAX_AUTHOR_BLOCKS:
         marked.extend(authors)
     stories = _story_blocks(body, []) if marked else Counter()
     story, length = stories.most_common(1)[0] if stories else (None, 0)
@@ -942,8 +949,7 @@ def _teasers(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
             ):
                 found.append(block)
             break
-    members = set(found)
-    outermost = [el for el in found if not any(a in members for a in el.iterancestors())]
+    outermost = _outermost(found)
     if outermost and _story_length(body, outermost) >= table.min_story_besides_discussion:
         return outermost
     return []
