@@ -392,17 +392,65 @@ def test_of_two_unmarked_copies_the_one_in_the_article_stays():
     assert body_of(root).find(".//div[@class='page-title']") is None
 
 
-def test_repeated_widgets_quotations_and_short_copies_stay():
+def test_repeated_widgets_and_short_copies_stay():
     widget = "Rate this book: one star, two stars, three stars, four stars or five stars, then write a review of it here."
     rows = "".join(f"<tr><td>Book {n}</td><td>{widget}</td></tr>" for n in range(3))
-    post = "I moved my automations from Node-RED to Home Assistant last year and the scripts became much easier to keep."
-    thread = f"<div class='post'><p>{post}</p></div><div class='post'><blockquote>{post}</blockquote><p>Agreed.</p></div>"
     short = "<p>No credit card required. Cancel at any time, no questions asked.</p>" * 2
-    root = page(f"<main><table>{rows}</table>{thread}{short}</main>")
+    root = page(f"<main><table>{rows}</table>{short}</main>")
     removed = denoise(root, ARTICLE)
     assert removed["duplicate"] == 0
     text = text_of(root)
-    assert text.count(widget) == 3 and text.count(post) == 2 and text.count("No credit card required") == 2
+    assert text.count(widget) == 3 and text.count("No credit card required") == 2
+
+
+POST = "I moved my automations from Node-RED to Home Assistant last year and the scripts became much easier to keep."
+REPLY = "Agreed, and the YAML files are easier to review than the flows ever were."
+
+
+def quoting_reply(quoted: str) -> str:
+    """A XenForo-style reply: the quotation (attribution, quoted text, expand link) above its own words."""
+    return (
+        "<div class='post'><blockquote class='bbCodeBlock bbCodeBlock--quote'><div>ana said:</div>"
+        f"<div class='bbCodeBlock-content'>{quoted}</div><a>Click to expand...</a></blockquote>"
+        f"<p>{REPLY}</p></div>"
+    )
+
+
+def test_a_reply_s_quotation_of_a_post_on_the_page_goes():
+    root = page(
+        f"<main><div class='post'><p>{POST}</p></div>{quoting_reply(POST)}{quoting_reply(POST[:60])}</main>"
+    )
+    removed = denoise(root, ARTICLE)
+    assert removed["quoted"] == 2 and removed["duplicate"] == 0
+    text = text_of(root)
+    assert text.count(POST[:60]) == 1 and text.count(REPLY) == 2 and "said:" not in text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a post of an earlier page of the thread, quoted by two replies: neither copy goes
+        quoting_reply(POST) * 2,
+        # a reply whose quotation is mostly its own text
+        f"<div class='post'><p>{POST}</p></div>"
+        + quoting_reply(
+            f"{POST[:30]} and then I wrote a long paragraph of my own that nobody else wrote on the page"
+        ),
+        # an article's epigraph
+        f"<article><blockquote>{POST}</blockquote><p>{STORY}</p></article>",
+    ],
+)
+def test_quotations_of_text_the_page_holds_nowhere_else_stay(body):
+    root = page(f"<main>{body}</main>")
+    removed = denoise(root, ARTICLE)
+    assert removed["quoted"] == 0 and body_of(root).find(".//blockquote") is not None
+
+
+def test_iawce_keeps_each_post_of_a_thread_once_without_the_replies_quotations():
+    posts = f"<div class='post'><p>{POST} {STORY}</p></div>" + quoting_reply(POST) * 3
+    html = f"<html><head><title>Automations</title></head><body><h1>Node-RED or Home Assistant?</h1>{posts}</body></html>"
+    text = iawce_text(html, "https://forum.example/t/automations")
+    assert text.count(POST) == 1 and text.count(REPLY) == 3 and "Click to expand" not in text
 
 
 def test_iawce_keeps_a_responsive_page_s_body_once():
