@@ -658,13 +658,21 @@ _CODE_TAGS = ("script", "style", "template")
 
 
 def _text_outside(element: HtmlElement, tag: str) -> str:
-    """Text of ``element`` without the text of its ``tag`` descendants, scripts and styles."""
-    parts = [element.text or ""]
+    """Text of ``element`` without the text of its ``tag`` descendants, scripts and styles
+    (its strings joined by spaces)."""
+    strings: list[str] = []
+    _gather_strings(element, frozenset((tag, *_CODE_TAGS)), strings)
+    return " ".join(strings)
+
+
+def _gather_strings(element: HtmlElement, left_out: frozenset[str], strings: list[str]) -> None:
+    """Append to ``strings`` the text and tails under ``element``, in document order, but
+    not the text inside the ``left_out`` tags (their tails stay)."""
+    strings.append(element.text or "")
     for child in element:
-        if is_element(child) and child.tag not in (tag, *_CODE_TAGS):
-            parts.append(_text_outside(child, tag))
-        parts.append(child.tail or "")
-    return " ".join(parts)
+        if isinstance(child.tag, str) and child.tag not in left_out:
+            _gather_strings(child, left_out, strings)
+        strings.append(child.tail or "")
 
 
 def _shown_length(element: HtmlElement) -> int:
@@ -823,13 +831,16 @@ def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) ->
     dialog (``aria-modal="true"``) goes even with an ``<h1>``: it covers the page, and
     its heading is its own (a terms-of-service overlay's "Table of Contents")."""
     found = []
-    for element in body.iter():
-        if not is_element(element) or element.tag in _PROTECTED_TAGS:
+    named: dict[str, bool] = {}  # a page repeats its class names: each is searched once
+    for element in body.xpath(".//*[@class or @id or @role]"):  # the only ones a marker can name
+        if element.tag in _PROTECTED_TAGS:
             continue
         attrib = element.attrib
         marker = _noise_marker(element)
+        if marker not in named:
+            named[marker] = bool(marker and words.search(marker))
         role = attrib.get("role", "").lower()
-        if not ((marker and words.search(marker)) or role in roles):
+        if not (named[marker] or role in roles):
             continue
         modal = role in _MODAL_ROLES and attrib.get("aria-modal", "").lower() == "true"
         if (modal or element.find(".//h1") is None) and not _holds_story(element, marker):
@@ -850,8 +861,12 @@ def _holds_story(element: HtmlElement, marker: str) -> bool:
 def _noise_marker(element: HtmlElement) -> str:
     """The class names and id that steps 5 and 7 read, without the names that state what
     an element lacks or holds (``STATE_NAME``: ``hide-read-more-ad``, ``has-sidebar``)."""
-    names = f"{element.get('class', '')} {element.get('id', '')}".split()
-    return " ".join(name for name in names if not STATE_NAME.match(name))
+    return _without_state_names(f"{element.get('class', '')} {element.get('id', '')}")
+
+
+@lru_cache(maxsize=4096)
+def _without_state_names(names: str) -> str:
+    return " ".join(name for name in names.split() if not STATE_NAME.match(name))
 
 
 def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
@@ -916,7 +931,7 @@ def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     between ``<br>`` (a thread whose posts a "comments" block wraps, next to a sidebar)."""
     words = _marker_pattern(table.discussion_words)
     marked = []
-    for element in body.iter("*"):
+    for element in body.xpath(".//*[@class or @id]"):
         if element.tag in _PROTECTED_TAGS or element.tag in _INLINE_TAGS:
             continue
         if words.search(_noise_marker(element)) and element.find(".//h1") is None:

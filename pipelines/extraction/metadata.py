@@ -243,12 +243,11 @@ def _author(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) ->
         value = meta.get(name)
         if value and not value.startswith(("http://", "https://", "@")):
             return value
-    for element in root.iter():
-        if element.get("itemprop") == "author" or (element.tag == "a" and element.get("rel") == "author"):
-            name_element = next((e for e in element.iter() if e.get("itemprop") == "name"), element)
-            text = normalize_space(name_element.get("content") or name_element.text_content())
-            if text:
-                return text
+    for element in root.xpath('//*[@itemprop="author"] | //a[@rel="author"]'):
+        name_element = next((e for e in element.iter() if e.get("itemprop") == "name"), element)
+        text = normalize_space(name_element.get("content") or name_element.text_content())
+        if text:
+            return text
     return None
 
 
@@ -261,18 +260,15 @@ def _published(root: HtmlElement, meta: dict[str, str], article: dict[str, Any])
         found = normalize_date(candidate)
         if found:
             return found
-    for element in root.iter():
-        if element.get("itemprop") == "datePublished":
-            found = normalize_date(
-                element.get("content") or element.get("datetime") or element.text_content()
-            )
-            if found:
-                return found
+    for element in root.xpath('//*[@itemprop="datePublished"]'):
+        found = normalize_date(element.get("content") or element.get("datetime") or element.text_content())
+        if found:
+            return found
     for element in root.iter("time"):
         found = normalize_date(element.get("datetime") or element.text_content())
         if found:
             return found
-    for element in body_of(root).iter():
+    for element in body_of(root).xpath("descendant-or-self::*[@class or @id]"):
         marker = f"{element.get('class', '')} {element.get('id', '')}"
         if _DATE_CLASS.search(marker) and len(element) < 5:
             found = normalize_date(normalize_space(element.text_content())[:80])
