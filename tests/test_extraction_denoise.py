@@ -446,11 +446,61 @@ def test_quotations_of_text_the_page_holds_nowhere_else_stay(body):
     assert removed["quoted"] == 0 and body_of(root).find(".//blockquote") is not None
 
 
+def reply(subject: str, text: str) -> str:
+    """A phpBB-style post: its subject line as a heading, then its text."""
+    return f"<div class='post'><h3><a href='#p1'>{subject}</a></h3><div class='content'><p>{text}</p></div></div>"
+
+
+@pytest.mark.parametrize("prefix", ["Re: ", "RE:", "Aw: ", "Ответ: ", "Réf : "])
+def test_a_thread_s_repeated_reply_subjects_go(prefix):
+    posts = reply("Resume hang after update", POST) + reply(f"{prefix}Resume hang after update", REPLY) * 2
+    root = page(f"<main><h1>Resume hang after update</h1>{posts}</main>")
+    removed = denoise(root, ARTICLE)
+    assert removed["reply subject"] == 2
+    text = text_of(root)
+    assert (
+        prefix.strip() not in text and text.count(REPLY) == 2 and text.count("Resume hang after update") == 2
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # one reply: its subject stays
+        reply("Re: Resume hang after update", REPLY),
+        # subjects that differ
+        reply("Re: Resume hang after update", REPLY) + reply("Re: Suspend works", REPLY),
+        # a line that only starts like a reply, and a long one
+        reply("Reminder: patch Tuesday", REPLY) * 2,
+        reply("Re: " + " ".join(["word"] * 25), REPLY) * 2,
+    ],
+)
+def test_subjects_that_do_not_repeat_a_reply_s_stay(body):
+    root = page(f"<main>{body}</main>")
+    removed = denoise(root, ARTICLE)
+    assert removed["reply subject"] == 0
+
+
+def test_a_list_page_keeps_reply_subjects():
+    items = reply("Re: Resume hang after update", REPLY) * 3
+    root = page(f"<main>{items}</main>")
+    assert denoise(root, LIST)["reply subject"] == 0 and text_of(root).count("Re: Resume") == 3
+
+
 def test_iawce_keeps_each_post_of_a_thread_once_without_the_replies_quotations():
     posts = f"<div class='post'><p>{POST} {STORY}</p></div>" + quoting_reply(POST) * 3
     html = f"<html><head><title>Automations</title></head><body><h1>Node-RED or Home Assistant?</h1>{posts}</body></html>"
     text = iawce_text(html, "https://forum.example/t/automations")
     assert text.count(POST) == 1 and text.count(REPLY) == 3 and "Click to expand" not in text
+
+
+def test_iawce_leaves_out_the_subject_line_over_each_reply():
+    posts = reply("Resume hang after update", f"{POST} {STORY}") + "".join(
+        reply("Re: Resume hang after update", f"{REPLY} {STORY} Reply {n}.") for n in range(3)
+    )
+    html = f"<html><head><title>Resume hang</title></head><body><h1>Resume hang after update</h1>{posts}</body></html>"
+    text = iawce_text(html, "https://forum.example/viewtopic.php?t=1")
+    assert "Re: Resume" not in text and text.count(REPLY) == 3 and POST in text
 
 
 def test_iawce_keeps_a_responsive_page_s_body_once():
