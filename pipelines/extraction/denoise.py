@@ -442,8 +442,9 @@ MIN_QUOTE_CHARS = 40
 #: WCXB's gold keeps none. Removed when the page holds the same subject at least twice
 #: (step 6): iawce on WCXB dev's raw HTML, training domains 0.8902 → 0.8903 (5 forum
 #: threads better, none worse: forums.virtualbox.org 0.85 → 0.93), validation unchanged.
-REPLY_SUBJECT = re.compile(r"(?:re|aw|antw|ответ|réf)\s*:\s*\S", re.IGNORECASE)
-_REPLY_PREFIX = re.compile(r"\s*(?:re|aw|antw|ответ|réf)\s*:", re.IGNORECASE)
+_REPLY_PREFIXES = r"(?:re|aw|antw|ответ|réf)\s*:"
+REPLY_SUBJECT = re.compile(_REPLY_PREFIXES + r"\s*\S", re.IGNORECASE)
+_REPLY_PREFIX = re.compile(r"\s*" + _REPLY_PREFIXES, re.IGNORECASE)  # a string that may start one
 REPLY_SUBJECT_MAX_WORDS = 20
 #: Class names that hide an element at some or all screen widths (Bootstrap's ``d-none``,
 #: ``d-md-none``, ``hidden-xs``, ``visible-lg``; Webflow's ``w-condition-invisible``;

@@ -243,7 +243,9 @@ def _author(root: HtmlElement, meta: dict[str, str], article: dict[str, Any]) ->
         value = meta.get(name)
         if value and not value.startswith(("http://", "https://", "@")):
             return value
-    for element in root.xpath('//*[@itemprop="author"] | //a[@rel="author"]'):
+    for element in root.xpath(
+        'descendant-or-self::*[@itemprop="author"] | descendant-or-self::a[@rel="author"]'
+    ):
         name_element = next((e for e in element.iter() if e.get("itemprop") == "name"), element)
         text = normalize_space(name_element.get("content") or name_element.text_content())
         if text:
@@ -260,7 +262,7 @@ def _published(root: HtmlElement, meta: dict[str, str], article: dict[str, Any])
         found = normalize_date(candidate)
         if found:
             return found
-    for element in root.xpath('//*[@itemprop="datePublished"]'):
+    for element in root.xpath('descendant-or-self::*[@itemprop="datePublished"]'):
         found = normalize_date(element.get("content") or element.get("datetime") or element.text_content())
         if found:
             return found
