@@ -342,6 +342,43 @@ def test_short_forms_go_and_forms_wrapping_content_stay():
     assert text_of(root).count(STORY) == 3
 
 
+SEQUEL = " ".join(["Work on the bridge starts in May and should end before the winter."] * 8)
+SIGN_UP_BOX = (
+    "<div class='box'><div class='inner'><h3>Be the first to know!</h3><p>The day's biggest stories, in your inbox.</p>"
+    "<form><input name='email'><button>Sign me up</button></form>"
+    "<p>By signing up, you agree to our Terms of Use and Privacy Policy.</p></div></div>"
+)
+
+
+def test_a_sign_up_form_goes_with_its_frame_on_articles():
+    root = page(f"<main><p>{STORY}</p>{SIGN_UP_BOX}<p>{SEQUEL}</p></main>")
+    denoise(root, ARTICLE)
+    assert text_of(root) == f"{STORY} {SEQUEL}"
+
+
+def test_a_form_frame_that_invites_no_sign_up_or_is_long_keeps_its_text():
+    buy_box = "<div class='buy'><h3>Buy the game</h3><p>59.99 EUR</p><form><button>Add to cart</button></form></div>"
+    long_frame = (
+        f"<div class='more'><p>{SEQUEL}</p><p>Subscribe for more.</p><form><input name='e'></form></div>"
+    )
+    root = page(f"<main><p>{STORY}</p>{buy_box}{long_frame}</main>")
+    denoise(root, ARTICLE)
+    assert "Buy the game 59.99 EUR" in text_of(root)
+    assert SEQUEL in text_of(root) and "Subscribe for more." in text_of(root)
+
+
+def test_list_pages_keep_a_sign_up_forms_frame():
+    root = page(f"<main><ul><li><a href='/a'>First item</a></li></ul>{SIGN_UP_BOX}</main>")
+    denoise(root, LIST)
+    assert "Be the first to know!" in text_of(root)
+
+
+def test_iawce_drops_a_newsletter_box_inside_a_story():
+    html = f"<html><body><article><h1>Bridge</h1><p>{STORY}</p>{SIGN_UP_BOX}<p>{SEQUEL}</p></article></body></html>"
+    text = iawce_text(html, "https://news.example/bridge")
+    assert STORY in text and SEQUEL in text and "first to know" not in text and "By signing up" not in text
+
+
 def test_chrome_holding_most_of_the_page_is_misnested_markup_and_stays():
     root = page(
         f"<header><a href='/'>Logo</a><div class='content'><p>{STORY}</p></div></header><footer>Small print</footer>"
