@@ -654,6 +654,55 @@ def test_a_forum_thread_loses_its_statistics_overview():
     assert not any(word in text for word in ("Replies", "Views", "Top Posters", "wonderings"))
 
 
+CHROME = ("Joined 2019", "Posts: 1,204", "Offline", "3 years ago", "Reply", "Quote", "Original poster")
+
+
+def utility_class_thread() -> str:
+    """A thread whose theme names nothing (utility classes): each post's poster, the
+    poster's stats, the post's number and age, its text and its buttons."""
+    posts = "".join(
+        f"<div class='p-4 flex'><div class='w-32'><a href='/u/{n}'>poster{n}</a><div>Joined 2019</div>"
+        f"<div><b>Posts:</b> 1,204</div><span>Offline</span>{'<em>Original poster</em>' if n == 0 else ''}</div>"
+        f"<div class='grow'><span>#{n + 1}</span> <span>3 years ago</span><p>{text}</p>"
+        "<ul><li><a href='#r'>Reply</a></li><li><a href='#q'>Quote</a></li></ul></div></div>"
+        for n, text in enumerate(POSTS)
+    )
+    return f"<html><head><title>Resume hang</title></head><body><h1>Resume hang after update</h1>{posts}</body></html>"
+
+
+def test_the_chrome_beside_each_post_goes_and_the_posts_and_posters_stay():
+    root = parse_html(utility_class_thread())
+    removed = denoise(root, ARTICLE)
+    text = text_of(root)
+    assert all(f"poster{n}" in text and post in text for n, post in enumerate(POSTS))
+    assert not any(line in text for line in CHROME) and "#1" not in text
+    assert removed["post chrome"] > 0
+
+
+def test_post_chrome_words_in_tables_code_and_sentences_stay():
+    kept = (
+        "<table><tr><th>Topic</th><th>Replies</th></tr><tr><td>Suspend</td><td>12 replies</td></tr></table>"
+        "<pre>Reply</pre><p>Joined Shopify</p><p>12</p><p>Reply to the council by Friday.</p>"
+    )
+    root = page(f"<main><p>{STORY}</p>{kept}</main>")
+    assert denoise(root, ARTICLE)["post chrome"] == 0
+    assert all(
+        s in text_of(root) for s in ("Replies", "12 replies", "Joined Shopify", "Reply to the council")
+    )
+
+
+def test_a_list_page_keeps_post_chrome():
+    root = parse_html(utility_class_thread())
+    denoise(root, LIST)
+    assert "Joined 2019" in text_of(root)
+
+
+def test_iawce_extracts_a_utility_class_thread_without_its_post_chrome():
+    text = iawce_text(utility_class_thread(), "https://forum.example/t/2")
+    assert all(post in text for post in POSTS)
+    assert not any(line in text for line in CHROME)
+
+
 def test_iawce_extracts_a_forum_thread_without_its_posters_profiles():
     text = iawce_text(forum_thread(XENFORO_PROFILE), "https://forum.example/t/1")
     assert all(post in text for post in POSTS)
