@@ -659,11 +659,11 @@ CHROME = ("Joined 2019", "Posts: 1,204", "Offline", "3 years ago", "Reply", "Quo
 
 def utility_class_thread() -> str:
     """A thread whose theme names nothing (utility classes): each post's poster, the
-    poster's stats, the post's number and age, its text and its buttons."""
+    poster's stats, the post's number, age and votes, its text and its buttons."""
     posts = "".join(
         f"<div class='p-4 flex'><div class='w-32'><a href='/u/{n}'>poster{n}</a><div>Joined 2019</div>"
         f"<div><b>Posts:</b> 1,204</div><span>Offline</span>{'<em>Original poster</em>' if n == 0 else ''}</div>"
-        f"<div class='grow'><span>#{n + 1}</span> <span>3 years ago</span><p>{text}</p>"
+        f"<div class='grow'><span>#{n + 1}</span> <span>3 years ago</span><div>{n + 1}42</div><p>{text}</p>"
         "<ul><li><a href='#r'>Reply</a></li><li><a href='#q'>Quote</a></li></ul></div></div>"
         for n, text in enumerate(POSTS)
     )
@@ -676,6 +676,7 @@ def test_the_chrome_beside_each_post_goes_and_the_posts_and_posters_stay():
     text = text_of(root)
     assert all(f"poster{n}" in text and post in text for n, post in enumerate(POSTS))
     assert not any(line in text for line in CHROME) and "#1" not in text
+    assert not any(votes in text for votes in ("142", "242", "342"))  # lone numbers, on a thread
     assert removed["post chrome"] > 0
 
 
@@ -685,10 +686,10 @@ def test_post_chrome_words_in_tables_code_and_sentences_stay():
         "<pre>Reply</pre><p>Joined Shopify</p><p>12</p><p>Reply to the council by Friday.</p>"
     )
     root = page(f"<main><p>{STORY}</p>{kept}</main>")
-    assert denoise(root, ARTICLE)["post chrome"] == 0
-    assert all(
-        s in text_of(root) for s in ("Replies", "12 replies", "Joined Shopify", "Reply to the council")
-    )
+    assert denoise(root, ARTICLE)["post chrome"] == 0  # and the lone "12" stays: not a thread
+    text = text_of(root)
+    assert all(s in text for s in ("Replies", "12 replies", "Joined Shopify", "Reply to the council"))
+    assert text.count("12") == 2
 
 
 def test_a_list_page_keeps_post_chrome():
