@@ -849,7 +849,8 @@ def post_chrome(body: HtmlElement) -> list[HtmlElement]:
     """The outermost elements of ``body`` whose whole text is a forum's chrome around a
     post (``POST_CHROME``), outside code and table cells, and on a thread the lone numbers
     outside ordered lists too (step 6)."""
-    chrome, numbers = [], []
+    chrome: list[HtmlElement] = []
+    numbers: list[HtmlElement] = []
     for element in _POST_CHROME_CANDIDATES(body):
         text = normalize_space(element.text_content())
         kind = chrome if POST_CHROME.fullmatch(text) else numbers if LONE_NUMBER.fullmatch(text) else None
