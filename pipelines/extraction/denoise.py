@@ -18,10 +18,10 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    forums, for one) read without running its scripts; otherwise it goes with step 4;
 3. tags that never hold content (``NoiseTable.tags``, popovers too), with PyQuery, short
    forms (on articles with their frame when it invites the reader to sign up: a
-   newsletter box's heading and consent line, :func:`_sign_up_frame`), and data: an element outside code
-   whose whole text is a JSON object or array of at least ``MIN_DATA_CHARS`` characters (a
-   script's state parked in a hidden element) or a UUID (eBay hides one in a span between
-   the visible letters of "Sponsored");
+   newsletter box's heading and consent line, :func:`_sign_up_frame`), and data: an
+   element outside code whose whole text is a JSON object or array of at least
+   ``MIN_DATA_CHARS`` characters (a script's state parked in a hidden element) or a UUID
+   (eBay hides one in a span between the visible letters of "Sponsored");
 4. ``header``/``footer`` (and their ARIA roles) outside ``<article>``/``<main>``;
 5. elements whose ``class``/``id`` or ``role`` marks them as noise (cookie banners, ads,
    share bars, sidebars, ...; an article's byline and author box unless the page has
