@@ -680,6 +680,14 @@ def test_the_chrome_beside_each_post_goes_and_the_posts_and_posters_stay():
     assert removed["post chrome"] > 0
 
 
+def test_a_thread_keeps_the_numbers_of_an_ordered_list():
+    steps = "<ol><li><span>1</span> Back up the disk.</li><li><span>2</span> Apply the patch.</li></ol>"
+    root = parse_html(utility_class_thread().replace("</h1>", f"</h1>{steps}"))
+    denoise(root, ARTICLE)
+    text = text_of(root)
+    assert "1 Back up the disk." in text and "2 Apply the patch." in text and "142" not in text
+
+
 def test_post_chrome_words_in_tables_code_and_sentences_stay():
     kept = (
         "<table><tr><th>Topic</th><th>Replies</th></tr><tr><td>Suspend</td><td>12 replies</td></tr></table>"

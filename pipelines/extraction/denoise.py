@@ -853,17 +853,18 @@ def post_chrome(body: HtmlElement) -> list[HtmlElement]:
     numbers: list[HtmlElement] = []
     for element in _POST_CHROME_CANDIDATES(body):
         text = normalize_space(element.text_content())
-        kind = chrome if POST_CHROME.fullmatch(text) else numbers if LONE_NUMBER.fullmatch(text) else None
-        if kind is not None and not any(
-            node.tag in _CHROME_SPARING_TAGS for node in (element, *element.iterancestors())
-        ):
+        if POST_CHROME.fullmatch(text):
+            kind = chrome
+        elif LONE_NUMBER.fullmatch(text):
+            kind = numbers
+        else:
+            continue
+        if not any(node.tag in _CHROME_SPARING_TAGS for node in (element, *element.iterancestors())):
             kind.append(element)
     found = _outermost(chrome)
     if len(found) < MIN_THREAD_CHROME:
         return found
-    return _outermost(
-        found + [el for el in numbers if not any(node.tag == "ol" for node in el.iterancestors())]
-    )
+    return _outermost(found + [number for number in numbers if not _inside(number, "ol")])
 
 
 def _drop_rank(copy: HtmlElement, later: HtmlElement) -> tuple[bool, bool, bool, bool]:
