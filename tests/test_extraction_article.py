@@ -168,3 +168,45 @@ def test_iawce_leaves_out_a_testimonials_bar_longer_than_the_story():
     found = build_extractor("iawce").extract(Page(html, "https://clinic.example/sleep", ARTICLE))
     assert found is not None
     assert "Paragraph 15" in found.text and "Review 0" not in found.text
+
+
+def test_the_descent_stops_above_the_replies_to_keep_the_question_before_them():
+    answers = "".join(f'<div class="answer"><p>{words(60)}</p></div>' for _ in range(5))
+    body, lengths = tree(
+        f'<div id="mainbar"><div id="question"><p>{words(60)}</p></div><div id="answers">{answers}</div></div>'
+    )
+    assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "answers")
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "mainbar")
+
+
+def test_a_menu_of_short_labels_or_a_short_paragraph_before_the_story_is_no_lead():
+    story = f'<div id="story">{"".join(f"<p>{words(60)}</p>" for _ in range(5))}</div>'
+    menu = "".join(f"<li><span>{words(4)}</span></li>" for _ in range(12))
+    body, lengths = tree(f'<div id="page"><ul id="menu">{menu}</ul>{story}</div>')
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+    body, lengths = tree(f'<div id="page"><p id="kicker">{words(30)}</p>{story}</div>')
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+    body, lengths = tree(f'<div id="page"><p id="standfirst">{words(45)}</p>{story}</div>')
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "page")
+
+
+def test_iawce_keeps_a_question_page_s_question_and_its_answers():
+    question = (
+        "<p>Is there a keyboard shortcut that moves the focus to the files pane of the explorer window? "
+        "Tabbing through every control until a selection rectangle appears takes far too long.</p>"
+        "<p>I have tried the view menu and the address bar shortcuts, and neither of them does it.</p>"
+    )
+    answers = "".join(
+        f'<div class="answer"><div class="votes">{n}</div><p>Answer {n}: press the key that cycles the panes, '
+        "then the arrows move within the list of files. It works in every version I have used, and the "
+        "setting survives a restart of the shell, so nothing has to be configured again later.</p></div>"
+        for n in range(6)
+    )
+    html = (
+        "<html><head><title>Focus the files pane</title></head><body><div id='content'><div id='mainbar'>"
+        f"<div class='question'><h1>Focus the files pane</h1>{question}</div>"
+        f"<div id='answers'><h2>6 Answers</h2>{answers}</div></div></div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://qa.example/questions/1", ARTICLE))
+    assert found is not None
+    assert "Is there a keyboard shortcut" in found.text and "Answer 5:" in found.text

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from statistics import pstdev
 
-from pipelines.extraction.dom import HtmlElement, is_element
-from pipelines.extraction.lengths import TextLengths
+from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, is_element
+from pipelines.extraction.lengths import TextLengths, text_length
+from pipelines.extraction.options import IawceOptions
 
 #: The improved descent leaves preformatted text out of its measure while an element
 #: holds at least this many words of other text (:func:`content_element`). iawce on WCXB
@@ -64,11 +66,16 @@ def article_element_paper(element: HtmlElement, lengths: TextLengths, gap_words:
 
 
 def content_element(
-    element: HtmlElement, lengths: TextLengths, share: float, count_links: bool = False
+    element: HtmlElement,
+    lengths: TextLengths,
+    share: float,
+    count_links: bool = False,
+    lead: IawceOptions | None = None,
 ) -> HtmlElement:
     """The improved descent: go into the child holding the most text while it holds at
     least ``share`` of its parent's (``IawceOptions.article_share``/``list_share``); stop
-    where the text spreads over several children.
+    where the text spreads over several children, and, given ``lead`` (articles), where
+    the children before that child are the content's lead (:func:`leads`).
 
     Text inside links is left out of the measure unless ``count_links`` (list pages), and
     so is preformatted text (``<pre>``) while the element holds ``MIN_PROSE`` words
@@ -89,4 +96,37 @@ def content_element(
         best_length = measure(best)
         if not best_length or best_length < share * measure(element):
             return element
+        before = children[: children.index(best)]
+        if lead is not None and leads(before, measure(element), measure, lead):
+            return element
         element = best
+
+
+def leads(
+    before: list[HtmlElement], total: int, measure: Callable[[HtmlElement], int], options: IawceOptions
+) -> bool:
+    """Whether the children ``before`` the one that holds most of an element's text
+    (``total``, by ``measure``) are its lead: those that hold a paragraph of at least
+    ``options.lead_paragraph_words`` words together hold ``options.lead_words`` words and
+    ``options.lead_share`` of the text. A question above its answers, a thread's first
+    post above the replies, a product's or service's pitch above its details, a
+    standfirst above the story."""
+    least = max(options.lead_words, options.lead_share * total)
+    if sum(measure(child) for child in before) < least:
+        return False
+    paragraph = options.lead_paragraph_words
+    return (
+        sum(measure(child) for child in before if measure(child) and _holds_paragraph(child, paragraph))
+        >= least
+    )
+
+
+def _holds_paragraph(element: HtmlElement, words: int) -> bool:
+    """Whether ``element`` or a descendant without block children holds ``words`` words:
+    prose, not a menu of short links or labels."""
+    for node in element.iter():
+        if not is_element(node) or any(is_element(child) and child.tag in BLOCK_TAGS for child in node):
+            continue
+        if text_length(node.text_content()) >= words:
+            return True
+    return False

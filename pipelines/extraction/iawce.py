@@ -139,9 +139,8 @@ def content_region(
     on articles the element its descent reaches; on lists the region around the items,
     or the link-counting descent when it finds none."""
     if page_type != LIST:
-        return content_element(
-            descent_start(body, lengths, options.main_share), lengths, options.article_share
-        ), []
+        start = descent_start(body, lengths, options.main_share)
+        return content_element(start, lengths, options.article_share, lead=options), []
     elements = list_items(body, lengths, options)
     if elements:
         return list_region(body, elements, lengths, options.items_share), elements
