@@ -85,6 +85,25 @@ def test_list_page_items(name):
     assert "### [Derby ends in a draw](https://sport.example/derby)" in found.markdown
 
 
+def test_iawce_other_type_reads_an_article_as_a_list_and_a_list_as_an_article():
+    other = build_extractor("iawce-other-type")
+    as_article = other.extract(Page(fixture("list.html"), "https://gazette.example/news/", LIST))
+    as_list = build_extractor("iawce").extract(
+        Page(fixture("list.html"), "https://gazette.example/news/", LIST)
+    )
+    assert as_article is not None and as_list is not None
+    assert (as_article.extractor, as_article.page_type, as_article.items) == (
+        "iawce-other-type",
+        "article",
+        [],
+    )
+    assert as_article.text != as_list.text and "Councillors approved" in as_article.text
+    found = other.extract(Page(fixture("article.html"), ARTICLE_URL, "article"))
+    assert found is not None and found.page_type == "list"
+    guessed = other.extract(Page(fixture("article.html"), ARTICLE_URL))  # iawce guesses an article
+    assert guessed is not None and guessed.page_type == "list"
+
+
 def test_improved_list_drops_the_buttons_every_card_repeats():
     cards = "".join(
         f'<div class="card"><h3><a href="/p/{i}">Walnut desk model {i}</a></h3><p>Solid wood, {100 + i} cm wide.</p>'

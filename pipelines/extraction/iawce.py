@@ -132,6 +132,23 @@ class IawceExtractor(_Iawce):
         return render_blocks(region, base, substitutes=entries), items
 
 
+@register
+class IawceOtherTypeExtractor(IawceExtractor):
+    """``iawce`` reading the page as the other type: an article as a list, a list as an
+    article (a page of unknown type: the other of the type iawce guesses). The
+    ensemble's candidate for a page whose type is wrong, or whose main text is the other
+    type's: a collection's prose above its products, a service page's cards."""
+
+    name = "iawce-other-type"
+
+    def extract(self, page: Page) -> Extraction | None:
+        parsed = page.parsed
+        if parsed is None:
+            return super().extract(page)
+        page_type = page.page_type or parsed.denoised(None, self.options).page_type
+        return super().extract(page.with_page_type(ARTICLE if page_type == LIST else LIST))
+
+
 def content_region(
     body: HtmlElement, lengths: TextLengths, page_type: str, options: IawceOptions
 ) -> tuple[HtmlElement, list[HtmlElement]]:
