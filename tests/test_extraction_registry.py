@@ -51,7 +51,8 @@ def test_builtin_extractors_are_registered():
 
 def test_unknown_name_lists_the_known_ones():
     with pytest.raises(
-        ExtractorUnavailable, match=r"unknown extractor 'nope'; known extractors: .*iawce, iawce-other-type, iawce-paper"
+        ExtractorUnavailable,
+        match=r"unknown extractor 'nope'; known extractors: .*iawce, iawce-other-type, iawce-paper",
     ):
         build_extractor("nope")
 
