@@ -226,7 +226,9 @@ def test_unreadable_stored_html_fails_only_that_page(gold, tmp_path):
 
 
 def test_missing_or_unknown_extractors_say_what_to_do(monkeypatch):
-    with pytest.raises(ExtractorUnavailable, match=r"known extractors: .*iawce, iawce-paper, justext"):
+    with pytest.raises(
+        ExtractorUnavailable, match=r"known extractors: .*iawce, iawce-other-type, iawce-paper, justext"
+    ):
         build_extractor("boilerpipe")
     monkeypatch.setitem(sys.modules, "trafilatura", None)
     with pytest.raises(ExtractorUnavailable, match=r"needs the trafilatura package.*requirements\.txt"):
