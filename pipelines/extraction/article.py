@@ -6,7 +6,7 @@ from collections.abc import Callable
 from statistics import pstdev
 
 from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, is_element
-from pipelines.extraction.lengths import TextLengths, text_length
+from pipelines.extraction.lengths import TextLengths
 from pipelines.extraction.options import IawceOptions
 
 #: The improved descent leaves preformatted text out of its measure while an element
@@ -97,13 +97,17 @@ def content_element(
         if not best_length or best_length < share * measure(element):
             return element
         before = children[: children.index(best)]
-        if lead is not None and leads(before, measure(element), measure, lead):
+        if lead is not None and leads(before, measure(element), measure, lengths, lead):
             return element
         element = best
 
 
 def leads(
-    before: list[HtmlElement], total: int, measure: Callable[[HtmlElement], int], options: IawceOptions
+    before: list[HtmlElement],
+    total: int,
+    measure: Callable[[HtmlElement], int],
+    lengths: TextLengths,
+    options: IawceOptions,
 ) -> bool:
     """Whether the children ``before`` the one that holds most of an element's text
     (``total``, by ``measure``) are its lead: those that hold a paragraph of at least
@@ -112,21 +116,25 @@ def leads(
     post above the replies, a product's or service's pitch above its details, a
     standfirst above the story."""
     least = max(options.lead_words, options.lead_share * total)
-    if sum(measure(child) for child in before) < least:
+    sizes = [measure(child) for child in before]
+    if sum(sizes) < least:
         return False
     paragraph = options.lead_paragraph_words
     return (
-        sum(measure(child) for child in before if measure(child) and _holds_paragraph(child, paragraph))
+        sum(
+            n
+            for child, n in zip(before, sizes, strict=True)
+            if n and _holds_paragraph(child, lengths, paragraph)
+        )
         >= least
     )
 
 
-def _holds_paragraph(element: HtmlElement, words: int) -> bool:
+def _holds_paragraph(element: HtmlElement, lengths: TextLengths, words: int) -> bool:
     """Whether ``element`` or a descendant without block children holds ``words`` words:
     prose, not a menu of short links or labels."""
-    for node in element.iter():
-        if not is_element(node) or any(is_element(child) and child.tag in BLOCK_TAGS for child in node):
-            continue
-        if text_length(node.text_content()) >= words:
-            return True
-    return False
+    return any(
+        lengths[node] >= words and not any(is_element(child) and child.tag in BLOCK_TAGS for child in node)
+        for node in element.iter()
+        if is_element(node)
+    )
