@@ -210,3 +210,45 @@ def test_iawce_keeps_a_question_page_s_question_and_its_answers():
     found = build_extractor("iawce").extract(Page(html, "https://qa.example/questions/1", ARTICLE))
     assert found is not None
     assert "Is there a keyboard shortcut" in found.text and "Answer 5:" in found.text
+
+
+def test_the_descent_stops_above_the_longest_post_when_replies_like_it_follow():
+    posts = "".join(f'<article class="message message--post"><p>{words(30)}</p></article>' for _ in range(3))
+    body, lengths = tree(
+        f'<div id="thread"><article id="first" class="message message--post is-first">'
+        f"<p>{words(150)}</p><p>{words(150)}</p></article>{posts}</div>"
+    )
+    assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "first")
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "thread")
+
+
+def test_two_like_blocks_or_unlike_blocks_after_the_story_do_not_stop_the_descent():
+    story = f'<div id="story" class="post-body">{"".join(f"<p>{words(60)}</p>" for _ in range(8))}</div>'
+    like = "".join(f'<div class="post-body"><p>{words(40)}</p></div>' for _ in range(2))
+    body, lengths = tree(f'<div id="page">{story}{like}</div>')
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+    unlike = "".join(f'<div class="teaser"><p>{words(20)}</p></div>' for _ in range(4))
+    body, lengths = tree(f'<div id="page">{story}{unlike}</div>')
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+
+
+def test_iawce_keeps_every_post_of_a_thread_whose_first_post_is_the_longest():
+    first = "".join(
+        f"<p>Paragraph {n} of the opening post: the build log of a quiet desktop computer, with the parts "
+        "chosen, the fans tuned and the temperatures measured under a long render.</p>"
+        for n in range(8)
+    )
+    replies = "".join(
+        f'<article class="message message--post"><div class="user">member{n}</div><p>Reply {n}: thanks for '
+        "the write-up, the fan curve section answered the question I had about idle noise on my own build.</p>"
+        "</article>"
+        for n in range(4)
+    )
+    html = (
+        "<html><head><title>Quiet build log</title></head><body><div class='block-body'>"
+        f"<article class='message message--post is-first'><h1>Quiet build log</h1>{first}</article>"
+        f"{replies}</div></body></html>"
+    )
+    found = build_extractor("iawce").extract(Page(html, "https://forum.example/threads/1", ARTICLE))
+    assert found is not None
+    assert "Paragraph 7 of the opening post" in found.text and "Reply 3:" in found.text

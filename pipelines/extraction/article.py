@@ -75,7 +75,8 @@ def content_element(
     """The improved descent: go into the child holding the most text while it holds at
     least ``share`` of its parent's (``IawceOptions.article_share``/``list_share``); stop
     where the text spreads over several children, and, given ``lead`` (articles), where
-    the children before that child are the content's lead (:func:`leads`).
+    the children before that child are the content's lead (:func:`leads`) or the ones
+    after it repeat it (:func:`repeated_after`).
 
     Text inside links is left out of the measure unless ``count_links`` (list pages), and
     so is preformatted text (``<pre>``) while the element holds ``MIN_PROSE`` words
@@ -96,8 +97,11 @@ def content_element(
         best_length = measure(best)
         if not best_length or best_length < share * measure(element):
             return element
-        before = children[: children.index(best)]
-        if lead is not None and leads(before, measure(element), measure, lengths, lead):
+        at = children.index(best)
+        if lead is not None and (
+            leads(children[:at], measure(element), measure, lengths, lead)
+            or repeated_after(best, children[at + 1 :], measure(element), measure, lengths, lead)
+        ):
             return element
         element = best
 
@@ -128,6 +132,33 @@ def leads(
         )
         >= least
     )
+
+
+def repeated_after(
+    best: HtmlElement,
+    after: list[HtmlElement],
+    total: int,
+    measure: Callable[[HtmlElement], int],
+    lengths: TextLengths,
+    options: IawceOptions,
+) -> bool:
+    """Whether the children ``after`` the one that holds most of an element's text
+    (``best``) repeat it: at least ``options.repeat_siblings`` of them have its tag and
+    first class name and hold a paragraph, and those siblings are a lead's size
+    (:func:`leads`). A thread's replies after its longest post, a ranking's entries after
+    its longest review: the longest is not the content alone."""
+    names = (best.get("class") or "").split()
+    if not names:
+        return False
+    paragraph = options.lead_paragraph_words
+    repeats = [
+        child
+        for child in after
+        if child.tag == best.tag
+        and (child.get("class") or "").split()[:1] == names[:1]
+        and _holds_paragraph(child, lengths, paragraph)
+    ]
+    return len(repeats) >= options.repeat_siblings and leads(repeats, total, measure, lengths, options)
 
 
 def _holds_paragraph(element: HtmlElement, lengths: TextLengths, words: int) -> bool:
