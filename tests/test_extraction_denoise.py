@@ -806,3 +806,55 @@ def test_a_short_story_popups_and_the_page_type_s_own_words_are_not_spared():
     related = page(f"<div class='related-posts'>{LONG_STORY}<p>{STORY}</p></div><main>{LONG_STORY}</main>")
     denoise(related, ARTICLE)
     assert text_of(related) == " ".join([STORY] * 3)
+
+
+@pytest.mark.parametrize(
+    "credit",
+    [
+        "<p class='caption-credit'>Photo: Jane Doe / Reuters</p>",
+        "<div><span>Credit:</span> <a href='https://shop.example'>Amazon</a></div>",
+        "<figure><img src='a.jpg'>(Image credit: Wareable)</figure>",
+        "<small>Getty Images / Holger Leue</small>",
+        "<p><strong>Photo by</strong> Alice Vicente; design by Mehroz Kapadia</p>",
+        "<span>Фото: Иван Петров</span>",
+        "<p>图片来源：新华社</p>",
+    ],
+)
+def test_a_photo_credit_goes_from_an_article(credit):
+    root = page(f"<div><h1>Bridge</h1><p>{STORY}</p>{credit}<p>Work starts in May.</p></div>")
+    removed = denoise(root, ARTICLE)
+    assert removed["photo credit"] == 1
+    assert text_of(root) == f"Bridge {STORY} Work starts in May."
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "<figcaption>The mayor opens the bridge, which took three years to repair. Photo: Jane Doe</figcaption>",
+        "<p>Photo editors at the paper chose the pictures of the bridge from more than a thousand frames.</p>",
+        "<h2>Photo: the bridge at night</h2>",
+        "<p>Sources of funding for the repair</p>",
+    ],
+)
+def test_a_caption_a_sentence_or_a_heading_that_names_a_photo_stays(kept):
+    root = page(f"<div><h1>Bridge</h1><p>{STORY}</p>{kept}</div>")
+    before = text_of(root)
+    denoise(root, ARTICLE)
+    assert text_of(root) == before
+
+
+def test_photo_credits_stay_on_list_pages():
+    root = page(f"<ul><li><a href='/a'>Bridge</a><span>Photo: Jane Doe</span></li></ul><p>{STORY}</p>")
+    denoise(root, LIST)
+    assert "Photo: Jane Doe" in text_of(root)
+
+
+def test_iawce_leaves_the_credits_of_an_article_s_pictures_out():
+    figures = "".join(
+        f"<figure><img src='p{n}.jpg'><figcaption><span class='credit'>Credit: Studio {n}</span>"
+        f"</figcaption></figure><p>Step {n}: {STORY}</p>"
+        for n in range(4)
+    )
+    html = f"<html><head><title>Bridge</title></head><body><article><h1>Bridge</h1>{figures}</article></body></html>"
+    text = iawce_text(html, "https://news.example/bridge")
+    assert "Step 3:" in text and "Studio" not in text and "Credit" not in text
