@@ -232,6 +232,19 @@ def test_two_like_blocks_or_unlike_blocks_after_the_story_do_not_stop_the_descen
     assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
 
 
+def test_a_page_builder_s_like_named_components_after_the_story_do_not_stop_the_descent():
+    """A Drupal theme names every component ``paragraph paragraph--type--X``: the related
+    cards after the story share its first class name, but no component is a post."""
+    story = "".join(f"<p>{words(60)}</p>" for _ in range(8))
+    cards = "".join(
+        f'<div class="paragraph paragraph--type--reference-block"><p>{words(20)}</p></div>' for _ in range(4)
+    )
+    body, lengths = tree(
+        f'<div id="page"><div id="story" class="paragraph paragraph--type--text">{story}</div>{cards}</div>'
+    )
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+
+
 def test_iawce_keeps_every_post_of_a_thread_whose_first_post_is_the_longest():
     first = "".join(
         f"<p>Paragraph {n} of the opening post: the build log of a quiet desktop computer, with the parts "

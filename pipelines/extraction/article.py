@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from statistics import pstdev
 
@@ -18,6 +19,13 @@ from pipelines.extraction.options import IawceOptions
 #: at 150. Without the guard a page that is one code listing under a title would descend
 #: into the title.
 MIN_PROSE = 50
+#: A class name that marks a post of a thread (:func:`repeated_after`): post, message,
+#: reply, comment, answer or entry as a word of it (``message--post``, ``sectionMain
+#: message``, ``comment-body``), not a page builder's generic component (``paragraph``,
+#: ``section``), whose like-named siblings are related cards as often as the rest of a story.
+POST_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:post|message|reply|replies|comment|answer|entry)s?(?:$|[\s_-])", re.IGNORECASE
+)
 
 
 def descent_start(body: HtmlElement, lengths: TextLengths, share: float) -> HtmlElement:
@@ -143,12 +151,12 @@ def repeated_after(
     options: IawceOptions,
 ) -> bool:
     """Whether the children ``after`` the one that holds most of an element's text
-    (``best``) repeat it: at least ``options.repeat_siblings`` of them have its tag and
-    first class name and hold a paragraph, and those siblings are a lead's size
-    (:func:`leads`). A thread's replies after its longest post, a ranking's entries after
-    its longest review: the longest is not the content alone."""
+    (``best``, a post by its class: ``POST_CLASS``) repeat it: at least
+    ``options.repeat_siblings`` of them have its tag and first class name and hold a
+    paragraph, and those siblings are a lead's size (:func:`leads`). A thread's replies
+    after its longest post: the longest is not the content alone."""
     names = (best.get("class") or "").split()
-    if not names:
+    if not names or not POST_CLASS.search(" ".join(names)):
         return False
     paragraph = options.lead_paragraph_words
     repeats = [

@@ -358,8 +358,8 @@ TEASER_HEADINGS = re.compile(
 #: The whole text of a photo credit on an article (step 9), case ignored: a credit, image
 #: or photo label, or a picture agency's name, at its start. WCXB dev's gold leaves such
 #: lines out: 235 of the 244 that iawce kept on its article pages (22 pages; the other 9
-#: lines on 4). iawce, word F1, training / validation domains: 0.89332 / 0.87501 ->
-#: 0.89347 / 0.87505 (23 pages better, 3 worse: a blog whose gold keeps its "Photo
+#: lines on 4). iawce, word F1, training / validation domains: 0.89324 / 0.87473 ->
+#: 0.89339 / 0.87477 (23 pages better, 3 worse: a blog whose gold keeps its "Photo
 #: credit:" lines). With "Source:" lines too (a chart's source, which the gold keeps on 5
 #: of the 11 pages that have one): 32 better, 9 worse.
 PHOTO_CREDIT = re.compile(
