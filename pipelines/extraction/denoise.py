@@ -637,7 +637,8 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     limit = MAX_REMOVED_SHARE * _shown_length(body)
 
     def small(elements: list[HtmlElement]) -> list[HtmlElement]:
-        return [el for el in elements if _shown_length(el) <= limit]
+        # A text is never longer than its characters: most elements pass on those alone.
+        return [el for el in elements if len(el.text_content()) <= limit or _shown_length(el) <= limit]
 
     removed["tag"] = _remove_all(root, small(list(PyQuery(root)(",".join(table.tags)))))
     removed["data"] = _remove_all(root, _data_blocks(body))
