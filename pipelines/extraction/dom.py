@@ -146,6 +146,12 @@ def parse_html(html: str) -> HtmlElement | None:
     return root
 
 
+#: Every element is an ``HtmlElement``, chosen in C: lxml.html's own lookup (form, input and
+#: label classes, none of which this package uses) is a Python call for every element
+#: proxy, about a tenth of iawce's time.
+_ELEMENT_CLASSES = etree.ElementDefaultClassLookup(element=HtmlElement, comment=lxml_html.HtmlComment)
+
+
 def _parser(keep_comments: bool) -> lxml_html.HTMLParser:
     """This thread's parser; comments are kept only when :func:`place_streamed_chunks`
     needs the boundaries they mark."""
@@ -155,6 +161,7 @@ def _parser(keep_comments: bool) -> lxml_html.HTMLParser:
         parser = lxml_html.HTMLParser(
             remove_comments=not keep_comments, remove_pis=True, default_doctype=False
         )
+        parser.set_element_class_lookup(_ELEMENT_CLASSES)
         setattr(_PARSERS, name, parser)
     return parser
 
