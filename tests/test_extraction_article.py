@@ -1,6 +1,8 @@
 """The paper's std-dev descent (every branch, the 100 threshold, CJK lengths) and the
 improved descent."""
 
+import pytest
+
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.article import article_element_paper, content_element, descent_start
 from pipelines.extraction.dom import body_of, parse_html
@@ -212,37 +214,61 @@ def test_iawce_keeps_a_question_page_s_question_and_its_answers():
     assert "Is there a keyboard shortcut" in found.text and "Answer 5:" in found.text
 
 
-def test_the_descent_stops_above_the_longest_post_when_replies_like_it_follow():
-    posts = "".join(f'<article class="message message--post"><p>{words(30)}</p></article>' for _ in range(3))
+STORY_PARAGRAPHS = "".join(f"<p>{words(60)}</p>" for _ in range(8))
+
+
+@pytest.mark.parametrize(
+    ("html", "reached"),
+    [
+        pytest.param(
+            '<div id="thread"><article id="first" class="message message--post is-first">'
+            f"<p>{words(150)}</p><p>{words(150)}</p></article>"
+            + "".join(
+                f'<article class="message message--post"><p>{words(30)}</p></article>' for _ in range(3)
+            )
+            + "</div>",
+            "thread",
+            id="three replies like the longest post",
+        ),
+        pytest.param(
+            f'<div id="page"><div id="story" class="post-body">{STORY_PARAGRAPHS}</div>'
+            + "".join(f'<div class="post-body"><p>{words(40)}</p></div>' for _ in range(2))
+            + "</div>",
+            "story",
+            id="two like blocks",
+        ),
+        pytest.param(
+            f'<div id="page"><div id="story" class="post-body">{STORY_PARAGRAPHS}</div>'
+            + "".join(f'<div class="teaser"><p>{words(20)}</p></div>' for _ in range(4))
+            + "</div>",
+            "story",
+            id="four unlike blocks",
+        ),
+        pytest.param(  # a Drupal theme names every component "paragraph paragraph--type--X"
+            f'<div id="page"><div id="story" class="paragraph paragraph--type--text">{STORY_PARAGRAPHS}</div>'
+            + "".join(
+                f'<div class="paragraph paragraph--type--reference-block"><p>{words(20)}</p></div>'
+                for _ in range(4)
+            )
+            + "</div>",
+            "story",
+            id="four like-named components that are not posts",
+        ),
+    ],
+)
+def test_the_descent_stops_above_the_longest_child_only_for_replies_that_repeat_a_post(html, reached):
+    body, lengths = tree(html)
+    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, reached)
+
+
+def test_without_the_lead_options_the_descent_goes_into_the_longest_post():
     body, lengths = tree(
-        f'<div id="thread"><article id="first" class="message message--post is-first">'
-        f"<p>{words(150)}</p><p>{words(150)}</p></article>{posts}</div>"
+        f'<div id="thread"><article id="first" class="message message--post">'
+        f"<p>{words(150)}</p><p>{words(150)}</p></article>"
+        + "".join(f'<article class="message message--post"><p>{words(30)}</p></article>' for _ in range(3))
+        + "</div>"
     )
     assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "first")
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "thread")
-
-
-def test_two_like_blocks_or_unlike_blocks_after_the_story_do_not_stop_the_descent():
-    story = f'<div id="story" class="post-body">{"".join(f"<p>{words(60)}</p>" for _ in range(8))}</div>'
-    like = "".join(f'<div class="post-body"><p>{words(40)}</p></div>' for _ in range(2))
-    body, lengths = tree(f'<div id="page">{story}{like}</div>')
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
-    unlike = "".join(f'<div class="teaser"><p>{words(20)}</p></div>' for _ in range(4))
-    body, lengths = tree(f'<div id="page">{story}{unlike}</div>')
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
-
-
-def test_a_page_builder_s_like_named_components_after_the_story_do_not_stop_the_descent():
-    """A Drupal theme names every component ``paragraph paragraph--type--X``: the related
-    cards after the story share its first class name, but no component is a post."""
-    story = "".join(f"<p>{words(60)}</p>" for _ in range(8))
-    cards = "".join(
-        f'<div class="paragraph paragraph--type--reference-block"><p>{words(20)}</p></div>' for _ in range(4)
-    )
-    body, lengths = tree(
-        f'<div id="page"><div id="story" class="paragraph paragraph--type--text">{story}</div>{cards}</div>'
-    )
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
 
 
 def test_iawce_keeps_every_post_of_a_thread_whose_first_post_is_the_longest():
