@@ -214,43 +214,32 @@ def test_iawce_keeps_a_question_page_s_question_and_its_answers():
     assert "Is there a keyboard shortcut" in found.text and "Answer 5:" in found.text
 
 
-STORY_PARAGRAPHS = "".join(f"<p>{words(60)}</p>" for _ in range(8))
+def thread(replies: int) -> str:
+    """A thread whose first post holds most of the text, then ``replies`` like it."""
+    reply = f'<article class="message message--post"><p>{words(30)}</p></article>'
+    return (
+        '<div id="thread"><article id="first" class="message message--post is-first">'
+        f"<p>{words(150)}</p><p>{words(150)}</p></article>{reply * replies}</div>"
+    )
+
+
+def story_then(story_class: str, block_class: str, blocks: int, block_words: int) -> str:
+    """A story of eight paragraphs, then ``blocks`` blocks of one paragraph each."""
+    story = "".join(f"<p>{words(60)}</p>" for _ in range(8))
+    block = f'<div class="{block_class}"><p>{words(block_words)}</p></div>'
+    return f'<div id="page"><div id="story" class="{story_class}">{story}</div>{block * blocks}</div>'
 
 
 @pytest.mark.parametrize(
     ("html", "reached"),
     [
-        pytest.param(
-            '<div id="thread"><article id="first" class="message message--post is-first">'
-            f"<p>{words(150)}</p><p>{words(150)}</p></article>"
-            + "".join(
-                f'<article class="message message--post"><p>{words(30)}</p></article>' for _ in range(3)
-            )
-            + "</div>",
-            "thread",
-            id="three replies like the longest post",
-        ),
-        pytest.param(
-            f'<div id="page"><div id="story" class="post-body">{STORY_PARAGRAPHS}</div>'
-            + "".join(f'<div class="post-body"><p>{words(40)}</p></div>' for _ in range(2))
-            + "</div>",
-            "story",
-            id="two like blocks",
-        ),
-        pytest.param(
-            f'<div id="page"><div id="story" class="post-body">{STORY_PARAGRAPHS}</div>'
-            + "".join(f'<div class="teaser"><p>{words(20)}</p></div>' for _ in range(4))
-            + "</div>",
-            "story",
-            id="four unlike blocks",
-        ),
+        pytest.param(thread(3), "thread", id="three replies like the longest post"),
+        pytest.param(story_then("post-body", "post-body", 2, 40), "story", id="two like blocks"),
+        pytest.param(story_then("post-body", "teaser", 4, 20), "story", id="four unlike blocks"),
         pytest.param(  # a Drupal theme names every component "paragraph paragraph--type--X"
-            f'<div id="page"><div id="story" class="paragraph paragraph--type--text">{STORY_PARAGRAPHS}</div>'
-            + "".join(
-                f'<div class="paragraph paragraph--type--reference-block"><p>{words(20)}</p></div>'
-                for _ in range(4)
-            )
-            + "</div>",
+            story_then(
+                "paragraph paragraph--type--text", "paragraph paragraph--type--reference-block", 4, 20
+            ),
             "story",
             id="four like-named components that are not posts",
         ),
@@ -262,12 +251,7 @@ def test_the_descent_stops_above_the_longest_child_only_for_replies_that_repeat_
 
 
 def test_without_the_lead_options_the_descent_goes_into_the_longest_post():
-    body, lengths = tree(
-        f'<div id="thread"><article id="first" class="message message--post">'
-        f"<p>{words(150)}</p><p>{words(150)}</p></article>"
-        + "".join(f'<article class="message message--post"><p>{words(30)}</p></article>' for _ in range(3))
-        + "</div>"
-    )
+    body, lengths = tree(thread(3))
     assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "first")
 
 
