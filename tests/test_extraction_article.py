@@ -24,6 +24,13 @@ def tree(body: str):
     return body_element, subtree_lengths(body_element)
 
 
+def iawce_text(html: str, url: str) -> str:
+    """The text iawce extracts from an article page, which must hold some."""
+    found = build_extractor("iawce").extract(Page(html, url, ARTICLE))
+    assert found is not None
+    return found.text
+
+
 def by_id(body, element_id):
     return next(el for el in body.iter() if el.get("id") == element_id)
 
@@ -167,9 +174,8 @@ def test_iawce_leaves_out_a_testimonials_bar_longer_than_the_story():
         "<html><head><title>Sleep training</title></head><body><div class='x-site'><main>"
         f"<h1>Sleep training your toddler</h1>{story}</main></div><div class='x-bar'>{quotes}</div></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://clinic.example/sleep", ARTICLE))
-    assert found is not None
-    assert "Paragraph 15" in found.text and "Review 0" not in found.text
+    text = iawce_text(html, "https://clinic.example/sleep")
+    assert "Paragraph 15" in text and "Review 0" not in text
 
 
 def test_the_descent_stops_above_the_replies_to_keep_the_question_before_them():
@@ -178,18 +184,18 @@ def test_the_descent_stops_above_the_replies_to_keep_the_question_before_them():
         f'<div id="mainbar"><div id="question"><p>{words(60)}</p></div><div id="answers">{answers}</div></div>'
     )
     assert content_element(body, lengths, OPTIONS.article_share) is by_id(body, "answers")
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "mainbar")
+    assert content_element(body, lengths, OPTIONS.article_share, article=OPTIONS) is by_id(body, "mainbar")
 
 
 def test_a_menu_of_short_labels_or_a_short_paragraph_before_the_story_is_no_lead():
     story = f'<div id="story">{"".join(f"<p>{words(60)}</p>" for _ in range(5))}</div>'
     menu = "".join(f"<li><span>{words(4)}</span></li>" for _ in range(12))
     body, lengths = tree(f'<div id="page"><ul id="menu">{menu}</ul>{story}</div>')
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+    assert content_element(body, lengths, OPTIONS.article_share, article=OPTIONS) is by_id(body, "story")
     body, lengths = tree(f'<div id="page"><p id="kicker">{words(30)}</p>{story}</div>')
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "story")
+    assert content_element(body, lengths, OPTIONS.article_share, article=OPTIONS) is by_id(body, "story")
     body, lengths = tree(f'<div id="page"><p id="standfirst">{words(45)}</p>{story}</div>')
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, "page")
+    assert content_element(body, lengths, OPTIONS.article_share, article=OPTIONS) is by_id(body, "page")
 
 
 def test_iawce_keeps_a_question_page_s_question_and_its_answers():
@@ -209,9 +215,8 @@ def test_iawce_keeps_a_question_page_s_question_and_its_answers():
         f"<div class='question'><h1>Focus the files pane</h1>{question}</div>"
         f"<div id='answers'><h2>6 Answers</h2>{answers}</div></div></div></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://qa.example/questions/1", ARTICLE))
-    assert found is not None
-    assert "Is there a keyboard shortcut" in found.text and "Answer 5:" in found.text
+    text = iawce_text(html, "https://qa.example/questions/1")
+    assert "Is there a keyboard shortcut" in text and "Answer 5:" in text
 
 
 def thread(replies: int) -> str:
@@ -247,7 +252,7 @@ def story_then(story_class: str, block_class: str, blocks: int, block_words: int
 )
 def test_the_descent_stops_above_the_longest_child_only_for_replies_that_repeat_a_post(html, reached):
     body, lengths = tree(html)
-    assert content_element(body, lengths, OPTIONS.article_share, lead=OPTIONS) is by_id(body, reached)
+    assert content_element(body, lengths, OPTIONS.article_share, article=OPTIONS) is by_id(body, reached)
 
 
 def test_without_the_lead_options_the_descent_goes_into_the_longest_post():
@@ -272,6 +277,5 @@ def test_iawce_keeps_every_post_of_a_thread_whose_first_post_is_the_longest():
         f"<article class='message message--post is-first'><h1>Quiet build log</h1>{first}</article>"
         f"{replies}</div></body></html>"
     )
-    found = build_extractor("iawce").extract(Page(html, "https://forum.example/threads/1", ARTICLE))
-    assert found is not None
-    assert "Paragraph 7 of the opening post" in found.text and "Reply 3:" in found.text
+    text = iawce_text(html, "https://forum.example/threads/1")
+    assert "Paragraph 7 of the opening post" in text and "Reply 3:" in text

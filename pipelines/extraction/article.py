@@ -78,13 +78,13 @@ def content_element(
     lengths: TextLengths,
     share: float,
     count_links: bool = False,
-    lead: IawceOptions | None = None,
+    article: IawceOptions | None = None,
 ) -> HtmlElement:
     """The improved descent: go into the child holding the most text while it holds at
     least ``share`` of its parent's (``IawceOptions.article_share``/``list_share``); stop
-    where the text spreads over several children, and, given ``lead`` (articles), where
-    the children before that child are the content's lead (:func:`leads`) or the ones
-    after it repeat it (:func:`repeated_after`).
+    where the text spreads over several children, and, given the ``article`` options
+    (articles), where the children before that child are the content's lead
+    (:func:`leads`) or the ones after it repeat it (:func:`repeated_after`).
 
     Text inside links is left out of the measure unless ``count_links`` (list pages), and
     so is preformatted text (``<pre>``) while the element holds ``MIN_PROSE`` words
@@ -102,13 +102,13 @@ def content_element(
             return element
         measure = prose if prose(element) >= MIN_PROSE else with_code
         best = max(children, key=measure)
-        best_length = measure(best)
-        if not best_length or best_length < share * measure(element):
+        best_length, total = measure(best), measure(element)
+        if not best_length or best_length < share * total:
             return element
         at = children.index(best)
-        if lead is not None and (
-            leads(children[:at], measure(element), measure, lengths, lead)
-            or repeated_after(best, children[at + 1 :], measure(element), measure, lengths, lead)
+        if article is not None and (
+            leads(children[:at], total, measure, lengths, article)
+            or repeated_after(best, children[at + 1 :], total, measure, lengths, article)
         ):
             return element
         element = best
@@ -155,15 +155,16 @@ def repeated_after(
     ``options.repeat_siblings`` of them have its tag and first class name and hold a
     paragraph, and those siblings are a lead's size (:func:`leads`). A thread's replies
     after its longest post: the longest is not the content alone."""
-    names = (best.get("class") or "").split()
-    if not names or not POST_CLASS.search(" ".join(names)):
+    classes = best.get("class") or ""
+    if not POST_CLASS.search(classes):
         return False
+    first_name = classes.split()[:1]
     paragraph = options.lead_paragraph_words
     repeats = [
         child
         for child in after
         if child.tag == best.tag
-        and (child.get("class") or "").split()[:1] == names[:1]
+        and (child.get("class") or "").split()[:1] == first_name
         and _holds_paragraph(child, lengths, paragraph)
     ]
     return len(repeats) >= options.repeat_siblings and leads(repeats, total, measure, lengths, options)

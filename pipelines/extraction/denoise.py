@@ -89,7 +89,7 @@ from typing import Any
 from lxml import etree
 from pyquery import PyQuery
 
-from pipelines.extraction.dom import HtmlElement, body_of, is_element, remove_keeping_tail
+from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, body_of, is_element, remove_keeping_tail
 from pipelines.extraction.lengths import normalize_space, text_length
 from pipelines.extraction.metadata import declares_product
 from pipelines.extraction.page import ARTICLE, LIST
@@ -1212,15 +1212,12 @@ def _teaser_headings(body: HtmlElement) -> list[HtmlElement]:
     return found
 
 
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-
-
 def photo_credits(body: HtmlElement) -> list[HtmlElement]:
     """The outermost elements whose whole text is a photo credit (step 9). Only the
     elements around a text node that starts like one are read (a regular expression on
     every small element's whole text costs twice as much)."""
     starts = []
-    for element in body.iter():
+    for element in body.iterdescendants():
         if element.text and PHOTO_CREDIT.match(element.text):
             starts.append(element)
         if element.tail and PHOTO_CREDIT.match(element.tail):
@@ -1228,7 +1225,7 @@ def photo_credits(body: HtmlElement) -> list[HtmlElement]:
     found = []
     for element in starts:
         credit = None
-        while element is not None and element is not body and element.tag not in _HEADING_TAGS:
+        while element is not None and element is not body and element.tag not in HEADING_TAGS:
             text = normalize_space(element.text_content())
             if text_length(text) > PHOTO_CREDIT_MAX_LENGTH:
                 break

@@ -148,7 +148,7 @@ def parse_html(html: str) -> HtmlElement | None:
 
 #: Every element is an ``HtmlElement``, chosen in C: lxml.html's own lookup (form, input and
 #: label classes, none of which this package uses) is a Python call for every element
-#: proxy, about a tenth of iawce's time.
+#: proxy: iawce's median on WCXB dev's validation pages 22.9 -> 21.6 ms without it.
 _ELEMENT_CLASSES = etree.ElementDefaultClassLookup(element=HtmlElement, comment=lxml_html.HtmlComment)
 
 

@@ -157,7 +157,7 @@ def content_region(
     or the link-counting descent when it finds none."""
     if page_type != LIST:
         start = descent_start(body, lengths, options.main_share)
-        return content_element(start, lengths, options.article_share, lead=options), []
+        return content_element(start, lengths, options.article_share, article=options), []
     elements = list_items(body, lengths, options)
     if elements:
         return list_region(body, elements, lengths, options.items_share), elements
