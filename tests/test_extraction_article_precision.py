@@ -139,6 +139,15 @@ TEASER_HEADINGS = {
     "de": "Das könnte Sie auch interessieren",
     "fr": "À lire aussi :",
     "es": "Noticias relacionadas",
+    "en, a shop's": "Customers also bought",
+    "en, a Q&A site's": "Related questions",
+    "ru, a shop's": "Похожие товары",
+    "zh, a shop's": "相关商品",
+    "ja, a shop's": "関連商品",
+    "ko, a shop's": "관련 상품",
+    "de, a shop's": "Ähnliche Produkte",
+    "fr, a shop's": "Produits similaires",
+    "es, a shop's": "Productos relacionados",
 }
 BLOCKS |= {
     f"unmarked teasers ({language})": (unmarked_teasers(h), "harbour festival")
