@@ -74,3 +74,20 @@ def test_a_malformed_link_becomes_no_url_instead_of_raising():
 
     assert absolute_url("http://[broken/path", "https://a.example/") == ""
     assert absolute_url("/ok", "https://a.example/x/") == "https://a.example/ok"
+
+
+def test_a_paragraph_of_invisible_characters_is_no_line_but_they_stay_inside_words():
+    """Page builders space paragraphs with ``<p>&zwj;</p>``: nothing shows, so no line in
+    either format; a joiner inside an emoji sequence or a word is kept."""
+    body = body_of(
+        parse_html(
+            "<html><body><p>One</p><p>&zwj;</p><p> &#8203; &shy;</p><br>&#65279;"
+            "<p>Two \U0001f468\u200d\U0001f469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p></body></html>"
+        )
+    )
+    found = render_blocks(body)
+    assert (
+        to_text(found)
+        == "One\n\nTwo \U0001f468\u200d\U0001f469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    )
+    assert to_markdown(found) == to_text(found)
