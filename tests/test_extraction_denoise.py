@@ -858,3 +858,47 @@ def test_iawce_leaves_the_credits_of_an_article_s_pictures_out():
     html = f"<html><head><title>Bridge</title></head><body><article><h1>Bridge</h1>{figures}</article></body></html>"
     text = iawce_text(html, "https://news.example/bridge")
     assert "Step 3:" in text and "Studio" not in text and "Credit" not in text
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        "<div class='vdt'><div id='vdt_show'>Show Caption</div><div id='vdt_hide'>Hide Caption</div></div>",
+        "<div class='elementor-widget'><a href='/more'><span>Read more</span> <i class='icon'></i>»</a></div>",
+        "<div class='flex'><span class='icon'></span>Add to cart</div>",
+        "<p><span>Weiterlesen …</span></p>",
+        "<div>続きを読む</div>",
+        "<span>Читать далее →</span>",
+    ],
+)
+def test_a_control_label_goes_from_an_article(control):
+    root = page(f"<div><h1>Bridge</h1><p>{STORY}</p>{control}<p>Work starts in May.</p></div>")
+    removed = denoise(root, ARTICLE)
+    assert removed["control label"] >= 1
+    assert text_of(root) == f"Bridge {STORY} Work starts in May."
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "<p>Read more about the repair in the council's report on the bridge.</p>",
+        "<h2>Filters</h2>",
+        "<h3><span>Read more</span></h3>",
+        "<p><a href='/report'>Read more</a> of the council's report on the bridge and its costs.</p>",
+    ],
+)
+def test_a_sentence_or_a_heading_that_names_a_control_stays(kept):
+    root = page(f"<div><h1>Bridge</h1><p>{STORY}</p>{kept}</div>")
+    before = text_of(root)
+    denoise(root, ARTICLE)
+    assert text_of(root) == before
+
+
+def test_control_labels_stay_on_list_pages():
+    cards = "".join(
+        f"<li><a href='/p{n}'>Chess set {n}</a><div>More info</div><div>Add to cart</div></li>"
+        for n in range(3)
+    )
+    root = page(f"<ul>{cards}</ul><p>{STORY}</p>")
+    denoise(root, LIST)
+    assert text_of(root).count("Add to cart") == 3
