@@ -8,7 +8,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from pipelines.extraction import Page, build_extractor
-from pipelines.extraction.denoise import NOISE_TABLES, denoise, invisible_elements
+from pipelines.extraction.denoise import NOISE_TABLES, control_labels, denoise, invisible_elements
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.page import ARTICLE, LIST
 
@@ -893,6 +893,11 @@ def test_iawce_leaves_a_news_story_s_toggles_and_buttons_out():
     text = iawce_text(html, "https://news.example/bridge")
     assert "Step 3:" in text and "reopening of the bridge" in text
     assert "Caption" not in text and "Read More" not in text
+
+
+def test_a_body_whose_whole_text_is_a_control_label_is_left_to_the_extractor():
+    for html in ("<html><body>Read more</body></html>", "<html><body><br>Read more</body></html>"):
+        assert control_labels(body_of(parse_html(html))) == []
 
 
 def test_control_labels_stay_on_list_pages():

@@ -1297,7 +1297,7 @@ def control_labels(body: HtmlElement) -> list[HtmlElement]:
         element = node.getparent()
         if node.is_tail:
             element = element.getparent()
-        if not CONTROL_LABELS.fullmatch(normalize_space(element.text_content())):
+        if element is body or not CONTROL_LABELS.fullmatch(normalize_space(element.text_content())):
             continue
         for ancestor in element.iterancestors():
             if ancestor is body or not CONTROL_LABELS.fullmatch(normalize_space(ancestor.text_content())):
