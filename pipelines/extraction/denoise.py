@@ -66,8 +66,9 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    ``PHOTO_CREDIT``), not a heading. A caption with its credit inside stays;
 10. on articles, control labels: an element whose whole text is a button's or a toggle's
    label that no ``<button>`` tag marks ("Read more", "Show caption", "Add to cart",
-   "Weiterlesen", "続きを読む"; ``CONTROL_LABELS``), not a heading. On list pages they
-   stay: a card's "More info" is part of the repeated structure the list ranking reads;
+   "Weiterlesen", "続きを読む"; ``CONTROL_LABELS``), not a heading nor a link that
+   running text follows. On list pages they stay: a card's "More info" is part of the
+   repeated structure the list ranking reads;
 11. elements left without any text (empty wrappers, spacers, icon holders), except the
    ones that shape text (``br``, ``hr``, table cells). Without this an empty sibling
    would win the article algorithm's "earlier of the two longest children" rule.
