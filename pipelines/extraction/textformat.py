@@ -222,11 +222,12 @@ def to_markdown(blocks: Iterable[Block]) -> str:
 #: write ``<p>&zwj;</p>`` as a spacer: 193 such lines on 19 WCXB dev training and
 #: validation pages). Inside a line they stay (emoji sequences, Indic and Persian script).
 INVISIBLE = "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
+_BLANK = INVISIBLE + " "
 
 
 def _join_lines(raw: str) -> str:
     lines = (normalize_space(line) for line in raw.split("\n"))
-    return "\n".join(line for line in lines if line.strip(INVISIBLE + " "))
+    return "\n".join(line for line in lines if line.strip(_BLANK))
 
 
 def _block_markdown(buffer: _Buffer, markdown: str) -> str:
