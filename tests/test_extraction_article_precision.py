@@ -109,6 +109,11 @@ BLOCKS = {
         '<div class="share-tools"><span>Share on Facebook</span><span>Share by email</span></div>',
         "Facebook",
     ),
+    "embed code": (
+        '<div class="audio-tool"><b class="embed-url embed-url-touch"><code>&lt;iframe '
+        'src="https://player.example/embed/1" width="100%"&gt;&lt;/iframe&gt;</code></b></div>',
+        "player.example",
+    ),
 }
 
 

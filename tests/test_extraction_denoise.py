@@ -908,3 +908,17 @@ def test_control_labels_stay_on_list_pages():
     root = page(f"<ul>{cards}</ul><p>{STORY}</p>")
     denoise(root, LIST)
     assert text_of(root).count("Add to cart") == 3
+
+
+def test_a_media_player_s_embed_code_goes_from_a_list_page():
+    """NPR prints each audio story's embed code as text under it, in a box a script shows."""
+    stories = "".join(
+        f"<li><h3><a href='/s{n}'>Story {n}</a></h3><p>{STORY}</p><div class='audio-tool'>"
+        f"<b class='embed-url'><code>&lt;iframe src=\"https://player.example/{n}\"&gt;&lt;/iframe&gt;</code></b>"
+        "</div></li>"
+        for n in range(3)
+    )
+    root = page(f"<ul>{stories}</ul>")
+    denoise(root, LIST)
+    text = text_of(root)
+    assert "Story 2" in text and "iframe" not in text

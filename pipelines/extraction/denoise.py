@@ -176,6 +176,11 @@ COMMON_NOISE_WORDS = (
     "sign-up",
     "outbrain",
     "taboola",
+    # A media player's "copy this embed code" box (NPR prints ``<iframe src=...>`` under
+    # every audio story, as text): iawce on WCXB dev, training / validation domains, one
+    # page changed (npr.org/sections/science 0.76 -> 0.82).
+    "embed-url",
+    "embed-code",
     # Carousel libraries' copies of the slides (slick, Swiper) that make the loop seamless.
     "slick-cloned",
     "swiper-slide-duplicate",
