@@ -86,6 +86,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -417,8 +418,6 @@ CONTROL_LABELS = re.compile(
     r"|더 ?보기|장바구니 담기)\s*[.…:›»→>]*",
     re.IGNORECASE,
 )
-#: A control label is at most this many characters.
-CONTROL_LABEL_MAX_CHARS = 30
 #: A teaser heading is at most this long (words; CJK characters).
 TEASER_HEADING_MAX_LENGTH = 8
 #: ... and this many characters.
@@ -1265,14 +1264,8 @@ def photo_credits(body: HtmlElement) -> list[HtmlElement]:
     """The outermost elements whose whole text is a photo credit (step 9). Only the
     elements around a text node that starts like one are read (a regular expression on
     every small element's whole text costs twice as much)."""
-    starts = []
-    for element in body.iterdescendants():
-        if element.text and PHOTO_CREDIT.match(element.text):
-            starts.append(element)
-        if element.tail and PHOTO_CREDIT.match(element.tail):
-            starts.append(element.getparent())
     found = []
-    for element in starts:
+    for element in _text_holders(body, PHOTO_CREDIT.match):
         credit = None
         while element is not None and element is not body and element.tag not in HEADING_TAGS:
             text = normalize_space(element.text_content())
@@ -1286,23 +1279,12 @@ def photo_credits(body: HtmlElement) -> list[HtmlElement]:
     return _outermost(found)
 
 
-#: Text nodes that may be a control label: short and not blank.
-_SHORT_TEXT_NODES = etree.XPath(
-    f".//text()[string-length(normalize-space(.)) <= {CONTROL_LABEL_MAX_CHARS}][normalize-space(.)]"
-)
-
-
 def control_labels(body: HtmlElement) -> list[HtmlElement]:
     """The outermost elements whose whole text is a control's label (step 10); not a
-    heading, nor a link that running text follows. Only the elements around a short text
-    node that is one are read (an XPath over every short element costs twice as much)."""
+    heading, nor a link that running text follows. Only the elements around a text node
+    that is one are read, as for photo credits."""
     found = []
-    for node in _SHORT_TEXT_NODES(body):
-        if not CONTROL_LABELS.fullmatch(node.strip()):
-            continue
-        element = node.getparent()
-        if node.is_tail:
-            element = element.getparent()
+    for element in _text_holders(body, lambda text: bool(CONTROL_LABELS.fullmatch(text.strip()))):
         if element is body or not CONTROL_LABELS.fullmatch(normalize_space(element.text_content())):
             continue
         for ancestor in element.iterancestors():
@@ -1313,6 +1295,18 @@ def control_labels(body: HtmlElement) -> list[HtmlElement]:
         if not heading and not (element.tail or "").strip():
             found.append(element)
     return _outermost(found)
+
+
+def _text_holders(body: HtmlElement, accepts: Callable[[str], object]) -> list[HtmlElement]:
+    """The element around each text node under ``body`` that ``accepts``: the element
+    whose text it is, or the parent of the element whose tail it is."""
+    holders = []
+    for element in body.iterdescendants():
+        if element.text and accepts(element.text):
+            holders.append(element)
+        if element.tail and accepts(element.tail):
+            holders.append(element.getparent())
+    return holders
 
 
 def _sign_up_frame(form: HtmlElement, body: HtmlElement, limit: float) -> HtmlElement:
