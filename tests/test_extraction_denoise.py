@@ -66,6 +66,7 @@ def test_header_and_footer_go_outside_the_content_but_stay_inside_an_article():
         '<ul class="share_buttons">Tweet</ul>',
         '<span class="sr-only">Skip to content</span>',
         '<div role="navigation">Menu</div>',
+        '<div class="card"><div role="menu"><div role="menuitem">Why you\'re seeing this ad</div></div></div>',
         '<div class="has-sidebar no-image__share-bar">Share this</div>',  # a BEM element of a state block
         '<section class="blog-carousel default-carousel"><a href="/p">Neck pain?</a> Mar 3</section>',
         '<section class="blog-listing-section"><h2>Latest insights</h2><a href="/p">HR</a></section>',
