@@ -117,6 +117,26 @@ def test_improved_list_drops_the_buttons_every_card_repeats():
     assert all(item.text == f"Solid wood, {100 + i} cm wide." for i, item in enumerate(found.items))
 
 
+def test_improved_list_drops_controls_labels_that_few_cards_repeat():
+    """Two of six cards are in stock; the grid ends in a "Load more" div."""
+    cards = "".join(
+        f'<div class="card"><h3><a href="/p/{i}">Walnut desk model {i}</a></h3><p>Solid wood, {100 + i} cm wide.</p>'
+        + ("<div class='buy'>Add to cart</div>" if i < 2 else "<p>Sold out</p>" if i == 2 else "")
+        + "</div>"
+        for i in range(6)
+    )
+    grid = f"<div class='grid'>{cards}<div class='more'>Load more</div></div>"
+    found = build_extractor("iawce").extract(
+        Page(f"<html><body>{grid}</body></html>", "https://shop.example/", LIST)
+    )
+    assert len(found.items) == 6 and found.text.endswith("Walnut desk model 5\nSolid wood, 105 cm wide.")
+    assert "Add to cart" not in found.text and "Load more" not in found.text
+    assert [item.text for item in found.items[1:3]] == [
+        "Solid wood, 101 cm wide.",
+        "Solid wood, 102 cm wide.\nSold out",
+    ]
+
+
 def test_improved_list_text_keeps_the_lists_heading():
     found = build_extractor("iawce").extract(
         Page(fixture("list.html"), "https://gazette.example/news/", LIST)

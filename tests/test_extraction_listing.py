@@ -118,6 +118,18 @@ def test_lines_most_items_repeat_are_their_chrome():
     assert [item.title for item in cleaned] == [item.title for item in items]
 
 
+def test_a_control_label_is_chrome_on_any_number_of_items():
+    items = [
+        ExtractedItem("Mug", "/m", "Stoneware\nAdd to cart"),
+        ExtractedItem("Jug", "/j", "Glass\nRead more…"),
+    ]
+    assert [item.text for item in without_item_chrome(items)] == ["Stoneware", "Glass"]
+    assert (
+        without_item_chrome([ExtractedItem("Mug", "/m", "Add to cart in one click")])[0].text
+        == "Add to cart in one click"
+    )
+
+
 def test_item_chrome_spares_prices_long_lines_rare_lines_and_short_lists():
     shared = "Call today to schedule your visit"  # six words: content, not a button
     items = [

@@ -67,8 +67,9 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
 10. on articles, control labels: an element whose whole text is a button's or a toggle's
    label that no ``<button>`` tag marks ("Read more", "Show caption", "Add to cart",
    "Weiterlesen", "続きを読む"; ``CONTROL_LABELS``), not a heading nor a link that
-   running text follows. On list pages they stay: a card's "More info" is part of the
-   repeated structure the list ranking reads;
+   running text follows. On list pages they stay until the list ranking has read them
+   (a card's "More info" is part of the repeated structure it reads); the list
+   extractor drops them from the items it chose (``listing.is_control_label``);
 11. elements left without any text (empty wrappers, spacers, icon holders), except the
    ones that shape text (``br``, ``hr``, table cells). Without this an empty sibling
    would win the article algorithm's "earlier of the two longest children" rule.

@@ -13,6 +13,7 @@ from pipelines.extraction.lengths import TextLengths, normalize_space, text_leng
 from pipelines.extraction.listing import (
     build_item,
     entry_block,
+    is_control_label,
     list_items,
     list_items_paper,
     list_region,
@@ -111,7 +112,8 @@ class IawceExtractor(_Iawce):
     element reached, drop link-dense paragraphs. Lists: descend the same way counting link
     text, rank (depth, tag.class) keys for the items, and render the region with each
     item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay),
-    without the lines most items repeat (their buttons: :func:`without_item_chrome`).
+    without the lines most items repeat (their buttons: :func:`without_item_chrome`) and
+    without controls' labels ("View details": :func:`is_control_label`).
     """
 
     name = "iawce"
@@ -129,7 +131,8 @@ class IawceExtractor(_Iawce):
         built = [(element, item) for element in elements if (item := build_item(element, base)) is not None]
         items = without_item_chrome([item for _, item in built])
         entries = {element: entry_block(item) for (element, _), item in zip(built, items, strict=True)}
-        return render_blocks(region, base, substitutes=entries), items
+        blocks = render_blocks(region, base, substitutes=entries)
+        return [b for b in blocks if b.kind == "heading" or not is_control_label(b.text)], items
 
 
 @register

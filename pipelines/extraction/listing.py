@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from pipelines.extraction.denoise import CONTROL_LABELS
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, absolute_url, is_element
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
 from pipelines.extraction.options import IawceOptions
@@ -183,22 +184,34 @@ _DIGIT = re.compile(r"\d")
 
 def without_item_chrome(items: list[ExtractedItem]) -> list[ExtractedItem]:
     """``items`` without the lines that most of them repeat word for word (their buttons
-    and badges: ``ITEM_CHROME_SHARE``); titles are left alone."""
-    if len(items) < ITEM_CHROME_MIN_ITEMS:
-        return items
-    holders = Counter(line for item in items for line in set(item.text.split("\n")) if line)
-    least = max(ITEM_CHROME_MIN_ITEMS, ITEM_CHROME_SHARE * len(items))
-    chrome = {
-        line
-        for line, count in holders.items()
-        if count >= least and len(line.split()) <= ITEM_CHROME_MAX_WORDS and not _DIGIT.search(line)
-    }
-    if not chrome:
-        return items
-    return [
-        replace(item, text="\n".join(line for line in item.text.split("\n") if line not in chrome))
-        for item in items
-    ]
+    and badges: ``ITEM_CHROME_SHARE``) and without the lines that are a control's label
+    (:func:`is_control_label`); titles are left alone."""
+    chrome: set[str] = set()
+    if len(items) >= ITEM_CHROME_MIN_ITEMS:
+        holders = Counter(line for item in items for line in set(item.text.split("\n")) if line)
+        least = max(ITEM_CHROME_MIN_ITEMS, ITEM_CHROME_SHARE * len(items))
+        chrome = {
+            line
+            for line, count in holders.items()
+            if count >= least and len(line.split()) <= ITEM_CHROME_MAX_WORDS and not _DIGIT.search(line)
+        }
+    cleaned = []
+    for item in items:
+        text = "\n".join(
+            line for line in item.text.split("\n") if line not in chrome and not is_control_label(line)
+        )
+        cleaned.append(item if text == item.text else replace(item, text=text))
+    return cleaned
+
+
+def is_control_label(text: str) -> bool:
+    """Whether ``text`` is a control's label ("View details", "Add to cart": denoise's
+    ``CONTROL_LABELS``). A list page loses such lines once its items are chosen, since
+    removing them before the ranking changes the region it picks (denoise's step 10).
+    iawce on WCXB dev's listing and collection pages, word F1, training / validation
+    domains: 0.7368 / 0.7892 -> 0.7380 / 0.7899 (28 pages better, 2 worse: a shop whose
+    gold keeps its "Add to cart" lines)."""
+    return bool(CONTROL_LABELS.fullmatch(text.strip()))
 
 
 def entry_block(item: ExtractedItem) -> Block:
