@@ -61,6 +61,16 @@ BLOCKS = {
         + "</div>",
         "harbour festival",
     ),
+    "post cards titled by class": (
+        "<div class='template-content'>"
+        + "".join(
+            f"<article><div class='categories'>Front page</div><div class='title'><a href='/p{n}'>Another story {n}"
+            "</a></div><div class='body'>A short excerpt about the harbour festival.</div></article>"
+            for n in range(4)
+        )
+        + "</div>",
+        "harbour festival",
+    ),
     "popover": (
         '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
         "harbour festival",
