@@ -71,6 +71,12 @@ BLOCKS = {
         + "</div>",
         "harbour festival",
     ),
+    "one related story card": (
+        "<div class='display-card article-card small'><span><label>Related</label></span><div>"
+        "<h5><a href='/tools'>Four tools for the harbour festival</a></h5><p>How the organisers saved time.</p>"
+        "<div>By <a href='/author/jane'>Jane Doe</a></div></div></div>",
+        "harbour festival",
+    ),
     "popover": (
         '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
         "harbour festival",
