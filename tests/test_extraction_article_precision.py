@@ -77,6 +77,11 @@ BLOCKS = {
         "<div>By <a href='/author/jane'>Jane Doe</a></div></div></div>",
         "harbour festival",
     ),
+    "legal small print": (
+        "<div class='game_legal'><p>© 2026 The harbour festival company. All trademarks are property of their "
+        "owners.</p></div>",
+        "harbour festival",
+    ),
     "popover": (
         '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
         "harbour festival",
