@@ -655,7 +655,17 @@ def test_a_forum_thread_loses_its_statistics_overview():
     assert not any(word in text for word in ("Replies", "Views", "Top Posters", "wonderings"))
 
 
-CHROME = ("Joined 2019", "Posts: 1,204", "Offline", "3 years ago", "Reply", "Quote", "Original poster")
+CHROME = (
+    "Joined 2019",
+    "Posts: 1,204",
+    "Offline",
+    "3 years ago",
+    "Reply",
+    "Quote",
+    "Original poster",
+    "518 helpful votes",
+    "Report inappropriate content",
+)
 
 
 def utility_class_thread() -> str:
@@ -665,7 +675,8 @@ def utility_class_thread() -> str:
         f"<div class='p-4 flex'><div class='w-32'><a href='/u/{n}'>poster{n}</a><div>Joined 2019</div>"
         f"<div><b>Posts:</b> 1,204</div><span>Offline</span>{'<em>Original poster</em>' if n == 0 else ''}</div>"
         f"<div class='grow'><span>#{n + 1}</span> <span>3 years ago</span><div>{n + 1}42</div><p>{text}</p>"
-        "<ul><li><a href='#r'>Reply</a></li><li><a href='#q'>Quote</a></li></ul></div></div>"
+        "<ul><li><a href='#r'>Reply</a></li><li><a href='#q'>Quote</a></li></ul>"
+        "<div>518 helpful votes</div><a href='#f'>Report inappropriate content</a></div></div>"
         for n, text in enumerate(POSTS)
     )
     return f"<html><head><title>Resume hang</title></head><body><h1>Resume hang after update</h1>{posts}</body></html>"

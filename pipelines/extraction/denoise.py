@@ -553,7 +553,8 @@ REPLY_SUBJECT_MAX_WORDS = 20
 #: threads whose gold keeps Reddit's "2 points · 17 hours ago · reply" or the posts'
 #: numbers). A lone number ("12": a post's vote count, but also a step or a rank) goes
 #: only on a thread (``MIN_THREAD_CHROME``); everywhere (measured on iawce's lines) 64
-#: pages were better and 28 worse.
+#: pages were better and 28 worse. TripAdvisor's "518 helpful votes" and "Report
+#: inappropriate content" (session 39): one page better (tripadvisor.com 0.71 -> 0.73).
 POST_CHROME = re.compile(
     r"(?:joined|registered|member since):?\s+[^\n]{0,24}\d{2,4}"
     r"|(?:posts|messages|reaction score|likes received|points|solutions|reputation):?\s*[\d,.]+[km]?"
@@ -562,6 +563,7 @@ POST_CHROME = re.compile(
     r"|thread starter|wrote on|last edited by|ip|report post|share post|likes?|helpful"
     r"|\d+ (?:years?|months?|weeks?|days?|hours?|minutes?|yr|mo|d|h) ago"
     r"|(?:reply|post)?\s?#\s?\d+"
+    r"|[\d,.]+[km]?\s(?:helpful )?votes?|report (?:inappropriate content|abuse|this (?:post|comment|message))"
     r"|[·•|]",
     re.IGNORECASE,
 )
