@@ -205,6 +205,25 @@ def test_comments_marked_on_a_short_page_are_its_content():
     assert found is not None and "never saw a single crack" in found.text
 
 
+def test_a_declared_thread_keeps_the_replies_under_a_long_first_post():
+    """Vanilla: the first post is paragraphs, the replies a "comments" list beside a sidebar."""
+    first = "".join(f"<p>{PARAGRAPH} Part {n} of the first post.</p>" for n in range(9))
+    replies = "".join(
+        f'<li class="Item Comment"><b>user{n}</b><p>{COMMENT}. {COMMENT}.</p></li>' for n in range(6)
+    )
+    head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "Bridge"}</script>'
+    body = f"<h1>Bridge</h1><div class='Discussion'>{first}</div><ul class='Comments'>{replies}</ul>"
+    html = f"<html><head>{head}</head><body>{body}</body></html>"
+    found = build_extractor("iawce").extract(Page(html, "http://forum.example/d/1", "article"))
+    assert found is not None and "never saw a single crack" in found.text and "Part 8" in found.text
+    story = build_extractor("iawce").extract(
+        Page(html.replace(head, ""), "http://forum.example/d/1", "article")
+    )
+    assert (
+        story is not None and "never saw a single crack" not in story.text
+    )  # undeclared: a story's comments
+
+
 def test_numbered_posts_are_a_thread_not_comments():
     """Forum software marks each post (``id="comment-123_wrap"``): the posts stay even
     when the page has long text besides them."""

@@ -6,7 +6,7 @@ import pytest
 
 from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.metadata import Metadata, declares_product, extract_metadata
+from pipelines.extraction.metadata import Metadata, declares_product, declares_thread, extract_metadata
 
 
 def meta_of(
@@ -175,3 +175,28 @@ def test_a_page_declares_a_product_by_json_ld_open_graph_or_microdata(head, body
 )
 def test_reviews_and_stories_about_products_are_no_product_pages(head, body):
     assert not declares_product(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))
+
+
+@pytest.mark.parametrize(
+    "head, body, thread",
+    [
+        (
+            json_ld({"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Hi"}),
+            "",
+            True,
+        ),
+        (json_ld({"@graph": [{"@type": "WebPage"}, {"@type": "QAPage"}]}), "", True),
+        ("", '<div itemscope itemtype="http://schema.org/DiscussionForumPosting"><p>Hi</p></div>', True),
+        ("", "<p>plain</p>", False),
+        # an FAQ's questions, and a thread a story embeds, do not make the page one
+        (json_ld({"@type": "FAQPage", "mainEntity": [{"@type": "Question", "name": "Why?"}]}), "", False),
+        (
+            "",
+            '<div itemscope itemtype="https://schema.org/NewsArticle"><div itemprop="comment" itemscope '
+            'itemtype="https://schema.org/DiscussionForumPosting">Hi</div></div>',
+            False,
+        ),
+    ],
+)
+def test_a_page_declares_a_thread_by_json_ld_or_microdata(head, body, thread):
+    assert declares_thread(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")) is thread

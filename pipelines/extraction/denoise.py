@@ -49,7 +49,11 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    a story (``NoiseTable.min_story_besides_discussion`` words of ``<p>`` under one
    parent, or of lines between ``<br>`` in one block): a news story's comments go, a
    forum thread (whose posts are its content and are often marked "comment", the rest of
-   the page a sidebar) keeps them;
+   the page a sidebar) keeps them. A page that declares itself a thread or a Q&A page
+   (``metadata.declares_thread``: JSON-LD or microdata ``DiscussionForumPosting``,
+   ``QAPage``) keeps them too: Vanilla marks the replies under a first post of several
+   paragraphs as comments (open.vanillaforums.com 0.67 -> 0.98; no other WCXB dev
+   training or validation page changed);
 8. on articles, teaser lists that no class names: the block under a short heading
    that names one ("Recommended For You", "More in Tech", "Latest News", "Читайте
    также", "相关文章", "関連記事", "À lire aussi"...: ``TEASER_HEADINGS``), when that
@@ -99,7 +103,7 @@ from pyquery import PyQuery
 
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, body_of, is_element, remove_keeping_tail
 from pipelines.extraction.lengths import normalize_space, text_length
-from pipelines.extraction.metadata import declares_product
+from pipelines.extraction.metadata import declares_product, declares_thread
 from pipelines.extraction.page import ARTICLE, LIST
 
 #: Tags removed on every page type.
@@ -695,6 +699,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         raise ValueError(f"no noise table for page type {page_type!r}; known: {', '.join(NOISE_TABLES)}")
     removed: Counter[str] = Counter()
     product = bool(table.product_words) and declares_product(root)  # before step 3 takes the head
+    thread = bool(table.discussion_words) and declares_thread(root)
     if boxes:
         removed["invisible"] = _remove_all(root, trusted_hidden(root, boxes))
     removed["noscript unwrapped"] = unwrap_script_fallback(body_of(root))
@@ -728,7 +733,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         removed["reply subject"] = _remove_all(root, reply_subjects(body))
     if table.post_chrome:
         removed["post chrome"] = _remove_all(root, small(post_chrome(body)))
-    if table.discussion_words:
+    if table.discussion_words and not thread:
         removed["discussion"] = _remove_all(root, _discussion(body, table))
     if table.teaser_headings:
         removed["teaser"] = _remove_all(root, _teasers(body, table))

@@ -85,6 +85,8 @@ _PAGE_TYPES = ("webpage", "itempage", "qapage", "aboutpage", "collectionpage")
 _PRODUCT_TYPES = frozenset({"product", "productgroup"})
 _STORY_TYPES = frozenset(_ARTICLE_TYPES) - _PRODUCT_TYPES
 _MICRODATA_PRODUCT = re.compile(r"schema\.org/Product(?:Group)?(?:\s|$)", re.IGNORECASE)
+_THREAD_TYPES = frozenset({"discussionforumposting", "qapage"})
+_MICRODATA_THREAD = re.compile(r"schema\.org/(?:DiscussionForumPosting|QAPage)(?:\s|$)", re.IGNORECASE)
 _DATE_CLASS = re.compile(
     r"(?:^|[\s_-])(?:date|published|pubdate|posted|post-date|entry-date|byline|meta)(?:$|[\s_-])",
     re.IGNORECASE,
@@ -134,9 +136,22 @@ def declares_product(root: HtmlElement) -> bool:
         return False
     if types & _PRODUCT_TYPES or og_type.startswith("product"):
         return True
+    return _outermost_microdata(root, _MICRODATA_PRODUCT)
+
+
+def declares_thread(root: HtmlElement) -> bool:
+    """Whether the page says it is a forum thread or a question with its answers: a
+    top-level JSON-LD ``DiscussionForumPosting`` or ``QAPage``, or an outermost microdata
+    item of either type. Its replies are then its content, not a story's comments."""
+    if any(_types(node) & _THREAD_TYPES for node in _json_ld_objects(root)):
+        return True
+    return _outermost_microdata(root, _MICRODATA_THREAD)
+
+
+def _outermost_microdata(root: HtmlElement, itemtype: re.Pattern[str]) -> bool:
     return any(
-        _MICRODATA_PRODUCT.search(element.get("itemtype", ""))
-        and not any(ancestor.get("itemtype") for ancestor in element.iterancestors())
+        itemtype.search(element.get("itemtype", ""))
+        and not any(a.get("itemtype") for a in element.iterancestors())
         for element in root.iterfind(".//*[@itemtype]")
     )
 
