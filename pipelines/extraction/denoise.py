@@ -50,7 +50,7 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    parent, or of lines between ``<br>`` in one block): a news story's comments go, a
    forum thread (whose posts are its content and are often marked "comment", the rest of
    the page a sidebar) keeps them. A page that declares itself a thread or a Q&A page
-   (``metadata.declares_thread``: JSON-LD or microdata ``DiscussionForumPosting``,
+   (``metadata.page_declarations``: JSON-LD or microdata ``DiscussionForumPosting``,
    ``QAPage``) keeps them too: Vanilla marks the replies under a first post of several
    paragraphs as comments (open.vanillaforums.com 0.67 -> 0.98; no other WCXB dev
    training or validation page changed);
@@ -103,7 +103,7 @@ from pyquery import PyQuery
 
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, body_of, is_element, remove_keeping_tail
 from pipelines.extraction.lengths import normalize_space, text_length
-from pipelines.extraction.metadata import declares_product, declares_thread
+from pipelines.extraction.metadata import page_declarations
 from pipelines.extraction.page import ARTICLE, LIST
 
 #: Tags removed on every page type.
@@ -307,7 +307,7 @@ ARTICLE_NOISE_WORDS = (
     "cTopicOverview",
 )
 #: Class/id words of what surrounds a product on a page that declares one
-#: (:func:`metadata.declares_product`; step 5): customer reviews, "customers also bought"
+#: (:func:`metadata.page_declarations`; step 5): customer reviews, "customers also bought"
 #: carousels, the buy box. WCXB's gold of a product page is its description (often with
 #: its specifications); on an article the singular "review" marks content (a review
 #: site's ``review-body``: reviewed.com 0.96 → 0.19 word F1 before articles were told
@@ -712,8 +712,9 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     if table is None:
         raise ValueError(f"no noise table for page type {page_type!r}; known: {', '.join(NOISE_TABLES)}")
     removed: Counter[str] = Counter()
-    product = bool(table.product_words) and declares_product(root)  # before step 3 takes the head
-    thread = bool(table.discussion_words) and declares_thread(root)
+    declared = page_declarations(root)  # before step 3 takes the head
+    product = bool(table.product_words) and declared.product
+    thread = bool(table.discussion_words) and declared.thread
     if boxes:
         removed["invisible"] = _remove_all(root, trusted_hidden(root, boxes))
     removed["noscript unwrapped"] = unwrap_script_fallback(body_of(root))

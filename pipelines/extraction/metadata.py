@@ -124,36 +124,47 @@ def extract_metadata(root: HtmlElement, base: str = "") -> Metadata:
     )
 
 
-def declares_product(root: HtmlElement) -> bool:
-    """Whether the page says it presents one product: a top-level JSON-LD ``Product`` or
+@dataclass(frozen=True)
+class Declarations:
+    """What a page says it is, read once from its schema.org data and Open Graph tags."""
+
+    product: bool  # it presents one product
+    thread: bool  # it is a forum thread or a question with its answers
+
+
+def page_declarations(root: HtmlElement) -> Declarations:
+    """The page's :class:`Declarations`. A product: a top-level JSON-LD ``Product`` or
     ``ProductGroup`` (not one a review or a list names), ``og:type`` ``product``, or an
-    outermost microdata item of type ``schema.org/Product``; and says it is no article
-    (``og:type`` ``article``, a top-level JSON-LD article type): a review site's "best
-    dishwashers" story declares the products it rates."""
+    outermost microdata item of type ``schema.org/Product``, on a page that says it is no
+    article (``og:type`` ``article``, a top-level JSON-LD article type: a review site's
+    "best dishwashers" story declares the products it rates). A thread: a top-level JSON-LD
+    ``DiscussionForumPosting`` or ``QAPage``, or an outermost microdata item of either type
+    (its replies are then its content, not a story's comments)."""
     og_type = _meta_values(root).get("og:type", "").lower()
     types = set().union(*(_types(node) for node in _json_ld_objects(root)))
-    if og_type == "article" or types & _STORY_TYPES:
-        return False
-    if types & _PRODUCT_TYPES or og_type.startswith("product"):
-        return True
-    return _outermost_microdata(root, _MICRODATA_PRODUCT)
+    items = [
+        element.get("itemtype", "")
+        for element in root.iterfind(".//*[@itemtype]")
+        if not any(ancestor.get("itemtype") for ancestor in element.iterancestors())
+    ]
+    story = og_type == "article" or bool(types & _STORY_TYPES)
+    product = not story and (
+        bool(types & _PRODUCT_TYPES)
+        or og_type.startswith("product")
+        or any(_MICRODATA_PRODUCT.search(item) for item in items)
+    )
+    thread = bool(types & _THREAD_TYPES) or any(_MICRODATA_THREAD.search(item) for item in items)
+    return Declarations(product=product, thread=thread)
+
+
+def declares_product(root: HtmlElement) -> bool:
+    """Whether the page says it presents one product (:func:`page_declarations`)."""
+    return page_declarations(root).product
 
 
 def declares_thread(root: HtmlElement) -> bool:
-    """Whether the page says it is a forum thread or a question with its answers: a
-    top-level JSON-LD ``DiscussionForumPosting`` or ``QAPage``, or an outermost microdata
-    item of either type. Its replies are then its content, not a story's comments."""
-    if any(_types(node) & _THREAD_TYPES for node in _json_ld_objects(root)):
-        return True
-    return _outermost_microdata(root, _MICRODATA_THREAD)
-
-
-def _outermost_microdata(root: HtmlElement, itemtype: re.Pattern[str]) -> bool:
-    return any(
-        itemtype.search(element.get("itemtype", ""))
-        and not any(a.get("itemtype") for a in element.iterancestors())
-        for element in root.iterfind(".//*[@itemtype]")
-    )
+    """Whether the page says it is a forum thread or a Q&A page (:func:`page_declarations`)."""
+    return page_declarations(root).thread
 
 
 def page_address(html: str, url: str) -> str:
