@@ -82,6 +82,12 @@ BLOCKS = {
         "owners.</p></div>",
         "harbour festival",
     ),
+    "form messages": (
+        "<div class='w-form'><form><input name='email'></form><div class='w-form-done'><div>Thank you! The harbour "
+        "festival team received your submission.</div></div><div class='w-form-fail'><div>Oops! Something went "
+        "wrong.</div></div></div>",
+        "harbour festival",
+    ),
     "popover": (
         '<div class="shipping-popover"><p>Free returns within thirty days of the harbour festival.</p></div>',
         "harbour festival",

@@ -188,6 +188,10 @@ COMMON_NOISE_WORDS = (
     # page changed (npr.org/sections/science 0.76 -> 0.82).
     "embed-url",
     "embed-code",
+    # Webflow's form messages, shown by its script after a submission ("Thank you! Your
+    # submission has been received!", "Oops! Something went wrong..."): 3 pages better.
+    "w-form-done",
+    "w-form-fail",
     # Carousel libraries' copies of the slides (slick, Swiper) that make the loop seamless.
     "slick-cloned",
     "swiper-slide-duplicate",
