@@ -843,7 +843,7 @@ def test_a_short_story_popups_and_the_page_type_s_own_words_are_not_spared():
         ("control label", "<div class='mt-4'><span>• SPONSORED •</span></div>"),
         ("control label", "<p class='text-xs'>Story continues below advertisement</p>"),
         ("control label", "<div>Реклама</div>"),
-        ("control label", "<div class='modal-x'><span>Close</span></div>"),
+        ("control label", "<div class='flex-end'><span>Close</span></div>"),
         ("control label", "<p class='ez-toc-title'>Table of Contents <span>[hide]</span></p>"),
         ("control label", "<p><span>Weiterlesen …</span></p>"),
         ("control label", "<div>続きを読む</div>"),
