@@ -6,7 +6,7 @@ import pytest
 
 from pipelines.extraction.dates import normalize_date
 from pipelines.extraction.dom import parse_html
-from pipelines.extraction.metadata import Metadata, declares_product, declares_thread, extract_metadata
+from pipelines.extraction.metadata import Metadata, extract_metadata, page_declarations
 
 
 def meta_of(
@@ -154,7 +154,7 @@ def test_dates_become_iso_8601(raw, iso):
     ],
 )
 def test_a_page_declares_a_product_by_json_ld_open_graph_or_microdata(head, body):
-    assert declares_product(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))
+    assert page_declarations(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")).product
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_a_page_declares_a_product_by_json_ld_open_graph_or_microdata(head, body
     ],
 )
 def test_reviews_and_stories_about_products_are_no_product_pages(head, body):
-    assert not declares_product(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))
+    assert not page_declarations(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")).product
 
 
 @pytest.mark.parametrize(
@@ -199,4 +199,6 @@ def test_reviews_and_stories_about_products_are_no_product_pages(head, body):
     ],
 )
 def test_a_page_declares_a_thread_by_json_ld_or_microdata(head, body, thread):
-    assert declares_thread(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")) is thread
+    assert (
+        page_declarations(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")).thread is thread
+    )

@@ -74,7 +74,7 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    "Weiterlesen", "続きを読む"; ``CONTROL_LABELS``), not a heading nor a link that
    running text follows. On list pages they stay until the list ranking has read them
    (a card's "More info" is part of the repeated structure it reads); the list
-   extractor drops them from the items it chose (``listing.is_control_label``);
+   extractor drops them from the items it chose (:func:`is_control_label`);
 11. elements left without any text (empty wrappers, spacers, icon holders), except the
    ones that shape text (``br``, ``hr``, table cells). Without this an empty sibling
    would win the article algorithm's "earlier of the two longest children" rule.
@@ -103,7 +103,7 @@ from pyquery import PyQuery
 
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, body_of, is_element, remove_keeping_tail
 from pipelines.extraction.lengths import normalize_space, text_length
-from pipelines.extraction.metadata import page_declarations
+from pipelines.extraction.metadata import Declarations, page_declarations
 from pipelines.extraction.page import ARTICLE, LIST
 
 #: Tags removed on every page type.
@@ -420,20 +420,21 @@ PHOTO_CREDIT = re.compile(
 PHOTO_CREDIT_MAX_LENGTH = 12
 #: The whole text of a control that markup does not call a button (step 10), case ignored,
 #: trailing dots, colon or arrow allowed: the page builders' "Read more" and "Add to cart"
-#: divs, a video player's "Show Caption" / "Hide Caption" toggle (Gannett's news sites);
-#: and an ad slot's label left by its ad ("Advertisement", "• SPONSORED •", "Story continues
-#: below advertisement"; session 39: 9 such lines of iawce's text on 7 training and
-#: validation domains, none in WCXB's gold; 6 pages better by at most 0.001); and a
-#: table of contents' title ("Table of contents [hide]", "On this page", "目次") that
-#: stays when the link-dense list under it goes (29 pages better by at most 0.006, one
-#: worse: PostgreSQL's manual, whose gold keeps the chapter's contents, 0.48 -> 0.46).
-#: "Close" / "Dismiss" (an overlay's button as a div): 15 lines on 5 pages, none in the
-#: gold; 3 pages better.
+#: divs, a video player's "Show Caption" / "Hide Caption" toggle (Gannett's news sites).
 #: iawce on WCXB dev, word F1, training / validation domains: 0.89341 / 0.87484 ->
 #: 0.89350 / 0.87490 (36 pages better, 6 worse by at most 0.001); about 0.3 ms a page
-#: (median, validation pages, on the denoised body). Applied to list pages
-#: too it took a chess shop's product list with it (regencychess.com 0.99 -> 0.78: the
-#: list ranking chose another region), so it is an article step.
+#: (median, validation pages, on the denoised body). Run before the list ranking on list
+#: pages it took a chess shop's product list with it (regencychess.com 0.99 -> 0.78: the
+#: ranking chose another region), so list pages drop these lines only from what the
+#: ranking chose (``listing.without_item_chrome`` and the list extractor). Session 39
+#: added the labels that are no control but stay as one: an ad slot's, left by its ad
+#: ("Advertisement", "• SPONSORED •", "Story continues below advertisement": 9 lines of
+#: iawce's text on 7 training and validation domains, none in WCXB's gold; 6 pages better
+#: by at most 0.001); a table of contents' title that stays when the link-dense list under
+#: it goes ("Table of contents [hide]", "On this page", "目次": 29 pages better by at most
+#: 0.006, one worse: PostgreSQL's manual, whose gold keeps the chapter's contents, 0.48 ->
+#: 0.46); an overlay's "Close" / "Dismiss" (15 lines on 5 pages, none in the gold; 3 pages
+#: better).
 CONTROL_LABELS = re.compile(
     r"[•·]?\s*(?:read more|show more|show less|load more|view more|see more|more options|choose options|select options"
     r"|view details|see details|quick (?:view|shop|add)|add to (?:cart|bag|basket|wishlist)|shop now"
@@ -628,7 +629,8 @@ STATE_NAME = re.compile(
 #: ARIA roles of navigation and page chrome. A ``menu`` or ``menubar`` is a widget's list of
 #: actions (eBay's "Why you're seeing this ad" / "Help & report" behind each sponsored
 #: card): iawce on WCXB dev, word F1, training / validation domains 0.89357 / 0.87490 ->
-#: 0.89364 / 0.87514 (2 pages better, 1 worse by 0.001).
+#: 0.89364 / 0.87514 (2 pages better, 1 worse by 0.001; session 9 had measured no change
+#: beyond ±0.0004 with the code of then).
 COMMON_NOISE_ROLES = ("navigation", "search", "dialog", "alertdialog", "complementary", "menu", "menubar")
 
 
@@ -717,7 +719,9 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     if table is None:
         raise ValueError(f"no noise table for page type {page_type!r}; known: {', '.join(NOISE_TABLES)}")
     removed: Counter[str] = Counter()
-    declared = page_declarations(root)  # before step 3 takes the head
+    # What the page says it is, read before step 3 takes the head, where a table asks.
+    asks = table.product_words or table.discussion_words
+    declared = page_declarations(root) if asks else Declarations(product=False, thread=False)
     product = bool(table.product_words) and declared.product
     thread = bool(table.discussion_words) and declared.thread
     if boxes:
@@ -1334,17 +1338,22 @@ def control_labels(body: HtmlElement) -> list[HtmlElement]:
     heading, nor a link that running text follows. Only the elements around a text node
     that is one are read, as for photo credits."""
     found = []
-    for element in _text_holders(body, lambda text: bool(CONTROL_LABELS.fullmatch(text.strip()))):
-        if element is body or not CONTROL_LABELS.fullmatch(normalize_space(element.text_content())):
+    for element in _text_holders(body, is_control_label):
+        if element is body or not is_control_label(element.text_content()):
             continue
         for ancestor in element.iterancestors():
-            if ancestor is body or not CONTROL_LABELS.fullmatch(normalize_space(ancestor.text_content())):
+            if ancestor is body or not is_control_label(ancestor.text_content()):
                 break
             element = ancestor
         heading = element.tag in HEADING_TAGS or any(a.tag in HEADING_TAGS for a in element.iterancestors())
         if not heading and not (element.tail or "").strip():
             found.append(element)
     return _outermost(found)
+
+
+def is_control_label(text: str) -> bool:
+    """Whether ``text``, spaces aside, is a control's label (``CONTROL_LABELS``)."""
+    return bool(CONTROL_LABELS.fullmatch(normalize_space(text)))
 
 
 def _text_holders(body: HtmlElement, accepts: Callable[[str], object]) -> list[HtmlElement]:

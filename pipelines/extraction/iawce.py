@@ -8,12 +8,12 @@ from typing import ClassVar, Self
 
 from pipelines.config import SettingsLike
 from pipelines.extraction.article import article_element_paper, content_element, descent_start
+from pipelines.extraction.denoise import is_control_label
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
 from pipelines.extraction.listing import (
     build_item,
     entry_block,
-    is_control_label,
     list_items,
     list_items_paper,
     list_region,

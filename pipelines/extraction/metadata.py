@@ -157,16 +157,6 @@ def page_declarations(root: HtmlElement) -> Declarations:
     return Declarations(product=product, thread=thread)
 
 
-def declares_product(root: HtmlElement) -> bool:
-    """Whether the page says it presents one product (:func:`page_declarations`)."""
-    return page_declarations(root).product
-
-
-def declares_thread(root: HtmlElement) -> bool:
-    """Whether the page says it is a forum thread or a Q&A page (:func:`page_declarations`)."""
-    return page_declarations(root).thread
-
-
 def page_address(html: str, url: str) -> str:
     """The address a page gives itself (canonical link or ``og:url``, from its ``<head>``
     only, so it costs little on a large page), else ``url``."""
