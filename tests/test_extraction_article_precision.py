@@ -358,9 +358,9 @@ def test_a_link_named_like_a_teaser_heading_is_no_heading():
     assert "teaser" not in denoise(root, ARTICLE)
 
 
-def post_cards(count: int, words: int = 8, linked: bool = True) -> str:
+def post_cards(count: int, words: int = 8, linked: bool = True, cut: str = "") -> str:
     title = "<h3><a href='/p{n}'>Another story {n}</a></h3>" if linked else "<h3>Reader {n}</h3>"
-    excerpt = " ".join(["harbour"] * words)
+    excerpt = " ".join(["harbour"] * words) + cut
     return (
         "<div class='grid'>"
         + "".join(f"<article>{title.format(n=n)}<p>{excerpt}</p></article>" for n in range(count))
@@ -376,6 +376,9 @@ def post_cards(count: int, words: int = 8, linked: bool = True) -> str:
         (post_cards(4, words=130), True),  # each card a story of its own
         (post_cards(4, linked=False), True),  # posts without a linked title (comments, forum posts)
         (post_cards(40), True),  # a guide's cards, many times the intro: the content
+        (post_cards(40, cut="..."), False),  # ... unless each excerpt is cut short: teasers
+        (post_cards(40, cut=" [&hellip;]"), False),
+        (post_cards(40, cut="&hellip; <span>Read</span>"), True),  # the cut is not the card's end
     ],
 )
 def test_a_block_of_article_cards_outside_the_story_goes_as_a_teaser_list(cards, kept):
