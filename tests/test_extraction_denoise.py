@@ -847,6 +847,8 @@ def test_a_short_story_popups_and_the_page_type_s_own_words_are_not_spared():
         ("control label", "<p><span>Weiterlesen …</span></p>"),
         ("control label", "<div>続きを読む</div>"),
         ("control label", "<span>Читать далее →</span>"),
+        ("control label", "<div class='specs'><p>Loading specifications&hellip;</p></div>"),
+        ("control label", "<span>Loading prices for your region...</span>"),
     ],
 )
 def test_a_photo_credit_or_a_control_label_goes_from_an_article(step, element):
@@ -865,6 +867,7 @@ def test_a_photo_credit_or_a_control_label_goes_from_an_article(step, element):
         "<p>Sources of funding for the repair</p>",
         "<p>Read more about the repair in the council's report on the bridge.</p>",
         "<h2>Filters</h2>",
+        "<p>Loading dock access for the works</p>",
         "<h3><span>Read more</span></h3>",
         "<p><a href='/report'>Read more</a> of the council's report on the bridge and its costs.</p>",
     ],
