@@ -44,8 +44,9 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    screen readers, a logo strip doubled for its scrolling loop: :func:`twin_copies`);
    a quotation whose text the page also holds outside every quotation: a forum reply
    quoting a post of the thread (:func:`quoted_copies`); on articles, the subject line a
-   thread repeats over its replies ("Re: <title>": :func:`reply_subjects`) and the chrome a forum prints beside each post ("Joined 2019",
-   "Posts: 1,204", "Reply", "3 years ago": :func:`post_chrome`);
+   thread repeats over its replies ("Re: <title>": :func:`reply_subjects`) and the chrome
+   a forum prints beside each post ("Joined 2019", "Posts: 1,204", "Reply", "3 years
+   ago": :func:`post_chrome`);
 7. on articles, reader discussion (comment threads, marked by ``class``/``id``) when the
    page keeps at least ``NoiseTable.min_text_besides_discussion`` words outside it, and
    a story (``NoiseTable.min_story_besides_discussion`` words of ``<p>`` under one
@@ -955,35 +956,29 @@ def twin_copies(body: HtmlElement) -> list[HtmlElement]:
     own repetition), cells of a table row and items of a list are left alone."""
     texts: dict[HtmlElement, str] = {}
 
-    def text_of(element: HtmlElement | None) -> str | None:
-        if element is None:
-            return None
+    def text_of(element: HtmlElement) -> str:
         if element not in texts:
             texts[element] = normalize_space(element.text_content())
         return texts[element]
 
     dropped = []
     for first in _TWIN_CANDIDATES(body):
-        second = first.getnext()
-        parent = first.getparent()
+        second, parent = first.getnext(), first.getparent()
         if (
             second is None
             or second.tag != first.tag
             or first.tag == "p"
             or parent is None
             or parent.tag in _TWIN_SPARED_PARENTS
+            or (first.tail or "").strip()
         ):
             continue
         text = text_of(first)
-        if (
-            text is None
-            or len(text) < MIN_TWIN_CHARS
-            or (first.tail or "").strip()
-            or text != text_of(second)
-        ):
+        if len(text) < MIN_TWIN_CHARS or text != text_of(second):
             continue
-        if text in (text_of(first.getprevious()), text_of(second.getnext())):
-            continue
+        beside = (el for el in (first.getprevious(), second.getnext()) if el is not None)
+        if any(text_of(el) == text for el in beside):
+            continue  # three alike: a list's repeated items
         dropped.append(max((first, second), key=lambda el: _drop_rank(el, second)))
     return _outermost(dropped)
 
