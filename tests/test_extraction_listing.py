@@ -130,6 +130,17 @@ def test_a_control_label_is_chrome_on_any_number_of_items():
     )
 
 
+def test_a_line_that_repeats_the_one_above_it_goes_from_an_item():
+    items = [
+        ExtractedItem("Headphones", "/h", "Sold out\n$1,999.95\n$1,999.95\n$1,999.95"),
+        ExtractedItem("Earbuds", "/e", "$279.95\nIn the box: $279.95\n$279.95"),
+    ]
+    assert [item.text for item in without_item_chrome(items)] == [
+        "Sold out\n$1,999.95",
+        "$279.95\nIn the box: $279.95\n$279.95",  # the same line apart is no copy
+    ]
+
+
 def test_item_chrome_spares_prices_long_lines_rare_lines_and_short_lists():
     shared = "Call today to schedule your visit"  # six words: content, not a button
     items = [
