@@ -137,6 +137,22 @@ def test_improved_list_drops_controls_labels_that_few_cards_repeat():
     ]
 
 
+def test_improved_list_text_gives_a_block_of_several_lines_once():
+    """A sponsored pitch (two lines) sits between the cards twice; a one-line note
+    that the page prints twice stays."""
+    ad = "<div class='promo'><b>Standing desks, 20% off</b><br>This week only at Desk Depot.</div>"
+    cards = "".join(
+        f'<div class="card"><h3><a href="/p/{i}">Walnut desk model {i}</a></h3><p>Solid wood, {100 + i} cm wide.</p></div>'
+        + (ad if i in (1, 3) else "<p class='note'>Free delivery.</p>" if i in (0, 4) else "")
+        for i in range(6)
+    )
+    html = f"<html><body><h1>Desks</h1><div class='grid'>{cards}</div></body></html>"
+    found = build_extractor("iawce").extract(Page(html, "https://shop.example/desks", LIST))
+    assert len(found.items) == 6 and found.text.count("Walnut desk model") == 6
+    assert found.text.count("Standing desks, 20% off\nThis week only at Desk Depot.") == 1
+    assert found.text.count("Free delivery.") == 2
+
+
 def test_improved_list_text_keeps_the_lists_heading():
     found = build_extractor("iawce").extract(
         Page(fixture("list.html"), "https://gazette.example/news/", LIST)

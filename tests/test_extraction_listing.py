@@ -15,9 +15,11 @@ from pipelines.extraction.listing import (
     list_region,
     rank,
     without_item_chrome,
+    without_repeated_blocks,
 )
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ExtractedItem
+from pipelines.extraction.textformat import Block
 
 OPTIONS = IawceOptions()
 
@@ -138,6 +140,32 @@ def test_a_line_that_repeats_the_one_above_it_goes_from_an_item():
     assert [item.text for item in without_item_chrome(items)] == [
         "Sold out\n$1,999.95",
         "$279.95\nIn the box: $279.95\n$279.95",  # the same line apart is no copy
+    ]
+
+
+def test_a_block_of_several_lines_that_an_earlier_block_gave_goes_from_a_list_page():
+    def block(kind: str, text: str) -> Block:
+        return Block(kind, text, text, 0, len(text.split()))
+
+    blocks = [
+        block("heading", "Desks"),
+        block("entry", "Walnut desk\nSolid wood"),
+        block("paragraph", "Compare\nRemove from comparison"),
+        block("entry", "Oak desk\nSolid wood"),
+        block("paragraph", "Compare\nRemove from comparison"),
+        block("entry", "Walnut desk\nSolid wood"),  # the featured strip's card again
+        block("heading", "Desks"),
+        block("paragraph", "Sponsored"),
+        block("paragraph", "Sponsored"),  # one line: two products may share it
+    ]
+    assert [b.text for b in without_repeated_blocks(blocks)] == [
+        "Desks",
+        "Walnut desk\nSolid wood",
+        "Compare\nRemove from comparison",
+        "Oak desk\nSolid wood",
+        "Desks",
+        "Sponsored",
+        "Sponsored",
     ]
 
 

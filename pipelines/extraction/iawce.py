@@ -18,6 +18,7 @@ from pipelines.extraction.listing import (
     list_items_paper,
     list_region,
     without_item_chrome,
+    without_repeated_blocks,
 )
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ARTICLE, LIST, ExtractedItem, Extraction, Page
@@ -112,8 +113,9 @@ class IawceExtractor(_Iawce):
     element reached, drop link-dense paragraphs. Lists: descend the same way counting link
     text, rank (depth, tag.class) keys for the items, and render the region with each
     item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay),
-    without the lines most items repeat (their buttons: :func:`without_item_chrome`) and
-    without controls' labels ("View details": :func:`is_control_label`).
+    without the lines most items repeat (their buttons: :func:`without_item_chrome`),
+    without controls' labels ("View details": :func:`is_control_label`) and with each
+    block of several lines once (:func:`without_repeated_blocks`).
     """
 
     name = "iawce"
@@ -132,7 +134,8 @@ class IawceExtractor(_Iawce):
         items = without_item_chrome([item for _, item in built])
         entries = {element: entry_block(item) for (element, _), item in zip(built, items, strict=True)}
         blocks = render_blocks(region, base, substitutes=entries)
-        return [b for b in blocks if b.kind == "heading" or not is_control_label(b.text)], items
+        labelled = [b for b in blocks if b.kind == "heading" or not is_control_label(b.text)]
+        return without_repeated_blocks(labelled), items
 
 
 @register

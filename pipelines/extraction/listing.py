@@ -215,6 +215,24 @@ def without_item_chrome(items: list[ExtractedItem]) -> list[ExtractedItem]:
     return cleaned
 
 
+def without_repeated_blocks(blocks: list[Block]) -> list[Block]:
+    """A list page's blocks with each block of several lines once: one that an earlier
+    block already gave goes (a card's "Compare / Remove from comparison" toggle, a
+    sponsored entry shown between the items again and again, an item of a "featured"
+    strip repeated in the grid). Headings and one-line blocks stay (two products may share
+    a name). iawce on WCXB dev's training / validation domains: 0.89591 / 0.87684 ->
+    0.89622 / 0.87684, 10 pages better, none worse; one-line blocks too: 35 better, 8
+    worse (weworkremotely.com's gold keeps its repeated "Featured" lines)."""
+    seen: set[str] = set()
+    kept = []
+    for block in blocks:
+        if block.kind != "heading" and "\n" in block.text and block.text in seen:
+            continue
+        seen.add(block.text)
+        kept.append(block)
+    return kept
+
+
 def entry_block(item: ExtractedItem) -> Block:
     """One item as a block of a list page's text: "TITLE\nTEXT"."""
     text = f"{item.title}\n{item.text}" if item.text else item.title
