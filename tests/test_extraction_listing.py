@@ -101,6 +101,15 @@ def test_item_title_falls_back_to_the_main_link_and_is_not_repeated():
     assert item == ExtractedItem("A much longer link title", "https://e.example/x", "Summary here.")
 
 
+def test_a_link_that_wraps_the_cards_lines_does_not_give_them_twice():
+    body, _ = parsed(
+        '<html><body><div class="card"><a href="/c"><span>On Sale:</span> <div>Harvest Pot, Small</div></a>'
+        "<p>SKU: F56021</p></div></body></html>"
+    )
+    item = build_item(body.find("div"), "https://e.example/")
+    assert item == ExtractedItem("On Sale: Harvest Pot, Small", "https://e.example/c", "SKU: F56021")
+
+
 def test_entry_block_is_title_then_text():
     block = entry_block(ExtractedItem("Title", "https://e.example/t", "Text one."))
     assert block.text == "Title\nText one."

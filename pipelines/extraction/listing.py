@@ -156,12 +156,30 @@ def build_item(element: HtmlElement, base: str) -> ExtractedItem | None:
     url = absolute_url(link.get("href"), base) if link is not None else ""
     # The title is not repeated in the text (cards often show it twice: image alt
     # link and heading).
-    lines = [line for block in blocks for line in block.text.split("\n")]
+    lines = [line for block in blocks for line in block.text.split("\n") if line]
     if title in lines:
         lines = [line for line in lines if line != title]
     elif lines and lines[0].startswith(title):
         lines[0] = lines[0][len(title) :].strip()
+    else:
+        lines = lines[_lines_joined_as(title, lines) :]
     return ExtractedItem(title=title, url=url, text="\n".join(line for line in lines if line))
+
+
+#: A card's main link holds at most this many of its lines (title, excerpt, badge).
+TITLE_MAX_LINES = 4
+
+
+def _lines_joined_as(title: str, lines: list[str]) -> int:
+    """How many of ``lines``, from the first, the ``title`` is made of (a card whose link
+    wraps its heading and excerpt: the link's text is the two lines run together), else 0.
+    Leaving those lines out of the item's text: iawce on WCXB dev's training / validation
+    domains 0.89622 / 0.87684 -> 0.89659 / 0.87690, 6 list pages better, none worse."""
+    for count in range(2, min(TITLE_MAX_LINES, len(lines)) + 1):
+        head = lines[:count]
+        if title in (" ".join(head), "".join(head)):
+            return count
+    return 0
 
 
 #: A line that at least this share of a list's items hold, word for word (and at least
