@@ -1006,3 +1006,37 @@ def test_a_media_player_s_embed_code_goes_from_a_list_page():
     denoise(root, LIST)
     text = text_of(root)
     assert "Story 2" in text and "iframe" not in text
+
+
+SPECIFICATIONS = " ".join(
+    ["Stoneware, fired at 1,240 degrees; dishwasher and microwave safe; made in Portugal."] * 6
+)
+
+
+def described_product_page(description_copies: int) -> str:
+    head = json.dumps({"@type": "Product", "name": "Speckled mug", "description": DESCRIPTION})
+    copies = "".join(
+        f"<div class='product-description'><p>{DESCRIPTION}</p></div>" for _ in range(description_copies)
+    )
+    return (
+        f"<html><head><title>Speckled mug</title><script type='application/ld+json'>{head}</script></head>"
+        "<body><div class='product'><h1>Speckled mug</h1><div class='buy-box'>$32.00 Add to cart</div>"
+        f"<p>{SPECIFICATIONS}</p><button>Description</button></div>"
+        f"<aside class='sheet modal' role='dialog'><h5>Description</h5>{copies}"
+        "<button class='close'>Close</button><p class='modal-note'>Sign in to save this item.</p></aside>"
+        "</body></html>"
+    )
+
+
+def test_a_product_s_declared_description_survives_the_modal_sheet_that_holds_it():
+    root = parse_html(described_product_page(1))
+    denoise(root, ARTICLE)
+    assert DESCRIPTION in text_of(root) and "$32.00" not in text_of(root)
+    # its copy for another screen size still goes: one copy stays
+    root = parse_html(described_product_page(2))
+    denoise(root, ARTICLE)
+    assert text_of(root).count(DESCRIPTION) == 1
+    # without the declaration the sheet goes, as any dialog
+    root = parse_html(described_product_page(1).replace('"description"', '"slogan"'))
+    denoise(root, ARTICLE)
+    assert DESCRIPTION not in text_of(root)

@@ -84,6 +84,13 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    ones that shape text (``br``, ``hr``, table cells). Without this an empty sibling
    would win the article algorithm's "earlier of the two longest children" rule.
 
+On a page that declares a product whose JSON-LD gives its description, the elements
+that show that description, and their ancestors, are removed by no step but the copy
+steps of 6 (:func:`declared_description_holders`): shops keep it in a drawer, a modal
+sheet or a tab that steps 3-5 read as noise. iawce on WCXB dev's training / validation
+domains 0.89659 / 0.87690 -> 0.89734 / 0.87690 (gymshark.com 0.15 -> 0.79, ikea.com
+0.40 -> 0.48; no page worse; sparing the copies too cost two shops their duplicate).
+
 Markup hints of hiddenness (``hidden``, ``aria-hidden``, inline ``display:none``) are not
 trusted: scripts reveal such content, and on WCXB's raw HTML honouring them cost 0.012
 word F1 on article-like pages (0.859 → 0.847). Only the browser's verdict counts; the
@@ -750,8 +757,13 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     declared = page_declarations(root) if asks else Declarations(product=False, thread=False)
     product = bool(table.product_words) and declared.product
     thread = bool(table.discussion_words) and declared.thread
+    spared = declared_description_holders(body_of(root), declared.description) if product else frozenset()
+
+    def remove(elements: list[HtmlElement]) -> int:
+        return _remove_all(root, [element for element in elements if element not in spared])
+
     if boxes:
-        removed["invisible"] = _remove_all(root, trusted_hidden(root, boxes))
+        removed["invisible"] = remove(trusted_hidden(root, boxes))
     removed["noscript unwrapped"] = unwrap_script_fallback(body_of(root))
     body = body_of(root)
     limit = MAX_REMOVED_SHARE * _shown_length(body)
@@ -760,10 +772,9 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         # A text is never longer than its characters: most elements pass on those alone.
         return [el for el in elements if len(el.text_content()) <= limit or _shown_length(el) <= limit]
 
-    removed["tag"] = _remove_all(root, small(list(PyQuery(root)(",".join(table.tags)))))
-    removed["data"] = _remove_all(root, _data_blocks(body))
-    removed["form"] = _remove_all(
-        root,
+    removed["tag"] = remove(small(list(PyQuery(root)(",".join(table.tags)))))
+    removed["data"] = remove(_data_blocks(body))
+    removed["form"] = remove(
         [
             _sign_up_frame(form, body, limit) if table.sign_up_frames else form
             for form in body.iter("form")
@@ -771,30 +782,62 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         ],
     )
     if table.chrome_outside_content:
-        removed["chrome"] = _remove_all(root, small(_chrome_outside_content(body)))
-    removed["class"] = _remove_all(root, small(_noise_by_class(body, table)))
+        removed["chrome"] = remove(small(_chrome_outside_content(body)))
+    removed["class"] = remove(small(_noise_by_class(body, table)))
     if product:
-        removed["product"] = _remove_all(
-            root, small(_marked(body, _marker_pattern(table.product_words), frozenset()))
-        )
+        removed["product"] = remove(small(_marked(body, _marker_pattern(table.product_words), frozenset())))
+    # A copy's removal leaves its twin: these steps need not spare the description.
     removed["duplicate"] = _remove_all(root, duplicate_copies(body))
     if table.twin_copies:
         removed["twin"] = _remove_all(root, twin_copies(body))
     removed["quoted"] = _remove_all(root, quoted_copies(body))
     if table.reply_subjects:
-        removed["reply subject"] = _remove_all(root, reply_subjects(body))
+        removed["reply subject"] = remove(reply_subjects(body))
     if table.post_chrome:
-        removed["post chrome"] = _remove_all(root, small(post_chrome(body)))
+        removed["post chrome"] = remove(small(post_chrome(body)))
     if table.discussion_words and not thread:
-        removed["discussion"] = _remove_all(root, _discussion(body, table))
+        removed["discussion"] = remove(_discussion(body, table))
     if table.teaser_headings:
-        removed["teaser"] = _remove_all(root, _teasers(body, table))
+        removed["teaser"] = remove(_teasers(body, table))
     if table.photo_credits:
-        removed["photo credit"] = _remove_all(root, photo_credits(body))
+        removed["photo credit"] = remove(photo_credits(body))
     if table.control_labels:
-        removed["control label"] = _remove_all(root, control_labels(body))
-    removed["empty"] = _remove_all(root, _empty_elements(body_of(root)))
+        removed["control label"] = remove(control_labels(body))
+    removed["empty"] = remove(_empty_elements(body_of(root)))
     return +removed
+
+
+#: A product's declared description (JSON-LD) must be this long (words) to be looked for.
+MIN_DECLARED_DESCRIPTION_WORDS = 15
+#: ... and a text node this long (characters) that it holds marks where the page shows it.
+MIN_DECLARED_FRAGMENT_CHARS = 20
+
+
+def declared_description_holders(body: HtmlElement, description: str) -> frozenset[HtmlElement]:
+    """The elements that show a product page's declared ``description``: each element
+    with a text of at least ``MIN_DECLARED_FRAGMENT_CHARS`` found in it, and their
+    ancestors. No step removes them: shops put the description in a drawer, a modal sheet
+    or a tab that the noise words or tags name (gymshark's "sheet" aside, IKEA's
+    "product-details-modal")."""
+    if len(description.split()) < MIN_DECLARED_DESCRIPTION_WORDS:
+        return frozenset()
+    holders: list[HtmlElement] = []
+    for element in body.iter():
+        if not is_element(element) or element.tag in _CODE_TAGS:
+            continue
+        if _declared_fragment(element.text, description):
+            holders.append(element)
+        parent = element.getparent()
+        if parent is not None and _declared_fragment(element.tail, description):
+            holders.append(parent)
+    return frozenset(holder for element in holders for holder in (element, *element.iterancestors()))
+
+
+def _declared_fragment(text: str | None, description: str) -> bool:
+    if not text or len(text) < MIN_DECLARED_FRAGMENT_CHARS:
+        return False
+    fragment = normalize_space(text)
+    return len(fragment) >= MIN_DECLARED_FRAGMENT_CHARS and fragment in description
 
 
 def trusted_hidden(

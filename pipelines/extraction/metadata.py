@@ -19,6 +19,7 @@ Read it from the parsed page before denoising: the <head> goes there.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -130,6 +131,7 @@ class Declarations:
 
     product: bool  # it presents one product
     thread: bool  # it is a forum thread or a question with its answers
+    description: str = ""  # the product's own description (JSON-LD), as plain text
 
 
 def page_declarations(root: HtmlElement) -> Declarations:
@@ -154,7 +156,28 @@ def page_declarations(root: HtmlElement) -> Declarations:
         or any(_MICRODATA_PRODUCT.search(item) for item in items)
     )
     thread = bool(types & _THREAD_TYPES) or any(_MICRODATA_THREAD.search(item) for item in items)
-    return Declarations(product=product, thread=thread)
+    return Declarations(
+        product=product, thread=thread, description=_product_description(root) if product else ""
+    )
+
+
+def _product_description(root: HtmlElement) -> str:
+    """The longest ``description`` of the page's JSON-LD products, as plain text (some
+    shops put HTML there)."""
+    descriptions = [
+        node["description"]
+        for node in _json_ld_objects(root)
+        if _types(node) & _PRODUCT_TYPES and isinstance(node.get("description"), str)
+    ]
+    if not descriptions:
+        return ""
+    text = html.unescape(max(descriptions, key=len))
+    if "<" in text:
+        try:
+            text = lxml.html.fragment_fromstring(text, create_parent="div").text_content()
+        except (etree.ParserError, ValueError):
+            return ""
+    return normalize_space(text)
 
 
 def page_address(html: str, url: str) -> str:
