@@ -1040,3 +1040,24 @@ def test_a_product_s_declared_description_survives_the_modal_sheet_that_holds_it
     root = parse_html(described_product_page(1).replace('"description"', '"slogan"'))
     denoise(root, ARTICLE)
     assert DESCRIPTION not in text_of(root)
+
+
+def thread_of_form_wrapped_comments(count: int) -> str:
+    comments = "".join(
+        f"<div class='comment'><p class='tagline'>user{i} 3 points</p>"
+        f"<form class='usertext' action='#'><input type='hidden' name='thing_id' value='t{i}'>"
+        f"<div class='md'><p>Reply number {i} says the patch fixed it.</p></div></form></div>"
+        for i in range(count)
+    )
+    search = "<form class='search'><input name='q'><p>Search the forum</p></form>"
+    return f"<div class='thread'><p>{STORY}</p>{comments}</div>{search}"
+
+
+def test_forms_that_wrap_the_comments_of_a_thread_are_its_posts_not_forms():
+    root = page(thread_of_form_wrapped_comments(5))
+    denoise(root, ARTICLE)
+    assert "Reply number 4 says" in text_of(root) and "Search the forum" not in text_of(root)
+    # four such forms are no thread's posts: they go as any short form
+    root = page(thread_of_form_wrapped_comments(4))
+    denoise(root, ARTICLE)
+    assert "Reply number" not in text_of(root)
