@@ -211,6 +211,6 @@ def test_a_product_page_declares_its_description_as_plain_text():
         "description": "<p>Hand-thrown &amp; glazed.</p><p>Twelve ounces.</p>",
     }
     root = parse_html(f"<html><head>{json_ld(described)}</head><body></body></html>")
-    assert page_declarations(root).description == "Hand-thrown & glazed.Twelve ounces."
+    assert page_declarations(root).description == "Hand-thrown & glazed. Twelve ounces."
     story = {"@type": "NewsArticle", "description": "A story about mugs."}
     assert page_declarations(parse_html(f"<html><head>{json_ld(story)}</head></html>")).description == ""

@@ -174,7 +174,7 @@ def _product_description(root: HtmlElement) -> str:
     text = html.unescape(max(descriptions, key=len))
     if "<" in text:
         try:
-            text = lxml.html.fragment_fromstring(text, create_parent="div").text_content()
+            text = " ".join(lxml.html.fragment_fromstring(text, create_parent="div").itertext())
         except (etree.ParserError, ValueError):
             return ""
     return normalize_space(text)
