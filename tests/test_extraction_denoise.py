@@ -1042,6 +1042,12 @@ def test_a_product_s_declared_description_survives_the_modal_sheet_that_holds_it
     assert DESCRIPTION not in text_of(root)
 
 
+def test_iawce_extracts_a_product_s_description_from_its_modal_sheet():
+    text = iawce_text(described_product_page(1), "https://shop.example/mug")
+    assert DESCRIPTION in " ".join(text.split()) and "Stoneware, fired" in text
+    assert "$32.00" not in text and "Sign in to save" not in text
+
+
 def thread_of_form_wrapped_comments(count: int) -> str:
     comments = "".join(
         f"<div class='comment'><p class='tagline'>user{i} 3 points</p>"
@@ -1061,3 +1067,9 @@ def test_forms_that_wrap_the_comments_of_a_thread_are_its_posts_not_forms():
     root = page(thread_of_form_wrapped_comments(4))
     denoise(root, ARTICLE)
     assert "Reply number" not in text_of(root)
+
+
+def test_iawce_extracts_the_comments_that_forms_wrap():
+    html = f"<html><body>{thread_of_form_wrapped_comments(5)}</body></html>"
+    text = iawce_text(html, "https://forum.example/t/1")
+    assert all(f"Reply number {i} says" in text for i in range(5)) and "Search the forum" not in text

@@ -851,11 +851,10 @@ MIN_CONTROLLESS_FORMS = 5
 def _forms(body: HtmlElement) -> list[HtmlElement]:
     """``body``'s forms, less the posts that ``MIN_CONTROLLESS_FORMS`` tells."""
     forms = list(body.iter("form"))
-    classes = Counter(
-        form.get("class", "") for form in forms if not _has_controls(form) and form.find(".//p") is not None
-    )
-    posts = {name for name, count in classes.items() if count >= MIN_CONTROLLESS_FORMS}
-    return [form for form in forms if form.get("class", "") not in posts or _has_controls(form)]
+    bare = [form for form in forms if not _has_controls(form) and form.find(".//p") is not None]
+    classes = Counter(form.get("class", "") for form in bare)
+    posts = {form for form in bare if classes[form.get("class", "")] >= MIN_CONTROLLESS_FORMS}
+    return [form for form in forms if form not in posts]
 
 
 def _has_controls(form: HtmlElement) -> bool:

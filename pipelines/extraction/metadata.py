@@ -143,7 +143,8 @@ def page_declarations(root: HtmlElement) -> Declarations:
     ``DiscussionForumPosting`` or ``QAPage``, or an outermost microdata item of either type
     (its replies are then its content, not a story's comments)."""
     og_type = _meta_values(root).get("og:type", "").lower()
-    types = set().union(*(_types(node) for node in _json_ld_objects(root)))
+    linked = list(_json_ld_objects(root))
+    types = set().union(*(_types(node) for node in linked))
     items = [
         element.get("itemtype", "")
         for element in root.iterfind(".//*[@itemtype]")
@@ -157,16 +158,16 @@ def page_declarations(root: HtmlElement) -> Declarations:
     )
     thread = bool(types & _THREAD_TYPES) or any(_MICRODATA_THREAD.search(item) for item in items)
     return Declarations(
-        product=product, thread=thread, description=_product_description(root) if product else ""
+        product=product, thread=thread, description=_product_description(linked) if product else ""
     )
 
 
-def _product_description(root: HtmlElement) -> str:
-    """The longest ``description`` of the page's JSON-LD products, as plain text (some
-    shops put HTML there)."""
+def _product_description(linked: list[dict[str, Any]]) -> str:
+    """The longest ``description`` of the page's JSON-LD products (``linked``: its
+    objects), as plain text (some shops put HTML there)."""
     descriptions = [
         node["description"]
-        for node in _json_ld_objects(root)
+        for node in linked
         if _types(node) & _PRODUCT_TYPES and isinstance(node.get("description"), str)
     ]
     if not descriptions:
