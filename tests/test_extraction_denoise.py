@@ -1073,3 +1073,41 @@ def test_iawce_extracts_the_comments_that_forms_wrap():
     html = f"<html><body>{thread_of_form_wrapped_comments(5)}</body></html>"
     text = iawce_text(html, "https://forum.example/t/1")
     assert all(f"Reply number {i} says" in text for i in range(5)) and "Search the forum" not in text
+
+
+def shop_category_page(grid_class: str = "product-grid") -> str:
+    options = "".join(
+        f"<li><label><input type='checkbox' name='color' value='{c}'>{c}</label></li>"
+        for c in ("Black", "Grey", "Tan", "Orange", "Teal")
+    )
+    cards = "".join(
+        f"<li class='card'><img src='/p{i}.jpg' alt=''><a href='/p/{i}'>Merino crew sock number {i}</a>"
+        f"<span class='price'>${10 + i}</span></li>"
+        for i in range(8)
+    )
+    return (
+        "<html><body><main><h1>Dress socks</h1>"
+        "<p>Our curated socks finish any formal outfit, from a wedding to the office.</p>"
+        f"<div class='collection-filters'><h3>Color</h3><ul>{options}</ul>"
+        "<h3>Pattern</h3><ul><li>Solid</li><li>Striped</li><li>Argyle</li></ul></div>"
+        f"<div class='{grid_class}'><ul>{cards}</ul></div></main></body></html>"
+    )
+
+
+def test_a_shop_s_filter_panel_goes_from_a_list_page_and_its_products_stay():
+    root = page(shop_category_page())
+    removed = denoise(root, LIST)
+    text = text_of(root)
+    assert removed["facets"] == 1 and "Argyle" not in text and "Teal" not in text
+    assert all(f"Merino crew sock number {i}" in text for i in range(8))
+
+
+def test_a_product_grid_that_a_theme_names_facets_stays():
+    root = page(shop_category_page("t-collection__grid facets-vertical"))
+    denoise(root, LIST)
+    assert "Merino crew sock number 7" in text_of(root) and "Argyle" not in text_of(root)
+
+
+def test_iawce_extracts_a_category_page_s_products_without_its_filters():
+    text = iawce_text(shop_category_page(), "https://shop.example/socks", LIST)
+    assert "Merino crew sock number 3" in text and "Argyle" not in text and "Striped" not in text

@@ -30,7 +30,9 @@ One :class:`NoiseTable` per page type says what goes. Removal happens in this or
    share bars, sidebars, ...; an article's byline and author box unless the page has
    more than ``MAX_AUTHOR_BLOCKS`` of them: a thread's posters), and on a page that
    declares a product (JSON-LD, Open Graph or microdata) what surrounds it
-   (``NoiseTable.product_words``: reviews, carousels, the buy box). ``html``, ``body``,
+   (``NoiseTable.product_words``: reviews, carousels, the buy box); on list pages a
+   shop's filter panel (``FACET_WORDS``, with no picture and only short texts:
+   :func:`facet_panels`). ``html``, ``body``,
    ``main``, ``article`` and anything that holds the page's ``<h1>`` (unless it is a
    modal dialog) are never removed this way, nor is the block holding the page's story
    (``MIN_SPARED_STORY``) by the common words (ads, share, newsletter, sidebar). A name
@@ -347,6 +349,16 @@ PRODUCT_NOISE_WORDS = (
     "buy-box",
     "buybox",
 )
+#: Class/id words of a shop's or a catalogue's filter panel ("Color: Black, Grey...",
+#: "Category", "Price"; step 5 on list pages): such a block goes when it shows no picture
+#: and no text longer than ``FACET_MAX_TEXT_WORDS`` words, so that a product grid a
+#: theme names ``facets-vertical`` or a section named ``facet-row-container`` stays.
+#: iawce on WCXB dev, training / validation domains: 0.89784 / 0.87690 -> 0.89832 /
+#: 0.87703, 17 list pages better (surplusgiant.com 0.31 -> 0.49, masterlock.com 0.60 ->
+#: 0.69), one worse by 0.002; as plain noise words, 0.89660 (headphones.com 0.91 -> 0.03:
+#: its grid). On articles the same blocks changed 4 pages, net 0.
+FACET_WORDS = ("facet", "facets", "filter", "filters", "refinement", "refinements")
+FACET_MAX_TEXT_WORDS = 20
 #: Class/id words of reader discussion (see step 7).
 DISCUSSION_WORDS = (
     "comment",
@@ -682,6 +694,7 @@ class NoiseTable:
     teaser_headings: bool = False  # step 8
     photo_credits: bool = False  # step 9
     control_labels: bool = False  # step 10
+    facet_panels: bool = False  # step 5
     min_text_besides_discussion: int = MIN_TEXT_BESIDES_DISCUSSION
     min_story_besides_discussion: int = MIN_STORY_BESIDES_DISCUSSION
     reply_subjects: bool = False  # step 6
@@ -725,6 +738,7 @@ NOISE_TABLES: dict[str, NoiseTable] = {
             "legal",
         ),
         roles=COMMON_NOISE_ROLES,
+        facet_panels=True,
     ),
 }
 
@@ -787,6 +801,8 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     if table.chrome_outside_content:
         removed["chrome"] = remove(small(_chrome_outside_content(body)))
     removed["class"] = remove(small(_noise_by_class(body, table)))
+    if table.facet_panels:
+        removed["facets"] = remove(facet_panels(body))
     if product:
         removed["product"] = remove(small(_marked(body, _marker_pattern(table.product_words), frozenset())))
     # A copy's removal leaves its twin: these steps need not spare the description.
@@ -1461,6 +1477,22 @@ def _teaser_headings(body: HtmlElement) -> list[HtmlElement]:
         if not any(a.tag == "a" for a in element.iterancestors()):
             found.append(element)
     return found
+
+
+_FACETS = _marker_pattern(FACET_WORDS)
+
+
+def facet_panels(body: HtmlElement) -> list[HtmlElement]:
+    """Step 5's filter panels on list pages: elements that ``FACET_WORDS`` name, with no
+    ``<img>`` or ``<picture>`` and no text of more than ``FACET_MAX_TEXT_WORDS`` words
+    (option labels, not a product grid or a section of prose)."""
+    return [
+        element
+        for element in _marked(body, _FACETS, frozenset())
+        if element.find(".//img") is None
+        and element.find(".//picture") is None
+        and all(len(text.split()) <= FACET_MAX_TEXT_WORDS for text in element.itertext())
+    ]
 
 
 def photo_credits(body: HtmlElement) -> list[HtmlElement]:
