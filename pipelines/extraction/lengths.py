@@ -18,7 +18,6 @@ from pipelines.scripts import CJK_CHARACTER, CJK_CHARS
 _UNITS = re.compile(rf"[{CJK_CHARS}]|[^\W{CJK_CHARS}]+")
 #: :data:`_UNITS` for a text without CJK characters: the same matches, about a third faster.
 _WORDS = re.compile(r"\w+")
-_SPACES = re.compile(r"\s+")
 
 
 def text_length(text: str) -> int:
@@ -28,8 +27,10 @@ def text_length(text: str) -> int:
 
 
 def normalize_space(text: str) -> str:
-    """Collapse every whitespace run to one space and strip the ends."""
-    return _SPACES.sub(" ", text).strip()
+    """Collapse every whitespace run to one space and strip the ends (``str.split``'s
+    whitespace is the regular expression ``\\s``'s, code point for code point, and
+    splitting is three times as fast as substituting)."""
+    return " ".join(text.split())
 
 
 @dataclass
