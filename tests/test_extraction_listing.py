@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.lengths import subtree_lengths
 from pipelines.extraction.listing import (
@@ -10,6 +11,7 @@ from pipelines.extraction.listing import (
     entry_block,
     group_by_depth_and_class,
     is_list,
+    list_intro,
     list_items,
     list_items_paper,
     list_region,
@@ -18,7 +20,7 @@ from pipelines.extraction.listing import (
     without_repeated_blocks,
 )
 from pipelines.extraction.options import IawceOptions
-from pipelines.extraction.page import ExtractedItem
+from pipelines.extraction.page import LIST, ExtractedItem
 from pipelines.extraction.textformat import Block
 
 OPTIONS = IawceOptions()
@@ -228,3 +230,41 @@ def test_a_linked_pair_of_siblings_is_a_list_but_other_pairs_are_not():
     groups = group_by_depth_and_class(body, lengths, lambda el: f"{el.tag}.{el.get('class') or ''}")
     assert groups[(2, "div.wrap")].count == 2 and not is_list(groups[(2, "div.wrap")], OPTIONS.min_items)
     assert is_list(groups[(4, "li.")], OPTIONS.min_items)
+
+
+INTRO = "Our rental shoes come in every size, and complimentary socks are included with every pair you rent."
+
+
+def category_page() -> str:
+    cards = "".join(
+        f'<div class="card"><a href="/shoe/{i}"><h3>Oxford shoe model {i}</h3></a>'
+        f"<p>Rental ${20 + i}, in black or brown leather, sizes 6 to 14</p></div>"
+        for i in range(8)
+    )
+    return (
+        '<html><body><div class="crumbs"><a href="/">Home</a> / Shoes and the whole formal collection today</div>'
+        f'<div class="page"><div class="head"><h1>Formal Shoe Gallery</h1><p>{INTRO}</p>'
+        '<div>Sort by: price</div><div><a href="/a">Black shoes</a> <a href="/b">Brown shoes</a> <a href="/c">'
+        "White shoes</a> and more</div></div>"
+        f'<div class="grid">{cards}</div><p>Shipping is free on every order over fifty dollars today.</p></div>'
+        "</body></html>"
+    )
+
+
+def test_a_list_region_below_the_title_is_given_the_title_and_its_intro():
+    body, lengths = parsed(category_page())
+    items = list_items(body, lengths, OPTIONS)
+    region = list_region(body, items, lengths, OPTIONS.items_share)
+    assert region.get("class") == "grid"
+    intro = [block.text for block in list_intro(body, region, "", OPTIONS)]
+    # not the breadcrumb before the title, the short line, the links, the region or what follows it
+    assert intro == ["Formal Shoe Gallery", INTRO]
+    assert list_intro(body, region.getparent(), "", OPTIONS) == []  # that region holds the title
+
+
+def test_iawce_gives_a_category_page_its_title_and_intro_before_the_items():
+    found = build_extractor("iawce").extract(Page(category_page(), "https://shop.example/shoes", LIST))
+    assert found is not None
+    text = found.text
+    assert text.index("Formal Shoe Gallery") < text.index(INTRO) < text.index("Oxford shoe model 0")
+    assert "Oxford shoe model 7" in text and "Home" not in text and "Sort by" not in text

@@ -14,6 +14,7 @@ from pipelines.extraction.lengths import TextLengths, normalize_space, text_leng
 from pipelines.extraction.listing import (
     build_item,
     entry_block,
+    list_intro,
     list_items,
     list_items_paper,
     list_region,
@@ -112,7 +113,8 @@ class IawceExtractor(_Iawce):
     Articles: descend while one child holds most of the text outside links, render the
     element reached, drop link-dense paragraphs. Lists: descend the same way counting link
     text, rank (depth, tag.class) keys for the items, and render the region with each
-    item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay),
+    item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay;
+    a region that starts below the page's title is given it and its intro: :func:`list_intro`),
     without the lines most items repeat (their buttons: :func:`without_item_chrome`),
     without controls' labels ("View details": :func:`is_control_label`) and with each
     block of several lines once (:func:`without_repeated_blocks`).
@@ -133,7 +135,9 @@ class IawceExtractor(_Iawce):
         built = [(element, item) for element in elements if (item := build_item(element, base)) is not None]
         items = without_item_chrome([item for _, item in built])
         entries = {element: entry_block(item) for (element, _), item in zip(built, items, strict=True)}
-        blocks = render_blocks(region, base, substitutes=entries)
+        blocks = list_intro(body, region, base, self.options) + render_blocks(
+            region, base, substitutes=entries
+        )
         labelled = [b for b in blocks if b.kind == "heading" or not is_control_label(b.text)]
         return without_repeated_blocks(labelled), items
 

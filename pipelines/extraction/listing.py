@@ -121,6 +121,42 @@ def list_region(
     return region
 
 
+def list_intro(body: HtmlElement, region: HtmlElement, base: str, options: IawceOptions) -> list[Block]:
+    """The page's title and intro when the list region starts below them: from the page's
+    first ``<h1>``, outside ``region`` and before it, every heading and every paragraph of
+    at least ``IawceOptions.intro_min_words`` words with at most
+    ``IawceOptions.max_link_density`` link text (a category page's description above its
+    grid, a catalogue's title over its cards); none when the region holds an ``<h1>``."""
+    if region is body or region.find(".//h1") is not None:
+        return []
+    heading = next(body.iter("h1"), None)
+    if heading is None:
+        return []
+    around_region = {region, *region.iterancestors()}
+    common = next((a for a in heading.iterancestors() if a in around_region), None)
+    if common is None:
+        return []
+    order = {element: index for index, element in enumerate(common.iter())}
+    if order[heading] > order[region]:
+        return []
+    holders = {*region.iterancestors(), heading, *heading.iterancestors()}  # not the region
+    start, end = order[heading], order[region]
+
+    def outside(element: HtmlElement) -> bool:
+        return element not in holders and not start < order.get(element, -1) < end
+
+    return [
+        block
+        for block in render_blocks(common, base, skip=outside)
+        if block.kind == "heading"
+        or (
+            block.kind == "paragraph"
+            and block.length >= options.intro_min_words
+            and block.link_density <= options.max_link_density
+        )
+    ]
+
+
 def _tag_and_class(element: HtmlElement) -> str:
     return f"{element.tag}.{normalize_space(element.get('class') or '')}"
 
