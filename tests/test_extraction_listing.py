@@ -11,10 +11,10 @@ from pipelines.extraction.listing import (
     entry_block,
     group_by_depth_and_class,
     is_list,
-    list_intro,
     list_items,
     list_items_paper,
     list_region,
+    list_surroundings,
     rank,
     without_item_chrome,
     without_repeated_blocks,
@@ -233,6 +233,7 @@ def test_a_linked_pair_of_siblings_is_a_list_but_other_pairs_are_not():
 
 
 INTRO = "Our rental shoes come in every size, and complimentary socks are included with every pair you rent."
+GUIDE = "Shipping is free on every order over fifty dollars, and returns are free for thirty days."
 
 
 def category_page() -> str:
@@ -246,25 +247,30 @@ def category_page() -> str:
         f'<div class="page"><div class="head"><h1>Formal Shoe Gallery</h1><p>{INTRO}</p>'
         '<div>Sort by: price</div><div><a href="/a">Black shoes</a> <a href="/b">Brown shoes</a> <a href="/c">'
         "White shoes</a> and more</div></div>"
-        f'<div class="grid">{cards}</div><p>Shipping is free on every order over fifty dollars today.</p></div>'
-        "</body></html>"
+        f'<div class="grid">{cards}</div><h2>Buying guide</h2><p>{GUIDE}</p>'
+        '<div class="reviews"><p>I rented these for my wedding and they were comfortable all night long, '
+        "truly great shoes.</p></div></div>"
+        '<div class="footer"><p>Copyright 2026 Formal Shoe Company, every right reserved worldwide, all of them.</p>'
+        "</div></body></html>"
     )
 
 
-def test_a_list_region_below_the_title_is_given_the_title_and_its_intro():
+def test_a_list_region_is_given_the_title_intro_and_guide_around_it():
     body, lengths = parsed(category_page())
     items = list_items(body, lengths, OPTIONS)
     region = list_region(body, items, lengths, OPTIONS.items_share)
     assert region.get("class") == "grid"
-    intro = [block.text for block in list_intro(body, region, "", OPTIONS)]
-    # not the breadcrumb before the title, the short line, the links, the region or what follows it
-    assert intro == ["Formal Shoe Gallery", INTRO]
-    assert list_intro(body, region.getparent(), "", OPTIONS) == []  # that region holds the title
+    before, after = list_surroundings(body, region, "", OPTIONS)
+    # not the breadcrumb before the title, the short line, the links, the review or the footer
+    assert [block.text for block in before] == ["Formal Shoe Gallery", INTRO]
+    assert [block.text for block in after] == ["Buying guide", GUIDE]
+    assert list_surroundings(body, region.getparent(), "", OPTIONS) == ([], [])  # it holds the title
 
 
-def test_iawce_gives_a_category_page_its_title_and_intro_before_the_items():
+def test_iawce_gives_a_category_page_its_title_intro_and_guide_around_the_items():
     found = build_extractor("iawce").extract(Page(category_page(), "https://shop.example/shoes", LIST))
     assert found is not None
     text = found.text
     assert text.index("Formal Shoe Gallery") < text.index(INTRO) < text.index("Oxford shoe model 0")
-    assert "Oxford shoe model 7" in text and "Home" not in text and "Sort by" not in text
+    assert text.index("Oxford shoe model 7") < text.index(GUIDE)
+    assert not any(noise in text for noise in ("Home", "Sort by", "wedding", "Copyright"))

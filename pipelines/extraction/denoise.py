@@ -1537,6 +1537,16 @@ def is_control_label(text: str) -> bool:
     return bool(CONTROL_LABELS.fullmatch(normalize_space(text)))
 
 
+#: Class/id words of readers' feedback: discussion, reviews, testimonials.
+_READER_FEEDBACK = _marker_pattern((*DISCUSSION_WORDS, "review", "reviews", "testimonial", "testimonials"))
+
+
+def is_reader_feedback(element: HtmlElement) -> bool:
+    """Whether ``element``'s class or id names readers' feedback: comments, reviews,
+    testimonials (``DISCUSSION_WORDS`` and those)."""
+    return bool(_READER_FEEDBACK.search(_noise_marker(element)))
+
+
 def _text_holders(body: HtmlElement, accepts: Callable[[str], object]) -> list[HtmlElement]:
     """The element around each text node under ``body`` that ``accepts``: the element
     whose text it is, or the parent of the element whose tail it is."""

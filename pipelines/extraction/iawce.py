@@ -14,10 +14,10 @@ from pipelines.extraction.lengths import TextLengths, normalize_space, text_leng
 from pipelines.extraction.listing import (
     build_item,
     entry_block,
-    list_intro,
     list_items,
     list_items_paper,
     list_region,
+    list_surroundings,
     without_item_chrome,
     without_repeated_blocks,
 )
@@ -114,7 +114,8 @@ class IawceExtractor(_Iawce):
     element reached, drop link-dense paragraphs. Lists: descend the same way counting link
     text, rank (depth, tag.class) keys for the items, and render the region with each
     item as one "TITLE\\nTEXT" paragraph in place (so the intro and section headings stay;
-    a region that starts below the page's title is given it and its intro: :func:`list_intro`),
+    a region that shares its block with the page's title is given the prose around it there:
+    :func:`list_surroundings`),
     without the lines most items repeat (their buttons: :func:`without_item_chrome`),
     without controls' labels ("View details": :func:`is_control_label`) and with each
     block of several lines once (:func:`without_repeated_blocks`).
@@ -135,9 +136,8 @@ class IawceExtractor(_Iawce):
         built = [(element, item) for element in elements if (item := build_item(element, base)) is not None]
         items = without_item_chrome([item for _, item in built])
         entries = {element: entry_block(item) for (element, _), item in zip(built, items, strict=True)}
-        blocks = list_intro(body, region, base, self.options) + render_blocks(
-            region, base, substitutes=entries
-        )
+        before, after = list_surroundings(body, region, base, self.options)
+        blocks = before + render_blocks(region, base, substitutes=entries) + after
         labelled = [b for b in blocks if b.kind == "heading" or not is_control_label(b.text)]
         return without_repeated_blocks(labelled), items
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from pipelines.extraction.denoise import is_control_label
+from pipelines.extraction.denoise import is_control_label, is_reader_feedback
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, absolute_url, is_element
 from pipelines.extraction.lengths import TextLengths, normalize_space, text_length
 from pipelines.extraction.options import IawceOptions
@@ -121,40 +121,54 @@ def list_region(
     return region
 
 
-def list_intro(body: HtmlElement, region: HtmlElement, base: str, options: IawceOptions) -> list[Block]:
-    """The page's title and intro when the list region starts below them: from the page's
-    first ``<h1>``, outside ``region`` and before it, every heading and every paragraph of
-    at least ``IawceOptions.intro_min_words`` words with at most
-    ``IawceOptions.max_link_density`` link text (a category page's description above its
-    grid, a catalogue's title over its cards); none when the region holds an ``<h1>``."""
-    if region is body or region.find(".//h1") is not None:
-        return []
+def list_surroundings(
+    body: HtmlElement, region: HtmlElement, base: str, options: IawceOptions
+) -> tuple[list[Block], list[Block]]:
+    """What a list region leaves out of the block it shares with the page's first
+    ``<h1>``: before it, from the title on, and after it. Kept are headings and paragraphs
+    of at least ``IawceOptions.surrounding_min_words`` words with at most
+    ``IawceOptions.max_link_density`` link text (a category page's title and description
+    over its grid, its buying guide under it), never readers' feedback
+    (:func:`denoise.is_reader_feedback`: comments, reviews, testimonials). Nothing before
+    it when the region holds the ``<h1>`` or comes first."""
     heading = next(body.iter("h1"), None)
-    if heading is None:
-        return []
+    if region is body or heading is None:
+        return [], []
     around_region = {region, *region.iterancestors()}
     common = next((a for a in heading.iterancestors() if a in around_region), None)
     if common is None:
-        return []
+        return [], []
     order = {element: index for index, element in enumerate(common.iter())}
-    if order[heading] > order[region]:
-        return []
-    holders = {*region.iterancestors(), heading, *heading.iterancestors()}  # not the region
+    region_holders = set(region.iterancestors())  # not the region itself
+    holders = region_holders | {heading, *heading.iterancestors()}
     start, end = order[heading], order[region]
+    last = max(order[element] for element in region.iter())
 
-    def outside(element: HtmlElement) -> bool:
+    def kept(blocks: list[Block]) -> list[Block]:
+        return [
+            block
+            for block in blocks
+            if block.kind == "heading"
+            or (
+                block.kind == "paragraph"
+                and block.length >= options.surrounding_min_words
+                and block.link_density <= options.max_link_density
+            )
+        ]
+
+    def not_before(element: HtmlElement) -> bool:
+        if is_reader_feedback(element):
+            return True
         return element not in holders and not start < order.get(element, -1) < end
 
-    return [
-        block
-        for block in render_blocks(common, base, skip=outside)
-        if block.kind == "heading"
-        or (
-            block.kind == "paragraph"
-            and block.length >= options.intro_min_words
-            and block.link_density <= options.max_link_density
-        )
-    ]
+    def not_after(element: HtmlElement) -> bool:
+        if is_reader_feedback(element):
+            return True
+        return element not in region_holders and order.get(element, -1) <= last
+
+    has_before = start < end and region.find(".//h1") is None
+    before = kept(render_blocks(common, base, skip=not_before)) if has_before else []
+    return before, kept(render_blocks(common, base, skip=not_after))
 
 
 def _tag_and_class(element: HtmlElement) -> str:
