@@ -1111,3 +1111,10 @@ def test_a_product_grid_that_a_theme_names_facets_stays():
 def test_iawce_extracts_a_category_page_s_products_without_its_filters():
     text = iawce_text(shop_category_page(), "https://shop.example/socks", LIST)
     assert "Merino crew sock number 3" in text and "Argyle" not in text and "Striped" not in text
+
+
+def test_a_filter_named_block_that_holds_most_of_the_page_stays():
+    results = "".join(f"<li><a href='/r/{i}'>Search result number {i}</a></li>" for i in range(10))
+    root = page(f"<div class='filter-results'><ul>{results}</ul></div><p>Ten results</p>")
+    denoise(root, LIST)
+    assert "Search result number 9" in text_of(root)

@@ -802,7 +802,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
         removed["chrome"] = remove(small(_chrome_outside_content(body)))
     removed["class"] = remove(small(_noise_by_class(body, table)))
     if table.facet_panels:
-        removed["facets"] = remove(facet_panels(body))
+        removed["facets"] = remove(small(facet_panels(body)))
     if product:
         removed["product"] = remove(small(_marked(body, _marker_pattern(table.product_words), frozenset())))
     # A copy's removal leaves its twin: these steps need not spare the description.
