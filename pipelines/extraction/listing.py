@@ -157,14 +157,12 @@ def list_surroundings(
         ]
 
     def not_before(element: HtmlElement) -> bool:
-        if is_reader_feedback(element):
-            return True
-        return element not in holders and not start < order.get(element, -1) < end
+        outside = element not in holders and not start < order.get(element, -1) < end
+        return outside or is_reader_feedback(element)
 
     def not_after(element: HtmlElement) -> bool:
-        if is_reader_feedback(element):
-            return True
-        return element not in region_holders and order.get(element, -1) <= last
+        outside = element not in region_holders and order.get(element, -1) <= last
+        return outside or is_reader_feedback(element)
 
     has_before = start < end and region.find(".//h1") is None
     before = kept(render_blocks(common, base, skip=not_before)) if has_before else []
