@@ -26,16 +26,12 @@ from models.element_classifier import TreeEnsemble
 from models.quality_features import PageStats
 from models.quality_lexicon import Lexicon
 from pipelines.evaluation.text import tokens
-from pipelines.scripts import CJK_CHARACTER
 
 #: Longest word n-gram used to tell whether a line is contained in a text (shorter lines
 #: use n-grams of their own length).
 NGRAM = 3
 #: Share of a line's n-grams another text must contain for it to "keep" the line.
 CONTAINED = 0.5
-#: Share of a text's tokens in scripts written without spaces above which the ensemble
-#: keeps iawce's extraction (:func:`mostly_unspaced`).
-UNSPACED_SHARE = 0.5
 #: Lines on each side whose votes describe a line's neighbourhood.
 WINDOW = 3
 #: How many of each candidate's page-level features (leading columns of
@@ -176,16 +172,6 @@ def lexical_columns(
     words = sum(len(line.words) for line in lines)
     columns[:, 2] = float(np.sum(known_words)) / words if words else 0.0
     return columns
-
-
-def mostly_unspaced(words: Sequence[str]) -> bool:
-    """Whether most of a text's tokens are characters of a script written without spaces
-    (Chinese, Japanese). WCXB dev, the ensemble's training data, has no such page, and
-    the features count words, where those scripts give one token a character: on the
-    demo web's Chinese notice board the merge added the site's header to its list pages,
-    and the pick chose worse candidates."""
-    unspaced = sum(1 for word in words if CJK_CHARACTER.fullmatch(word))
-    return unspaced > UNSPACED_SHARE * len(words)
 
 
 def in_gold(line: Line, gold: Grams) -> bool:

@@ -5,6 +5,7 @@ each other.
 """
 
 import re
+from collections.abc import Sequence
 
 #: Character ranges of the scripts written without spaces between words (the one
 #: definition; regex class syntax).
@@ -23,3 +24,13 @@ HAN = (
 CJK_CHARS = HIRAGANA + KATAKANA + HAN
 #: One character of those scripts.
 CJK_CHARACTER = re.compile(f"[{CJK_CHARS}]")
+
+#: Share of a text's tokens in those scripts above which :func:`mostly_unspaced` holds.
+UNSPACED_SHARE = 0.5
+
+
+def mostly_unspaced(words: Sequence[str]) -> bool:
+    """Whether most of a text's tokens (``pipelines.evaluation.text.tokens``, one a CJK
+    character) are characters of a script written without spaces (Chinese, Japanese)."""
+    unspaced = sum(1 for word in words if CJK_CHARACTER.fullmatch(word))
+    return unspaced > UNSPACED_SHARE * len(words)

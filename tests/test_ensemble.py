@@ -18,7 +18,7 @@ from crawler.demo.generator import build_web
 from models.quality import FORMAT, QualityCheckpointError, QualityEstimate
 from models.quality_data import CandidatePage, quality_rows, read_cache
 from models.quality_features import PageStats, candidate_features, feature_names, page_stats
-from models.quality_merge import LEXICAL_FEATURES, candidate_lines, merged_quality, mostly_unspaced
+from models.quality_merge import LEXICAL_FEATURES, candidate_lines, merged_quality
 from models.quality_training import (
     MergeFit,
     StagePicks,
@@ -33,6 +33,7 @@ from pipelines.evaluation.text import tokens
 from pipelines.extraction import Page, build_extractor, decode_html
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT, FastEnsembleExtractor
+from pipelines.scripts import mostly_unspaced
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["good", "nav", "half"]

@@ -6,7 +6,10 @@ margin (chosen on validation domains); ``merge`` keeps iawce's lines that the st
 line classifier does not rule out and adds the other candidates' lines it is sure of
 (:mod:`models.quality_merge`; text and Markdown, each line's Markdown from its own
 candidate). A page mostly in Chinese or Japanese script keeps iawce's extraction
-(:func:`models.quality_merge.mostly_unspaced`: no training page is). The extraction's
+(:func:`pipelines.scripts.mostly_unspaced`): WCXB dev, the estimate's and the merge's
+training data, has no such page, and their features count words, where those scripts
+give one token a character (on the demo web's Chinese notice board the merge added the
+site's header to its list pages, and the pick chose worse candidates). The extraction's
 ``quality`` (the feed's ``extraction_quality``) is the picked candidate's estimate, or for a merge its mean with the kept lines' confidence
 (:func:`models.quality_merge.merged_quality`).
 
@@ -33,6 +36,7 @@ from pipelines.config import SettingsLike
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
 from pipelines.extraction.registry import build_extractor, configured_options, register
+from pipelines.scripts import mostly_unspaced
 from pipelines.version import short_hash
 
 if TYPE_CHECKING:
@@ -149,7 +153,7 @@ class EnsembleExtractor:
     def extract(self, page: Page) -> Extraction | None:
         from models.quality import CHEAP, FULL, MERGE
         from models.quality_features import page_stats
-        from models.quality_merge import merged_quality, mostly_unspaced
+        from models.quality_merge import merged_quality
         from pipelines.evaluation.text import tokens
 
         first = self.cheap.candidates[0]
