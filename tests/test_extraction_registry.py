@@ -177,3 +177,25 @@ def test_peers_extract_text_and_keep_the_given_page_type():
         build_extractor("trafilatura").extract(Page(html, "https://a.example/b")).title
         == "Harbor bridge reopens"
     )
+
+
+def test_justext_keeps_a_chinese_story_and_drops_its_menu():
+    """jusText has no Chinese stoplist: with stoplists alone it calls every paragraph of
+    a Chinese page boilerplate; its language-independent mode keeps the long ones, long
+    in Chinese characters (these are 90, under jusText's 200-character threshold)."""
+    story = [
+        f"第{i}段：市政府今天宣布，经过三个月的维修，港口大桥将于下周一重新开放，"
+        "沿线居民和每天通勤的上班族都对此表示欢迎，交通部门也将增加公交班次以方便出行，"
+        "大桥两侧的商店也准备了庆祝活动。"
+        for i in range(1, 5)
+    ]
+    html = (
+        "<html><head><title>港口大桥重新开放</title></head><body>"
+        "<nav><a href='/'>首页</a> <a href='/news'>新闻</a> <a href='/sport'>体育</a></nav>"
+        "<article><h1>港口大桥重新开放</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
+        "<footer>版权所有 © 2025 本地新闻网</footer></body></html>"
+    )
+    found = build_extractor("justext").extract(Page(html, "https://a.example/bridge"))
+    assert found is not None
+    assert all(p in found.text for p in story)
+    assert "首页" not in found.text and "版权所有" not in found.text

@@ -20,9 +20,11 @@ import lxml.html
 from lxml import etree
 
 from pipelines.config import SettingsLike
+from pipelines.evaluation.text import tokens
 from pipelines.extraction.dom import BLOCK_TAGS, xml_compatible
 from pipelines.extraction.page import ARTICLE, Extraction, Page
 from pipelines.extraction.registry import ExtractorUnavailable, configured_options, package_version, register
+from pipelines.scripts import mostly_unspaced
 
 logger = logging.getLogger(__name__)
 
@@ -148,9 +150,20 @@ class ReadabilityExtractor(PeerExtractor):
         return text_extraction(self.name, page, text, title=document.short_title())
 
 
+#: Latin characters of text a character of Chinese or Japanese script stands for, by which
+#: jusText's length thresholds (characters) are divided on such a page: the English
+#: Debian FAQ's sections are 2.44 times as long as their Chinese translations (1.63 the
+#: Japanese, which keep more English words).
+UNSPACED_CHARACTER_WIDTH = 2.5
+
+
 @register
 class JustextExtractor(PeerExtractor):
-    """jusText's non-boilerplate paragraphs, with the union of all its stoplists."""
+    """jusText's non-boilerplate paragraphs, with the union of all its stoplists; on a
+    page mostly in Chinese or Japanese script, for which jusText has no stoplist (it
+    would find no stopword and call every paragraph boilerplate), its language-independent
+    mode: no stoplist, both stopword thresholds 0, so length and link density decide, the
+    length thresholds divided by :data:`UNSPACED_CHARACTER_WIDTH`."""
 
     name: ClassVar[str] = "justext"
     package: ClassVar[str] = "jusText"
@@ -162,21 +175,33 @@ class JustextExtractor(PeerExtractor):
         length_high: int = 200
 
     def extract(self, page: Page) -> Extraction | None:
-        paragraphs = self.module.justext(
-            xml_compatible(page.html).encode("utf-8"),
-            all_stoplists(),
-            length_low=self.options.length_low,
-            length_high=self.options.length_high,
-            encoding="utf-8",
-        )
+        html = xml_compatible(page.html).encode("utf-8")
+        paragraphs = self.paragraphs(html, all_stoplists())
+        if mostly_unspaced(tokens(" ".join(p.text for p in paragraphs))):
+            paragraphs = self.paragraphs(
+                html,
+                frozenset(),
+                length_low=round(self.options.length_low / UNSPACED_CHARACTER_WIDTH),
+                length_high=round(self.options.length_high / UNSPACED_CHARACTER_WIDTH),
+                stopwords_low=0.0,
+                stopwords_high=0.0,
+            )
         text = "\n\n".join(p.text for p in paragraphs if not p.is_boilerplate)
         return text_extraction(self.name, page, text)
+
+    def paragraphs(self, html: bytes, stoplist: frozenset[str], **thresholds: float) -> list[Any]:
+        """jusText's classified paragraphs of the page (the length thresholds: the
+        options' unless given; the stopword thresholds: jusText's defaults unless given)."""
+        lengths = {"length_low": self.options.length_low, "length_high": self.options.length_high}
+        found: list[Any] = self.module.justext(html, stoplist, encoding="utf-8", **(lengths | thresholds))
+        return found
 
 
 @cache
 def all_stoplists() -> frozenset[str]:
     """jusText needs the page's language; the union of all its stoplists is a
-    language-neutral stand-in (it still finds no stopwords in Chinese or Japanese)."""
+    language-neutral stand-in (it has none for Chinese or Japanese: see
+    :class:`JustextExtractor`)."""
     import justext
 
     return frozenset().union(*(justext.get_stoplist(lang) for lang in justext.get_stoplists()))
