@@ -199,3 +199,24 @@ def test_justext_keeps_a_chinese_story_and_drops_its_menu():
     assert found is not None
     assert all(p in found.text for p in story)
     assert "首页" not in found.text and "版权所有" not in found.text
+
+
+def test_justext_keeps_a_korean_story_and_drops_its_menu():
+    """Korean particles join the word before them, so jusText's Korean stoplist finds
+    almost no stopword in a Korean story: the language-independent mode keeps it too."""
+    story = [
+        f"{i}번째 문단: 시청은 오늘 석 달 동안의 보수 공사를 마친 항구 다리를 다음 주 월요일에 "
+        "다시 개통한다고 발표했으며, 다리 근처에 사는 주민들과 매일 출퇴근하는 직장인들은 "
+        "이 소식을 크게 반겼고, 교통 당국은 버스 운행 횟수를 늘리기로 했다."
+        for i in range(1, 5)
+    ]
+    html = (
+        "<html><head><title>항구 다리 재개통</title></head><body>"
+        "<nav><a href='/'>홈</a> <a href='/news'>뉴스</a> <a href='/sport'>스포츠</a></nav>"
+        "<article><h1>항구 다리 재개통</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
+        "<footer>저작권 © 2025 지역 뉴스</footer></body></html>"
+    )
+    found = build_extractor("justext").extract(Page(html, "https://a.example/bridge"))
+    assert found is not None
+    assert all(p in found.text for p in story)
+    assert "스포츠" not in found.text and "저작권" not in found.text

@@ -155,15 +155,35 @@ class ReadabilityExtractor(PeerExtractor):
 #: Debian FAQ's sections are 2.44 times as long as their Chinese translations (1.63 the
 #: Japanese, which keep more English words).
 UNSPACED_CHARACTER_WIDTH = 2.5
+#: A letter of Korean's alphabet (Hangul syllables, jamo, compatibility jamo). Korean is
+#: written with spaces, but its particles join the word before them, so jusText's Korean
+#: stoplist finds few stopwords.
+HANGUL_LETTER = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+#: :data:`UNSPACED_CHARACTER_WIDTH` for Korean: the English FAQ's sections are 1.56 times
+#: as long as the Korean.
+HANGUL_CHARACTER_WIDTH = 1.6
+
+
+def unstopped_width(text: str) -> float | None:
+    """The Latin characters one character of ``text`` stands for when the text is mostly
+    in a script jusText's stoplists do not serve (Chinese, Japanese, Korean); None when
+    they do."""
+    if mostly_unspaced(tokens(text)):
+        return UNSPACED_CHARACTER_WIDTH
+    letters = [c for c in text if c.isalpha()]
+    if sum(1 for c in letters if HANGUL_LETTER.match(c)) > 0.5 * len(letters):
+        return HANGUL_CHARACTER_WIDTH
+    return None
 
 
 @register
 class JustextExtractor(PeerExtractor):
     """jusText's non-boilerplate paragraphs, with the union of all its stoplists; on a
-    page mostly in Chinese or Japanese script, for which jusText has no stoplist (it
-    would find no stopword and call every paragraph boilerplate), its language-independent
-    mode: no stoplist, both stopword thresholds 0, so length and link density decide, the
-    length thresholds divided by :data:`UNSPACED_CHARACTER_WIDTH`."""
+    page mostly in Chinese or Japanese script, for which jusText has no stoplist, or in
+    Korean (:func:`unstopped_width`), where it would find (almost) no stopword and call
+    every paragraph boilerplate, its language-independent mode: no stoplist, both
+    stopword thresholds 0, so length and link density decide, the length thresholds
+    divided by the script's character width."""
 
     name: ClassVar[str] = "justext"
     package: ClassVar[str] = "jusText"
@@ -177,12 +197,12 @@ class JustextExtractor(PeerExtractor):
     def extract(self, page: Page) -> Extraction | None:
         html = xml_compatible(page.html).encode("utf-8")
         paragraphs = self.paragraphs(html, all_stoplists())
-        if mostly_unspaced(tokens(" ".join(p.text for p in paragraphs))):
+        if width := unstopped_width(" ".join(p.text for p in paragraphs)):
             paragraphs = self.paragraphs(
                 html,
                 frozenset(),
-                length_low=round(self.options.length_low / UNSPACED_CHARACTER_WIDTH),
-                length_high=round(self.options.length_high / UNSPACED_CHARACTER_WIDTH),
+                length_low=round(self.options.length_low / width),
+                length_high=round(self.options.length_high / width),
                 stopwords_low=0.0,
                 stopwords_high=0.0,
             )
