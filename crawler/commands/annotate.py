@@ -11,6 +11,8 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from crawler.commands import use_help_formatter
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -33,6 +35,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         from models.annotation import MIN_RUN
 
         super().add_options(parser)

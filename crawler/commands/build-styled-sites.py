@@ -12,6 +12,8 @@ from typing import ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawler.commands import use_help_formatter
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -24,6 +26,7 @@ class Command(ScrapyCommand):
         return "Generate styled sites with article/listing labels and split roles by theme"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         parser.add_argument("--wcxb", required=True, metavar="DIR", help="WCXB dev folder (text source)")
         parser.add_argument("--out", required=True, metavar="DIR", help="folder for sites/ and pages.jsonl")

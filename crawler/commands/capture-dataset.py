@@ -15,6 +15,8 @@ from scrapy.exceptions import UsageError
 from twisted.internet import defer
 from twisted.python.failure import Failure
 
+from crawler.commands import use_help_formatter
+
 if TYPE_CHECKING:
     from crawler.dataset import LabeledPage
 
@@ -33,6 +35,7 @@ class Command(ScrapyCommand):
         return "Capture labelled pages through the crawler into a screenshot dataset"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         source = parser.add_argument_group("source (one or more)")
         source.add_argument("--wcxb", metavar="DIR", help="WCXB-style folder (html/, ground-truth/)")

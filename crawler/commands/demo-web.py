@@ -8,6 +8,8 @@ import threading
 
 from scrapy.commands import ScrapyCommand
 
+from crawler.commands import use_help_formatter
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -20,6 +22,7 @@ class Command(ScrapyCommand):
         return "Serve the bundled demo news web (one site per port) until Ctrl-C"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         from crawler.demo.cli import add_demo_web_arguments
 
         super().add_options(parser)

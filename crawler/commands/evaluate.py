@@ -10,6 +10,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from crawler.commands import use_help_formatter
 from pipelines.extraction import available_extractors
 
 
@@ -34,6 +35,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         parser.add_argument("--gold", required=True, metavar="GOLD", help="gold file or folder")
         parser.add_argument("--out", metavar="DIR", help="report folder (default: FEED's name + -report)")

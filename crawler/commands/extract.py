@@ -18,6 +18,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.settings import BaseSettings
 
+from crawler.commands import use_help_formatter
 from crawler.items import FEED_FIELDS, STATUS_ERROR, STATUS_OK, PageItem
 from pipelines.evaluation.scoring import text_fingerprint
 from pipelines.extract import apply_extraction
@@ -112,6 +113,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         parser.add_argument(
             "--page-type",

@@ -13,6 +13,8 @@ from pathlib import Path
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawler.commands import use_help_formatter
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -38,6 +40,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         parser.add_argument("--out", required=True, metavar="LABELS", help="gold JSONL the marks go to")
         parser.add_argument(

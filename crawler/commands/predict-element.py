@@ -16,6 +16,8 @@ from lxml import html as lxml_html
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawler.commands import use_help_formatter
+
 FORMATS = ("json", "text", "html")
 
 
@@ -40,6 +42,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         parser.add_argument(
             "--model", metavar="PATH", help="checkpoint (default: PAGESIGHT_ELEMENT_CLASSIFIER_CHECKPOINT)"

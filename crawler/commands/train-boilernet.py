@@ -13,6 +13,8 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from crawler.commands import use_help_formatter
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -35,6 +37,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         group = parser.add_argument_group(title="Training")
         group.add_argument("--data", required=True, metavar="DATA", help="WCXB folder or capture feed")

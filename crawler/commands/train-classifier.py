@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from crawler.commands import use_help_formatter
+
 if TYPE_CHECKING:
     from models.metrics import ClassificationMetrics
 
@@ -30,6 +32,7 @@ class Command(ScrapyCommand):
         return "Train the page-type classifier (PageNet, LeNet-5 or ResNet-101)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         from models.registry import MODELS
 

@@ -18,6 +18,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from crawler.commands import use_help_formatter
 from models.element_classifier import FORMAT, TreeEnsemble
 from models.element_training import F1, MAIN
 from models.splits import FOLDS
@@ -45,6 +46,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         from models.element_training import SETTINGS
 

@@ -19,6 +19,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from crawler.commands import use_help_formatter
 from models.quality import FORMAT, QualityEstimate
 from models.quality_training import MAX_ESCALATED_SHARE
 from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT
@@ -45,6 +46,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         group = parser.add_argument_group(title="Training")
         group.add_argument(

@@ -18,6 +18,8 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
+from crawler.commands import use_help_formatter
+
 
 class Command(ScrapyCommand):
     requires_project = True
@@ -42,6 +44,7 @@ class Command(ScrapyCommand):
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
+        use_help_formatter(parser)
         super().add_options(parser)
         from models.splits import FOLDS
         from models.vision_element_training import CONFIGS
