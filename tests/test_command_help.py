@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import subprocess
 import sys
@@ -13,12 +14,16 @@ import pytest
 from crawler.commands import HelpFormatter
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = sorted(path.stem for path in (ROOT / "crawler" / "commands").glob("*.py") if path.stem != "__init__")
+COMMANDS = sorted(
+    path.stem for path in (ROOT / "crawler" / "commands").glob("*.py") if path.stem != "__init__"
+)
 
 
 def test_a_help_line_that_wraps_after_a_colon_stays_a_help_line():
     parser = argparse.ArgumentParser(prog="demo", formatter_class=HelpFormatter)
-    parser.add_argument("--model", metavar="PATH", help="model Train writes and Predict reads (default: X.npz)")
+    parser.add_argument(
+        "--model", metavar="PATH", help="model Train writes and Predict reads (default: X.npz)"
+    )
     group = parser.add_argument_group("training")
     group.add_argument("--epochs", help="passes over the data")
     text = parser.format_help()
@@ -38,6 +43,6 @@ def test_no_option_help_is_garbled_into_a_heading(command):
     )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    for above, line in zip(lines, lines[1:], strict=False):
+    for above, line in itertools.pairwise(lines):
         if re.fullmatch(r"[=-]{3,}", line):
             assert len(line) == len(above) and not above.startswith(" "), (above, line)
