@@ -14,13 +14,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 import lxml.html
 from scrapy import Spider
 from scrapy.crawler import Crawler
 from scrapy.settings import BaseSettings
 from scrapy.utils.url import url_has_any_extension
+from w3lib.url import safe_url_string
 
 from crawler import signals as pagesight_signals
 from crawler.items import STATUS_OK, PageItem
@@ -111,17 +112,31 @@ def page_links(html: str, base_url: str, deny_extensions: Iterable[str] = ()) ->
         href = (anchor.get("href") or "").strip()
         if not href or href.startswith(("javascript:", "mailto:", "tel:")):
             continue
-        try:
-            url = urldefrag(urljoin(base, href)).url
-        except ValueError:  # a malformed address is no link
-            continue
-        if not url.startswith(("http://", "https://")) or url in links:
+        url = link_url(base, href)
+        if url is None or url in links:
             continue
         if denied and url_has_any_extension(url, denied):
             continue
         text = _SPACE.sub(" ", anchor.text_content()).strip()
         links[url] = PageLink(url, text, _in_pager(anchor, text), _context(anchor))
     return list(links.values())
+
+
+def link_url(base: str, href: str) -> str | None:
+    """The absolute http(s) URL an ``href`` leads to, without its fragment, or None when
+    it can be no request: a port that is no number (``http://a.example:Some Text/``), an
+    unclosed IPv6 literal, no host. Checked here with w3lib, as Scrapy's ``Request`` will
+    check it, so that no malformed link reaches the scheduler."""
+    try:
+        url = urldefrag(urljoin(base, href)).url
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return None
+        parts.port  # noqa: B018  (raises ValueError on a port that is no number)
+        safe_url_string(url)
+    except ValueError:
+        return None
+    return url
 
 
 def _context(anchor: Any) -> str:

@@ -52,6 +52,10 @@ def site_of(url: str) -> str:
     crawl's ``site`` field, and the site of gold pages that name none)."""
     parts = urlsplit(url)
     host = normalize_site(parts.hostname or "")
-    if parts.port and parts.port not in _DEFAULT_PORTS:
-        return f"{host}:{parts.port}"
+    try:
+        port = parts.port
+    except ValueError:  # a port that is no number names no other site
+        port = None
+    if port and port not in _DEFAULT_PORTS:
+        return f"{host}:{port}"
     return host

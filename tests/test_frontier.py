@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import html
+import random
+
 import pytest
+from scrapy import Request
 from scrapy.crawler import Crawler
+from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.settings import Settings
 
 from crawler.frontier import FrontierConfig, FrontierPipeline, PageLink, page_links, plan_links
 from crawler.items import PageCapture, PageItem
 from crawler.spiders.news import VIA_META_KEY, NewsSpider
+from pipelines.urls import site_of
 from tests.project_settings import pagesight_settings
 
 LIST_PAGE = """<html><body>
@@ -144,3 +150,66 @@ def test_a_seed_page_keeps_its_links_even_when_typed_article():
     plan = plan_links(links, "article", None, "", "page-type", "body", seed=True)
     assert [f.url.removeprefix("http://a.example") for f in plan][:1] == ["/?page=2"]
     assert {f.url.removeprefix("http://a.example") for f in plan} >= {"/world/", "/a/1.html", "/a/2.html"}
+
+
+#: Hrefs real pages carry that are no request: ports with text, scripts with colons,
+#: unbalanced brackets, IPv6 literals, very long addresses, control characters.
+MALFORMED_PIECES = [
+    "http://a.example:Some Text/",
+    "http://a.example:80:80/x",
+    "https://a.example:-1/",
+    "http://a.example:99999999999/",
+    "javascript:void(0):alert('a:b')",
+    "JavaScript:go('x:y')",
+    "http://[::1",
+    "http://[::1]:8080/ok",
+    "http://[fe80::1%25eth0]/",
+    "http://::1]/",
+    "http://a.example/a]b[c",
+    "http://a.example/" + "x" * 10_000,
+    "/path\x00with\x01controls\x7f",
+    "http://a.example/\tta\nb\r/",
+    "http:///no-host",
+    "http://",
+    "//a.example:port/",
+    "http://a.example/%zz%",
+    "http://user:pa:ss@a.example/",
+    "http://a.example/\u2028line",
+    "data:text/html,<a href=x>",
+]
+
+
+def fuzzed_hrefs(count: int, seed: int = 67) -> list[str]:
+    """Malformed pieces, alone and glued to each other and to good links."""
+    rng = random.Random(seed)
+    good = ["/a/1.html", "http://a.example/b", "?page=2", "#top"]
+    hrefs = list(MALFORMED_PIECES)
+    for _ in range(count):
+        parts = rng.sample(MALFORMED_PIECES + good, rng.randint(1, 3))
+        hrefs.append(rng.choice(["", " ", ":", "[", "]"]).join(parts))
+    return hrefs
+
+
+def test_fuzzed_malformed_hrefs_yield_only_links_that_can_be_requests():
+    hrefs = fuzzed_hrefs(400)
+    anchors = "".join(
+        f'<a href="{html.escape(href, quote=True)}">link {i}</a>' for i, href in enumerate(hrefs)
+    )
+    page = f"<html><body><p>{anchors}</p><a href='/a/1.html'>Story</a></body></html>"
+    links = page_links(page, "http://a.example/", deny_extensions=IGNORED_EXTENSIONS)
+    assert "http://a.example/a/1.html" in [link.url for link in links]
+    for link in links:
+        Request(link.url)  # what the scheduler would build: must not raise
+        assert site_of(link.url)
+
+
+def test_a_page_of_malformed_links_plans_and_schedules_without_raising():
+    hrefs = fuzzed_hrefs(200, seed=2026)
+    anchors = "".join(f'<li><a href="{html.escape(href, quote=True)}">x</a></li>' for href in hrefs)
+    page = f"<html><body><ul>{anchors}</ul><ul><li><a href='/a/1.html'>Story</a></li></ul></body></html>"
+    pipeline, engine = frontier()
+    item = PageItem(
+        "http://a.example/", "a.example", page_type="list", capture=PageCapture(page, b"", [], 1366, 900, 900)
+    )
+    assert pipeline.process_item(item) is item and item.warnings == []
+    assert "http://a.example/a/1.html" in [request.url for request in engine.requests]
