@@ -79,6 +79,10 @@ PAGESIGHT_BROWSER_ARGS = [
 DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.CaptureMiddleware": 950,
 }
+# A page whose spider callback raises still gets its line, an error line (crawler.lines).
+SPIDER_MIDDLEWARES = {
+    "crawler.lines.LineGuardMiddleware": 950,
+}
 # Viewport width of every capture, px (the I-AWCE paper's best width).
 PAGESIGHT_VIEWPORT_WIDTH = 1366
 PAGESIGHT_VIEWPORT_HEIGHT = 768
@@ -142,6 +146,9 @@ PAGESIGHT_STORE_URI = "output/store"
 PAGESIGHT_WARC_OUT = ""
 
 # --- Pipelines: store → classify → extract → dedupe → score → frontier -----------------
+# Each page's item goes through every pipeline whatever one raises: the failing step adds a
+# warning ("frontier: ValueError: …") and the line is written (pipelines.steps).
+ITEM_PROCESSOR = "pipelines.steps.GuardedItemPipelineManager"
 ITEM_PIPELINES = {
     "pipelines.store.StorePipeline": 100,
     "pipelines.warc.WarcPipeline": 150,

@@ -49,7 +49,8 @@ def run_crawl(
     done = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     records = []
     if feed.exists():
-        records = [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
+        # "\n" ends a line: a text may hold U+2028, which str.splitlines would split at
+        records = [json.loads(line) for line in feed.read_text(encoding="utf-8").split("\n") if line]
     return CrawlRun(records, done.stdout + done.stderr, marker, done.returncode)
 
 

@@ -256,6 +256,13 @@ class NewsSpider(Spider):
         logger.info("%s %s: %s", item.status, request.url, outcome.reason)
         return item
 
+    def error_line(self, request: Request, reason: str) -> PageItem:
+        """The error line of a page whose callback raised (:mod:`crawler.lines`)."""
+        item = self.new_item(request.url, request.meta)
+        item.status, item.error = STATUS_ERROR, reason
+        self.crawler.stats.inc_value(f"pagesight/items/{STATUS_ERROR}")
+        return item
+
     @staticmethod
     def new_item(url: str, meta: dict[str, Any]) -> PageItem:
         return PageItem(
