@@ -56,5 +56,7 @@ class GuardedItemPipelineManager(ItemPipelineManager):
                     result = method(item)
                 item = await ensure_awaitable(result, _warn=global_object_name(method))
             except Exception as error:  # every scheduled URL keeps its line
-                record_step_failure(item, step_name(getattr(method, "__self__", method)), error, self.crawler.stats)
+                record_step_failure(
+                    item, step_name(getattr(method, "__self__", method)), error, self.crawler.stats
+                )
         return item
