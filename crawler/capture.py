@@ -243,6 +243,10 @@ RESTORE_DOCUMENT_JS = """(html) => {
   for (const script of served.querySelectorAll('script')) script.remove();
   document.appendChild(document.adoptNode(served.documentElement));
 }"""
+#: The capture's warning (then ``: net::ERR_… at URL``) on a page whose own script moved
+#: the browser to an address that failed, captured from the server's document with its
+#: scripts off. A corpus wants the text the server sent; the error page has none.
+SERVED_AFTER_FAILED_NAVIGATION = "served: the page's script navigated to an address that failed; captured the server's document with its scripts off"
 #: The capture's warning on a page shown from its served HTML (:data:`RESTORE_DOCUMENT_JS`).
 RESTORED_WARNING = (
     "restored: the page's scripts removed its document; captured the served HTML without scripts"
@@ -568,6 +572,12 @@ async def _capture(page: Page, options: CaptureOptions, document: MainDocument) 
         document.redirected = False
         await page.goto(page.url, wait_until="commit", timeout=options.load_timeout * 1000)
         loaded = await _wait_for_load(page, options.load_timeout)
+    if _served_before_failed_navigation(page, document):
+        # The server sent the page, then its own script sent the browser to an address
+        # that failed (a move to https:// on a plain-HTTP host): show what was sent.
+        failure = document.network_errors[-1]
+        loaded = await _show_without_scripts(page, str(document.url), options)
+        warnings.append(f"{SERVED_AFTER_FAILED_NAVIGATION}: {failure}")
     _raise_on_error_page(page, document)
     facts = await _evaluate(page, PAGE_FACTS_JS)
     if not facts["hasDocument"]:
@@ -744,6 +754,34 @@ async def _restore_served_document(
         await requests.wait_quiet(options.network_idle_timeout)
     facts: dict[str, Any] = await _evaluate(page, PAGE_FACTS_JS)
     return facts
+
+
+def _served_before_failed_navigation(page: Page, document: MainDocument) -> bool:
+    """Whether the page is on Chromium's error page after a navigation away from a 2xx
+    HTML document the server had sent (the route decoded it: ``document.body``)."""
+    return (
+        page.url.startswith(BROWSER_ERROR_URL_PREFIX)
+        and document.body is not None
+        and document.status is not None
+        and 200 <= document.status < 300
+        and bool(document.network_errors)
+        and not document.network_errors[-1].endswith(f" at {document.url}")
+    )
+
+
+async def _show_without_scripts(page: Page, url: str, options: CaptureOptions) -> bool:
+    """Load ``url`` again with the page's scripts switched off (the capture's own
+    evaluations still run), so that the server's document is what the tab shows; whether
+    its load event came in time. The DevTools session that holds the switch is detached
+    once the document has loaded: no script of it ran, so none is left to run."""
+    session = await page.context.new_cdp_session(page)
+    try:
+        await session.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        await page.goto(url, wait_until="commit", timeout=options.load_timeout * 1000)
+        return await _wait_for_load(page, options.load_timeout)
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await session.detach()
 
 
 def _raise_on_error_page(page: Page, document: MainDocument) -> None:

@@ -78,3 +78,27 @@ def test_raising_stages_at_every_pipeline_position_lose_no_line(harbour_site: st
     assert broken["status"] == "error"
     assert broken["error"] == "spider: ValueError: planted in the spider's callback"
     assert "Error processing" not in run.log and "Spider error processing" not in run.log
+
+
+MOVED_AWAY = (
+    "<html><head><title>Pier story</title>"
+    '<script>location.replace("https://" + location.host + "/moved/story.html");</script>'
+    f"</head><body><article><h1>Ferry pier</h1>{STORY}</article></body></html>"
+)
+
+
+def test_a_page_whose_script_moves_to_a_dead_address_is_kept_from_the_server(tmp_path: Path) -> None:
+    """The server answered 200 with the article; its script then sent Chromium to
+    https:// on a plain-HTTP port (net::ERR_SSL_PROTOCOL_ERROR)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "moved.html").write_text(MOVED_AWAY, encoding="utf-8")
+    with serve_handler(partial(SimpleHTTPRequestHandler, directory=str(site))) as base:
+        run = run_crawl(tmp_path / "crawl", f"start_urls={base}/moved.html", "follow=false")
+    assert run.returncode == 0, run.log[-3000:]
+    (record,) = run.records
+    assert record["status"] == "ok", record
+    assert record["final_url"] == f"{base}/moved.html"
+    assert "harbour board met on Monday" in record["text"]
+    (served,) = [warning for warning in record["warnings"] if warning.startswith("served: ")]
+    assert re.search(r"net::ERR_SSL_PROTOCOL_ERROR at https://127\.0\.0\.1:\d+/moved/story\.html$", served)
