@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import FloatRect
 
 from pipelines.evaluation.gold import read_gold_jsonl
 from tests.element_pages import MAIN_PATH, layout_page
@@ -66,7 +67,84 @@ def test_requests_without_the_token_are_refused(label_app):
         assert len(json.load(answer)["pages"]) == 4
 
 
+def center(box: FloatRect | None) -> tuple[float, float]:
+    """A point near the top left of a box (its centre may lie beyond the frame's edge)."""
+    assert box is not None, "the element is not shown"
+    return box["x"] + min(box["width"] / 2, 30), box["y"] + min(box["height"] / 2, 12)
+
+
+def test_a_click_locks_the_selection_across_the_header_to_the_toolbar(label_app):
+    """The issue's walk: hover the body, click the article, move up across the page's
+    header to the toolbar, click Mark: the article is marked, not the header."""
+    from playwright.sync_api import sync_playwright
+
+    from crawler.browser import find_chromium
+    from settings import PAGESIGHT_BROWSER_ARGS
+
+    url, labels = label_app
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(), args=PAGESIGHT_BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(url)
+            page.wait_for_selector("body[data-loaded='0']")
+            story = page.frame_locator("#frame")
+            assert page.is_visible("#help") and "Click" in page.text_content("#help")
+            page.mouse.move(*center(story.locator(".side").bounding_box()), steps=5)
+            assert page.text_content("#hovered").startswith("/html/body/div[2]/div[2]")
+            assert page.text_content("#path") == "-"  # hovering only previews
+            assert "dotted" in story.locator(".side").evaluate("el => el.style.outline")
+
+            page.mouse.click(*center(story.locator(STORY_PARAGRAPH).bounding_box()))
+            assert page.text_content("#path") == MAIN_PATH + "/p[2]"
+            page.click("#parent")
+            assert page.text_content("#path") == MAIN_PATH
+            assert int(page.text_content("#textlen")) > 300
+
+            menu = story.locator(".menu li:nth-child(3)").bounding_box()
+            page.mouse.move(*center(menu), steps=15)
+            hovered = page.text_content("#hovered")
+            assert hovered.startswith("/html/body/div[1]/ul/li[3]")
+            assert "dotted" in story.locator(f"xpath={hovered}").evaluate("el => el.style.outline")
+            assert page.text_content("#path") == MAIN_PATH
+            page.mouse.move(*center(page.locator("#mark").bounding_box()), steps=15)
+            assert page.text_content("#path") == MAIN_PATH
+            assert page.text_content("#hovered") == "-"  # the mouse left the page
+            page.mouse.click(*center(page.locator("#mark").bounding_box()))
+            page.wait_for_function(f"document.getElementById('marked').textContent === '{MAIN_PATH}'")
+            assert [json.loads(line)["path"] for line in labels.read_text(encoding="utf-8").splitlines()] == [
+                MAIN_PATH
+            ]
+
+            # The mark keeps its own outline and its XPath and length stay shown while
+            # the selection moves on.
+            page.mouse.click(*center(story.locator(".foot p").bounding_box()))
+            assert page.text_content("#path") == "/html/body/div[3]/p"
+            assert "double" in story.locator("#story").evaluate("el => el.style.outline")
+            assert "solid" in story.locator(".foot p").evaluate("el => el.style.outline")
+            assert page.text_content("#marked") == MAIN_PATH
+            assert int(page.text_content("#marked-chars")) > 300
+            # No page type is gold until a person sets one.
+            assert page.text_content("#type") == "not set"
+            assert "page_type" not in json.loads(labels.read_text(encoding="utf-8"))
+            page.click("#article")
+            page.wait_for_function("document.getElementById('type').textContent === 'article (yours)'")
+            assert json.loads(labels.read_text(encoding="utf-8"))["page_type"] == "article"
+
+            # Review and undo: the page's clear button takes its line out of the gold file.
+            page.click("#summary")
+            assert "1 marked, 1 typed, 0 skipped of 4 pages" in page.text_content("#summary")
+            page.click("#review-rows button[data-index='0']")
+            page.wait_for_function("document.getElementById('marked').textContent === '-'")
+            assert labels.read_text(encoding="utf-8") == ""
+            assert story.locator("#story").evaluate("el => el.style.outline") == ""
+            assert page.text_content("#type") == "not set"
+        finally:
+            browser.close()
+
+
 def test_mark_train_predict_in_the_browser(label_app):
+    """Keys and buttons: select by click, widen with u, mark with m, train, predict."""
     from playwright.sync_api import sync_playwright
 
     from crawler.browser import find_chromium
@@ -81,13 +159,16 @@ def test_mark_train_predict_in_the_browser(label_app):
             story = page.frame_locator("#frame")
             for index in range(3):
                 page.wait_for_selector(f"body[data-loaded='{index}']")
-                story.locator(STORY_PARAGRAPH).hover()
+                story.locator(STORY_PARAGRAPH).click()
                 assert page.text_content("#path") == MAIN_PATH + "/p[2]"
                 assert int(page.text_content("#textlen")) > 100
                 outline = story.locator(STORY_PARAGRAPH).evaluate("el => el.style.outline")
                 assert "solid" in outline
                 page.keyboard.press("u")  # widen to the story
                 assert page.text_content("#path") == MAIN_PATH
+                page.keyboard.press("d")  # and back towards the clicked paragraph
+                assert page.text_content("#path") == MAIN_PATH + "/p[2]"
+                page.keyboard.press("u")
                 page.keyboard.press("m")
                 page.wait_for_function(f"document.getElementById('marked').textContent === '{MAIN_PATH}'")
                 gold = read_gold_jsonl(labels)

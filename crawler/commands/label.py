@@ -31,12 +31,14 @@ class Command(ScrapyCommand):
             "FEED_OR_URLS is the feed JSONL of a crawl whose captures were stored, or URLs / "
             "HTML files (comma-separated), which are first rendered through the crawl's capture "
             "into LABELS.captures/ (reused when reopened). Serves the app on 127.0.0.1 (a random token in its URL) "
-            "showing each page's stored rendered HTML (no scripts run) beside its screenshot: "
-            "hover to select an element; u/d widen/narrow; m mark it as the main content; a/l "
-            "mark the page article/list; s skip; n/p next/previous; t train the element "
+            "showing each page's stored rendered HTML (no scripts run, fixed overlays hidden) "
+            "beside its screenshot: click an element to select it (hovering only previews); "
+            "u/d widen/narrow; m mark it as the main content; a/l mark the page article/list; "
+            "s skip; c clear the page's labels; n/p next/previous; t train the element "
             "classifier on the marks (plus the auto-annotation of --gold pages nobody marked) "
             "into --model; r highlight what the model picks. Each mark is written to "
-            "LABELS.jsonl at once (url, page_type, text, path); reopening resumes."
+            "LABELS.jsonl at once (url, text, path, and page_type only where a person set "
+            "it); reopening resumes."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:

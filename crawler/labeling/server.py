@@ -4,7 +4,8 @@ carrying its random token (``?token=...`` or an ``X-Token`` header).
 Routes: ``/`` the app; ``/page/N/html`` the stored rendered HTML, served with a Content
 Security Policy that runs none of its scripts (the page stays as captured);
 ``/page/N/screenshot`` the capture's screenshot; ``/api/pages``; ``POST /api/mark``,
-``/api/type``, ``/api/skip``, ``/api/train``; ``/api/predict?index=N``.
+``/api/type``, ``/api/skip``, ``/api/clear`` (undo a page's labels), ``/api/train``;
+``/api/predict?index=N``.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(200, {"ok": True})
             elif route == "/api/skip":
                 session.skip(int(body["index"]))
+                self._json(200, {"ok": True})
+            elif route == "/api/clear":
+                session.clear(int(body["index"]))
                 self._json(200, {"ok": True})
             elif route == "/api/train":
                 self._json(200, session.train())

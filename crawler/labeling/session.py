@@ -6,11 +6,17 @@ renamed over it), one line per marked page, so it stays a valid gold file whatev
 happens to the browser or the server. Page types marked before the main element, and
 skipped pages, live in a small state file beside it (``LABELS.jsonl.state.json``).
 Reopening the same ``--out`` resumes at the first page neither marked nor skipped.
+
+Only what a person set is gold: a line's ``page_type`` is the type a person gave the
+page, and a page nobody typed has none (the capture's predicted type would otherwise be
+scored and trained on as if a person had checked it). The capture's type is shown in the
+app as ``predicted_page_type`` and never written to the gold file.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from pathlib import Path
@@ -23,6 +29,8 @@ from pipelines.evaluation.gold import GoldSet
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
 from pipelines.extraction.page import PAGE_TYPES, Page
 from pipelines.urls import url_key
+
+logger = logging.getLogger(__name__)
 
 #: The labeling tool trains quickly on few pages: the shipped setting, few negatives.
 TRAIN_SETTING = "shipped"
@@ -56,9 +64,36 @@ class LabelSession:
         self.gold = gold
         self.lock = threading.Lock()
         self.marks = read_marks(labels)
-        state = json.loads(self.state_path.read_text(encoding="utf-8")) if self.state_path.is_file() else {}
-        self.types: dict[str, str] = state.get("types", {})
+        if self.state_path.is_file():
+            state = json.loads(self.state_path.read_text(encoding="utf-8"))
+            self.types: dict[str, str] = state.get("types", {})
+            self._drop_unset_types()
+        else:  # gold written elsewhere: its page types are a person's
+            state = {}
+            self.types = {key: mark["page_type"] for key, mark in self.marks.items() if mark.get("page_type")}
         self.skipped: set[str] = set(state.get("skipped", []))
+
+    def _drop_unset_types(self) -> None:
+        """Make the marks' page types the ones a person set (the state file's).
+
+        Earlier versions wrote the capture's predicted type into every mark; those types
+        leave the gold file at the next write."""
+        dropped = 0
+        for key, mark in self.marks.items():
+            person = self.types.get(key)
+            if mark.get("page_type") == person:
+                continue
+            if person is None:
+                del mark["page_type"]
+                dropped += 1
+            else:
+                mark["page_type"] = person
+        if dropped:
+            logger.warning(
+                "%s: %d marks carry a page type nobody set (a prediction); dropped at the next write",
+                self.labels,
+                dropped,
+            )
 
     def page(self, index: int) -> CapturedPage:
         if not 0 <= index < len(self.pages):
@@ -66,17 +101,21 @@ class LabelSession:
         return self.pages[index]
 
     def overview(self) -> dict[str, Any]:
-        """Every page with its marks, and where to resume."""
+        """Every page with a person's labels (``page_type`` only when a person set it), the
+        capture's predicted type apart from them, and where to resume."""
         rows = []
         for index, page in enumerate(self.pages):
-            mark = self.marks.get(url_key(page.url), {})
+            key = url_key(page.url)
+            mark = self.marks.get(key, {})
             rows.append(
                 {
                     "index": index,
                     "url": page.url,
-                    "page_type": mark.get("page_type") or self.types.get(url_key(page.url)) or page.page_type,
+                    "page_type": self.types.get(key),
+                    "predicted_page_type": page.page_type,
                     "path": mark.get("path"),
-                    "skipped": url_key(page.url) in self.skipped,
+                    "chars": len(mark["text"]) if mark.get("text") is not None else None,
+                    "skipped": key in self.skipped,
                 }
             )
         start = next((r["index"] for r in rows if not r["path"] and not r["skipped"]), 0)
@@ -91,7 +130,9 @@ class LabelSession:
             raise LabelError(f"{path} names no element of the stored page {page.url}")
         key = url_key(page.url)
         with self.lock:
-            entry = {"url": page.url, "page_type": self.page_type_of(page), "text": text, "path": path}
+            entry: dict[str, Any] = {"url": page.url, "text": text, "path": path}
+            if key in self.types:
+                entry["page_type"] = self.types[key]
             self.marks[key] = entry
             self.skipped.discard(key)
             self._write()
@@ -112,8 +153,15 @@ class LabelSession:
             self.skipped.add(url_key(self.page(index).url))
             self._write()
 
-    def page_type_of(self, page: CapturedPage) -> str | None:
-        return self.types.get(url_key(page.url)) or page.page_type
+    def clear(self, index: int) -> None:
+        """Undo everything a person set on a page: its mark leaves the gold file, its type
+        and its skip the state file (both rewritten atomically)."""
+        key = url_key(self.page(index).url)
+        with self.lock:
+            self.marks.pop(key, None)
+            self.types.pop(key, None)
+            self.skipped.discard(key)
+            self._write()
 
     def train(self) -> dict[str, Any]:
         """Train on the marks (and the auto-annotation of gold pages nobody marked) and
