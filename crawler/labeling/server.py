@@ -17,11 +17,12 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from html import escape, unescape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 from urllib.request import url2pathname
 
 from crawler.labeling.session import LabelError, LabelSession
@@ -30,9 +31,12 @@ from pipelines.artifacts import read_artifact
 logger = logging.getLogger(__name__)
 
 APP_HTML = resources.files("crawler.labeling").joinpath("app.html")
-#: The stored page runs no script and loads nothing but its own images and styles.
-FROZEN_PAGE_CSP = "script-src 'none'; object-src 'none'; frame-src 'none'; base-uri 'none'"
+#: The stored page runs no script and loads nothing but its own images and styles; its
+#: base may only be the one :func:`frozen_page` gives it (``{origin}``).
+FROZEN_PAGE_CSP = "script-src 'none'; object-src 'none'; frame-src 'none'; base-uri {origin}"
 _PAGE_ROUTE = re.compile(r"^/page/(\d+)/(html|screenshot)$")
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
+_BASE_HREF = re.compile(r"""<base\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 
 class LabelServer(ThreadingHTTPServer):
@@ -48,6 +52,30 @@ class LabelServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/?token={self.token}"
+
+
+def frozen_page(html: str, url: str) -> tuple[str, str]:
+    """The stored HTML as the app shows it, and its Content Security Policy.
+
+    Served from the app's address, the page's relative URLs (``/static/site.css``) would
+    point at the app: a ``<base>`` first in its head points them at the page's own
+    address (or where the page's own base pointed), so its styles and images load and its
+    fixed overlays cover what they covered in the capture. The base goes into the head,
+    so the XPaths of the body's elements stay those of the capture.
+    """
+    head = _HEAD.search(html)
+    if head is None:
+        return html, FROZEN_PAGE_CSP.format(origin="'none'")
+    head_end = html.lower().find("</head>", head.end())
+    own = _BASE_HREF.search(html, head.end(), head_end if head_end >= 0 else len(html))
+    base = urljoin(url, unescape(next(g for g in own.groups() if g is not None))) if own else url
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https"):
+        return html, FROZEN_PAGE_CSP.format(origin="'none'")
+    tag = f'<base href="{escape(base)}">'
+    return html[: head.end()] + tag + html[head.end() :], FROZEN_PAGE_CSP.format(
+        origin=f"{parts.scheme}://{parts.netloc}"
+    )
 
 
 @contextmanager
@@ -83,8 +111,8 @@ class _Handler(BaseHTTPRequestHandler):
             elif match := _PAGE_ROUTE.match(route):
                 page = session.page(int(match.group(1)))
                 if match.group(2) == "html":
-                    html = read_artifact(page.html.get("uri", "")).decode("utf-8")
-                    headers = {"Content-Security-Policy": FROZEN_PAGE_CSP}
+                    html, csp = frozen_page(read_artifact(page.html.get("uri", "")).decode("utf-8"), page.url)
+                    headers = {"Content-Security-Policy": csp}
                     self._send(200, html.encode("utf-8"), "text/html; charset=utf-8", headers)
                 else:
                     self._send_screenshot(page.screenshot)
