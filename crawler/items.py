@@ -10,6 +10,10 @@ STATUS_SKIPPED = "skipped"
 STATUS_ERROR = "error"
 #: The capture's warning on a page whose load event did not come before the deadline.
 PARTIAL_LOAD_WARNING = "partial: load timeout"
+#: The feed's schema version, every line's ``schema``: raised with each breaking change
+#: to the fields (one renamed, removed, or meaning something else), listed in CHANGELOG.md,
+#: so that a reader can tell which lines it understands.
+FEED_SCHEMA = 1
 
 
 @dataclass
@@ -36,6 +40,8 @@ class PageCapture:
 class PageItem:
     """One feed line. Later pipelines fill the fields that start empty."""
 
+    #: First on every line (keyword-only, so that ``PageItem(url, site)`` still works).
+    schema: int = field(default=FEED_SCHEMA, kw_only=True)
     url: str
     site: str
     status: str = STATUS_OK

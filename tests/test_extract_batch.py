@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 from warcio.warcwriter import WARCWriter
 
 from crawler.items import FEED_FIELDS, PageCapture, PageItem
 from pipelines.extraction.sources import batch_pages, is_batch_source
 from pipelines.warc import write_page
-from tests.test_extraction_command import FIXTURES, scrapy_extract
+from tests.test_extraction_command import FIXTURES, ROOT, SCRAPY, scrapy_extract
 
 ARTICLE = (FIXTURES / "article.html").read_text(encoding="utf-8")
 
@@ -25,7 +26,7 @@ def test_a_folder_is_one_line_per_html_file_and_errors_are_lines(tmp_path):
     (pages / "notes.txt").write_text("skipped: not an HTML name", encoding="utf-8")
     out = tmp_path / "feed.jsonl"
     run = scrapy_extract(str(pages), "-o", str(out))
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr  # a page failed
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [line["url"].rsplit("/", 1)[1] for line in lines] == [
         "a.html",
@@ -39,7 +40,45 @@ def test_a_folder_is_one_line_per_html_file_and_errors_are_lines(tmp_path):
     assert listing["page_type"] == "list" and listing["items"]
     assert broken["status"] == "error" and broken["error"].startswith("not HTML")
     assert copy["near_duplicate_of"] == first["url"] and copy["simhash"] == first["simhash"]
-    assert "1 page(s) ended as error lines" in run.stderr
+    assert "1 of 4 page(s) failed: 1 error line(s), 0 with no main content found" in run.stderr
+
+
+def test_a_page_is_the_same_line_and_fails_alike_alone_and_in_a_folder(tmp_path):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    shutil.copy(FIXTURES / "article.html", pages / "a.html")
+    (pages / "empty.html").write_text("<html><body><div></div></body></html>", encoding="utf-8")
+    batch = scrapy_extract(str(pages), "--page-type", "article")
+    assert batch.returncode == 1
+    assert "1 of 2 page(s) failed: 0 error line(s), 1 with no main content found" in batch.stderr
+    for name, line in zip(("a.html", "empty.html"), batch.stdout.splitlines(), strict=True):
+        alone = scrapy_extract(str(pages / name), "--page-type", "article")
+        assert alone.returncode == (1 if name == "empty.html" else 0), alone.stderr
+        assert {**json.loads(alone.stdout), "fetched_at": None} == {**json.loads(line), "fetched_at": None}
+
+
+def test_a_folder_is_feed_lines_only(tmp_path):
+    for option in (["--format", "text"], ["--url", "https://a.example/"]):
+        run = scrapy_extract(str(FIXTURES), *option)
+        assert run.returncode == 2 and "no --format text|markdown, no --url" in run.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for number in range(40):
+        shutil.copy(FIXTURES / "article.html", pages / f"{number:02}.html")
+    extract = subprocess.Popen(
+        [*SCRAPY, "extract", str(pages), "--extractor", "iawce"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert json.loads(extract.stdout.readline())["url"].endswith("/00.html")
+    extract.stdout.close()  # as `| head -1` does
+    stderr = extract.stderr.read().decode()
+    assert extract.wait(timeout=120) == 0, stderr
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr and "Exception ignored" not in stderr
 
 
 def warc_of(path, items):

@@ -1,39 +1,42 @@
-"""``scrapy extract PATH_OR_URL``: extract one page and print the result (the logic lives
-in :mod:`pipelines.extraction.standalone`); or a folder of HTML files or a WARC file, one
-feed line (the crawl's shape) per page (:mod:`pipelines.extraction.sources`)."""
+"""``scrapy extract SOURCE`` (``pagesight extract``): the main content of one page (an
+HTML file, ``-`` for standard input, or a URL) or of many (a folder of HTML files, a WARC
+file), every page as one line of the crawl's feed (:mod:`pipelines.extraction.standalone`,
+:mod:`pipelines.extraction.sources`).
+
+A page fails alike alone and in a batch (an error line, or no main content found): the
+command then says how many and exits 1; bad input (an unreadable file given alone, an
+unknown extractor) exits 2.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.settings import BaseSettings
 
 from crawler.commands import use_help_formatter
-from crawler.items import FEED_FIELDS, STATUS_ERROR, STATUS_OK, PageItem
-from pipelines.evaluation.scoring import text_fingerprint
-from pipelines.extract import apply_extraction
+from crawler.items import STATUS_ERROR
 from pipelines.extraction import ExtractorUnavailable, available_extractors, build_extractor
-from pipelines.extraction.page import Extractor, Page
+from pipelines.extraction.page import Extractor
 from pipelines.extraction.sources import SourcePage, batch_pages, is_batch_source
 from pipelines.extraction.standalone import (
     FORMATS,
     PAGE_TYPE_CHOICES,
     SourceError,
-    extract_source,
-    format_extraction,
+    discard_stdout,
+    feed_record,
+    format_record,
+    read_source,
+    record_failure,
 )
 from pipelines.neardup import NearDuplicateIndex
-from pipelines.urls import site_of
 
 
 @dataclass(frozen=True)
@@ -55,35 +58,28 @@ class ExtractCommandConfig:
         )
 
 
-def feed_line(
-    page: SourcePage, extractor: Extractor, page_type: str, index: NearDuplicateIndex
-) -> dict[str, Any]:
-    """One page of a batch as a crawl's feed line: extracted, fingerprinted, or an error line."""
-    item = PageItem(
-        url=page.url,
-        site=site_of(page.url),
-        fetched_at=page.fetched_at or datetime.now(UTC).isoformat(timespec="seconds"),
-        extractor=extractor.name,
-    )
-    if page.html is None:
-        item.status, item.error = STATUS_ERROR, page.error
-    else:
-        try:
-            extraction = extractor.extract(
-                Page(html=page.html, url=page.url, page_type=None if page_type == "auto" else page_type)
-            )
-        except Exception as error:  # one page's failure is its line, not the batch's end
-            item.status, item.error = STATUS_ERROR, f"extract: {type(error).__name__}: {error}"
-        else:
-            if extraction is None:
-                item.warnings.append(f"extract: {extractor.name} found no main content")
+@dataclass
+class Tally:
+    """The pages written so far and how many of them failed, by kind."""
+
+    pages: int = 0
+    errors: int = 0
+    empty: int = 0
+
+    def add(self, record: dict[str, object]) -> str | None:
+        """Count ``record``; why it failed, or None."""
+        self.pages += 1
+        failure = record_failure(record)
+        if failure is not None:
+            if record["status"] == STATUS_ERROR:
+                self.errors += 1
             else:
-                apply_extraction(item, extraction)
-    if item.status == STATUS_OK and item.text and item.text.strip():
-        fingerprint = text_fingerprint(item.text)
-        item.simhash = f"{fingerprint:016x}"
-        item.near_duplicate_of = index.add(fingerprint, item.url)
-    return {name: getattr(item, name) for name in FEED_FIELDS}
+                self.empty += 1
+        return failure
+
+    @property
+    def failed(self) -> int:
+        return self.errors + self.empty
 
 
 class Command(ScrapyCommand):
@@ -93,23 +89,25 @@ class Command(ScrapyCommand):
 
     def syntax(self) -> str:
         return (
-            "PATH_OR_URL|FOLDER|FILE.warc.gz [--page-type article|list|auto] [--format json|text|markdown] "
-            "[--extractor NAME] [-o FEED.jsonl]"
+            "PATH_OR_URL|-|FOLDER|FILE.warc.gz [--page-type article|list|auto] [--format json|text|markdown] "
+            "[--extractor NAME] [-o FILE]"
         )
 
     def short_desc(self) -> str:
-        return "Extract the main content of one HTML file or URL and print it"
+        return "Extract the main content of HTML files or a URL as feed lines"
 
     def long_desc(self) -> str:
         return (
-            "Extract the main content of one page. PATH_OR_URL is an HTML file (.html or "
-            ".html.gz, e.g. a stored capture), a file:// URI or an http(s) URL; or many: a folder "
-            "of HTML files or a WARC file (.warc, .warc.gz; PageSight's rendered DOM when it "
-            "has one), written as a JSONL feed of the crawl's shape, one line per page, errors "
-            "as lines (-o FILE, else stdout). A file needs "
-            "no browser. A URL is fetched as raw HTML without running its scripts, unlike "
-            "`scrapy crawl`, which renders every page in Chromium first. --page-type auto "
-            "decides article or list from the HTML (link share of the denoised page)."
+            "Extract the main content of one page: PATH_OR_URL is an HTML file (.html or "
+            ".html.gz, e.g. a stored capture), a file:// URI, an http(s) URL, or - to read the "
+            "HTML from standard input; or of many: a folder of HTML files or a WARC file (.warc, "
+            ".warc.gz; PageSight's rendered DOM when it has one). Every page is one line of the "
+            "crawl's feed (JSON; --format text or markdown prints one page's text alone), "
+            "errors as lines (-o FILE, else stdout). A file needs no browser. A URL is fetched "
+            "as raw HTML without running its scripts, unlike `scrapy crawl`, which renders "
+            "every page in Chromium first. --page-type auto decides article or list from the "
+            "HTML (link share of the denoised page). Exit 1 when a page failed (an error line, "
+            "or no main content found), saying how many; 2 on bad input."
         )
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
@@ -121,54 +119,35 @@ class Command(ScrapyCommand):
             default="auto",
             help="article, list, or auto to decide from the HTML (default: auto)",
         )
-        parser.add_argument("--format", choices=FORMATS, default="json", help="output (default: json)")
+        parser.add_argument(
+            "--format", choices=FORMATS, default="json", help="one page: output (default: json, a feed line)"
+        )
         parser.add_argument(
             "--extractor",
             metavar="NAME",
             help=f"one of {', '.join(available_extractors())} (default from PAGESIGHT_EXTRACTOR)",
         )
-        parser.add_argument("--url", metavar="URL", help="page URL relative links of a file resolve against")
         parser.add_argument(
-            "-o", "--output", metavar="FILE", help="batch (folder or WARC): JSONL feed file (default: stdout)"
+            "--url", metavar="URL", help="one page: its URL, which relative links resolve against"
         )
+        parser.add_argument("-o", "--output", metavar="FILE", help="write there (default: stdout)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give exactly one PATH_OR_URL")
         assert self.settings is not None
         config = ExtractCommandConfig.from_settings(self.settings)
-        if is_batch_source(args[0]):
-            self.run_batch(args[0], opts, config)
-            return
-        try:
-            extraction = extract_source(
-                args[0],
-                build_extractor(opts.extractor or config.extractor, self.settings),
-                page_type=opts.page_type,
-                url=opts.url,
-                timeout=config.timeout,
-                user_agent=config.user_agent,
+        batch = is_batch_source(args[0])
+        if batch and (opts.format != "json" or opts.url):
+            raise UsageError(
+                "a folder or WARC file gives feed lines of their own URLs: no --format text|markdown, no --url",
+                print_help=False,
             )
-        except (SourceError, ExtractorUnavailable, ValueError) as error:
-            raise UsageError(str(error), print_help=False) from error
-        if extraction is None:
-            print(f"no main content found in {args[0]}", file=sys.stderr)
-            self.exitcode = 1
-            return
-        print(format_extraction(extraction, opts.format))
-
-    def run_batch(self, source: str, opts: argparse.Namespace, config: ExtractCommandConfig) -> None:
-        """Every page of a folder or WARC file → one JSONL feed line each, with a progress bar."""
-        from tqdm import tqdm
-
-        assert self.settings is not None
         try:
             extractor = build_extractor(opts.extractor or config.extractor, self.settings)
-            index = NearDuplicateIndex(config.neardup_distance)
         except (ExtractorUnavailable, ValueError) as error:
             raise UsageError(str(error), print_help=False) from error
-        pages: Iterator[SourcePage] = batch_pages(source)
-        errors = 0
+        tally = Tally()
         with ExitStack() as stack:
             out: IO[str] = (
                 stack.enter_context(Path(opts.output).open("w", encoding="utf-8"))
@@ -176,11 +155,65 @@ class Command(ScrapyCommand):
                 else sys.stdout
             )
             try:
-                for page in tqdm(pages, desc="extract", unit="page", disable=not sys.stderr.isatty()):
-                    line = feed_line(page, extractor, opts.page_type, index)
-                    errors += line["status"] == STATUS_ERROR
-                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            except ValueError as error:  # the WARC file itself cannot be read
-                raise UsageError(str(error), print_help=False) from error
-        if errors:
-            print(f"{errors} page(s) ended as error lines", file=sys.stderr)
+                if batch:
+                    self.run_batch(args[0], extractor, opts.page_type, config, out, tally)
+                else:
+                    self.run_one(args[0], extractor, opts, config, out, tally)
+            except BrokenPipeError:  # the reader has gone (`| head`): stop, quietly
+                discard_stdout()
+        if tally.failed:
+            self.exitcode = 1
+            if batch:
+                print(
+                    f"{tally.failed} of {tally.pages} page(s) failed: {tally.errors} error line(s), "
+                    f"{tally.empty} with no main content found",
+                    file=sys.stderr,
+                )
+
+    def run_one(
+        self,
+        source: str,
+        extractor: Extractor,
+        opts: argparse.Namespace,
+        config: ExtractCommandConfig,
+        out: IO[str],
+        tally: Tally,
+    ) -> None:
+        """One page: its feed line (or text, or Markdown), and why it failed on stderr."""
+        try:
+            html, url = read_source(source, config.timeout, config.user_agent)
+        except SourceError as error:
+            raise UsageError(str(error), print_help=False) from error
+        record = feed_record(SourcePage(opts.url or url, html), extractor, opts.page_type)
+        failure = tally.add(record)
+        if failure is not None:
+            print(f"{source}: {failure}", file=sys.stderr)
+        output = format_record(record, opts.format)
+        if output:
+            out.write(output + "\n")
+            out.flush()
+
+    def run_batch(
+        self,
+        source: str,
+        extractor: Extractor,
+        page_type: str,
+        config: ExtractCommandConfig,
+        out: IO[str],
+        tally: Tally,
+    ) -> None:
+        """Every page of a folder or WARC file: one feed line each, written as it is
+        made, with a progress bar on a terminal."""
+        from tqdm import tqdm
+
+        try:
+            index = NearDuplicateIndex(config.neardup_distance)
+            for page in tqdm(
+                batch_pages(source), desc="extract", unit="page", disable=not sys.stderr.isatty()
+            ):
+                record = feed_record(page, extractor, page_type, index)
+                out.write(format_record(record, "json") + "\n")
+                out.flush()
+                tally.add(record)
+        except ValueError as error:  # a bad PAGESIGHT_NEARDUP_DISTANCE, or an unreadable WARC file
+            raise UsageError(str(error), print_help=False) from error

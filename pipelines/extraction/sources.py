@@ -55,8 +55,18 @@ def folder_pages(folder: Path) -> Iterator[SourcePage]:
         except ArtifactError as error:
             yield SourcePage(url, error=str(error))
             continue
-        reason = non_html_reason(body)
-        yield SourcePage(url, error=f"not HTML: {reason}") if reason else SourcePage(url, decode_html(body))
+        yield page_of_bytes(url, body)
+
+
+def page_of_bytes(
+    url: str, body: bytes, charset: str | None = None, fetched_at: str | None = None
+) -> SourcePage:
+    """The page of a document's bytes: its HTML decoded (``charset`` from the HTTP header
+    when there is one), or a ``not HTML: …`` error when they are something else."""
+    reason = non_html_reason(body)
+    if reason:
+        return SourcePage(url, error=f"not HTML: {reason}", fetched_at=fetched_at)
+    return SourcePage(url, decode_html(body, charset), fetched_at=fetched_at)
 
 
 def warc_pages(path: Path) -> Iterator[SourcePage]:
@@ -116,9 +126,6 @@ def _response_page(record: ArcWarcRecord, body: bytes) -> SourcePage:
     status = record.http_headers.get_statuscode() if record.http_headers else "200"
     if status != "200":
         return SourcePage(url, error=f"http: HTTP {status}", fetched_at=fetched_at)
-    reason = non_html_reason(body)
-    if reason:
-        return SourcePage(url, error=f"not HTML: {reason}", fetched_at=fetched_at)
     content_type = record.http_headers.get_header("Content-Type") if record.http_headers else None
     charset = http_content_type_encoding(content_type) if content_type else None
-    return SourcePage(url, decode_html(body, charset), fetched_at=fetched_at)
+    return page_of_bytes(url, body, charset, fetched_at)
