@@ -54,6 +54,7 @@ from models.boilernet_data import (
     PageEncoder,
     Vocabulary,
 )
+from models.errors import why_unreadable
 
 FORMAT = "pagesight-boilernet"
 FORMAT_VERSION = 3
@@ -225,7 +226,8 @@ def load_boilernet(path: str | Path) -> LoadedBoilerNet:
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # torch.load fails with many types on a corrupt file
         raise BoilerNetCheckpointError(
-            f"BoilerNet checkpoint {path} is unreadable (truncated or not a checkpoint?): {exc}"
+            f"BoilerNet checkpoint {path} is unreadable: {why_unreadable(path, exc)}; train one with "
+            "`scrapy train-boilernet` or set PAGESIGHT_BOILERNET_CHECKPOINT"
         ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         raise BoilerNetCheckpointError(f"{path} is not a BoilerNet checkpoint (format {FORMAT!r} expected)")

@@ -31,6 +31,7 @@ from torch import nn
 from models.classifier import PageTypeClassifier
 from models.efficientnet import EfficientNetWeightsError, pretrained_weights
 from models.errors import CheckpointError as CheckpointError  # re-exported: callers catch it here
+from models.errors import why_unreadable
 from models.pagenet import trunk_keys
 from models.registry import PageTypeModel, model_spec, resolve_device
 from models.shipped import project_file
@@ -100,8 +101,9 @@ def read_checkpoint(path: str | Path | None) -> tuple[CheckpointMeta, dict[str, 
         payload = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # torch.load fails with many types on a corrupt file
         raise CheckpointError(
-            f"classifier checkpoint {path} is unreadable (truncated or not a checkpoint?): {exc}"
-        ) from exc
+            f"classifier checkpoint {path} is unreadable: {why_unreadable(path, exc)}; train one with "
+            "`scrapy train-classifier` or set PAGESIGHT_CLASSIFIER_CHECKPOINT"
+        ) from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
         found = payload.get("format") if isinstance(payload, dict) else type(payload).__name__
         raise CheckpointError(f"{path} is not a PageSight classifier checkpoint (format {found!r})")

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from models.errors import why_unreadable
+
 FORMAT = "pagesight-element-classifier/1"
 #: The arrays that hold one tree ensemble in a checkpoint.
 TREE_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
@@ -253,5 +255,5 @@ def read_npz_checkpoint(
         if isinstance(exc, error):
             raise
         raise error(
-            f"{what.split(maxsplit=1)[1]} checkpoint {path} is unreadable ({exc}); {retrain}"
+            f"{what.split(maxsplit=1)[1]} checkpoint {path} is unreadable: {why_unreadable(path, exc)}; {retrain}"
         ) from None

@@ -37,6 +37,7 @@ from torch import nn
 from torch.nn import functional
 
 from models.efficientnet import EfficientNetWeightsError, load_imagenet_lite0, pretrained_weights
+from models.errors import why_unreadable
 from models.pagenet import Trunk
 from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM
 from models.transform import open_screenshot
@@ -392,13 +393,15 @@ def load_checkpoint(path: str | Path) -> tuple[BoxHead, Trunk, dict[str, Any]]:
     path = Path(path)
     retrain = "train one with `scrapy train-vision-element` or set PAGESIGHT_VISION_ELEMENT_CHECKPOINT"
     if not path.is_file():
-        raise CheckpointError(f"vision-element checkpoint {path} is missing: {retrain}")
+        raise CheckpointError(f"vision-element checkpoint {path} is missing; {retrain}")
     try:
         saved = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # a corrupt file fails in torch.load with many types
-        raise CheckpointError(f"{path} is not a readable checkpoint ({exc}): {retrain}") from None
+        raise CheckpointError(
+            f"vision-element checkpoint {path} is unreadable: {why_unreadable(path, exc)}; {retrain}"
+        ) from None
     if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-        raise CheckpointError(f"{path} is not a {FORMAT} checkpoint: {retrain}")
+        raise CheckpointError(f"{path} is not a {FORMAT} checkpoint; {retrain}")
     try:
         backbone = load_backbone()
     except EfficientNetWeightsError as exc:

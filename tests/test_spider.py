@@ -42,12 +42,22 @@ def test_site_of(url, site):
 
 @pytest.mark.parametrize(("text", "value"), [("false", False), ("0", False), ("yes", True), (True, True)])
 def test_parse_bool(text, value):
-    assert parse_bool(text) is value
+    assert parse_bool(text, "follow") is value
 
 
-def test_parse_bool_rejects_garbage():
-    with pytest.raises(ValueError, match="not a boolean"):
-        parse_bool("maybe")
+def test_parse_bool_rejects_garbage_naming_the_argument():
+    with pytest.raises(ValueError, match=r"^-a follow=maybe: not a boolean"):
+        parse_bool("maybe", "follow")
+
+
+def test_unknown_arguments_are_refused_but_the_schedulers_pass():
+    with pytest.raises(
+        ValueError, match=r"^unknown spider argument -a start_url: the news spider takes start_urls,"
+    ):
+        NewsSpider(start_url="http://a.example/")
+    assert NewsSpider(start_urls="http://a.example/", _job="0123", _version="1").seed_urls == [
+        "http://a.example/"
+    ]
 
 
 def test_start_urls_and_urls_file(tmp_path):

@@ -35,6 +35,16 @@ class HelpFormatter(ScrapyHelpFormatter):
             part_strings.insert(index + 1, f"\n{char * len(title)}\n")
         return part_strings
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Paragraphs (blank-line apart) are wrapped; an indented one (a table of
+        arguments) keeps its lines."""
+        return "\n\n".join(
+            "\n".join(indent + line for line in block.splitlines())
+            if block.startswith("  ")
+            else super(HelpFormatter, self)._fill_text(block, width, indent)
+            for block in text.split("\n\n")
+        )
+
 
 def use_help_formatter(parser: argparse.ArgumentParser) -> None:
     """Every PageSight command's ``add_options`` calls this (see :class:`HelpFormatter`)."""

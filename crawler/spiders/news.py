@@ -36,8 +36,8 @@ VIA_META_KEY = "pagesight_via"
 SEED_DATE_META_KEY = "pagesight_seed_date"
 
 
-def parse_bool(value: str | bool) -> bool:
-    """Spider arguments arrive as strings: 'false', '0', 'no', 'off' mean False."""
+def parse_bool(value: str | bool, name: str) -> bool:
+    """Spider argument ``name`` arrives as a string: 'false', '0', 'no', 'off' mean False."""
     if isinstance(value, bool):
         return value
     lowered = value.strip().lower()
@@ -45,7 +45,7 @@ def parse_bool(value: str | bool) -> bool:
         return True
     if lowered in ("0", "false", "no", "off"):
         return False
-    raise ValueError(f"not a boolean: {value!r}")
+    raise ValueError(f"-a {name}={value}: not a boolean (true or false)")
 
 
 def split_urls(urls: str | list[str] | None) -> list[str]:
@@ -66,14 +66,24 @@ def read_urls_file(path: str | Path) -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
+#: The news spider's ``-a`` arguments and what each gives (``scrapy crawl -h`` lists them).
+#: Names starting with ``_`` are the scheduler's (Scrapyd's ``_job``) and pass unread.
+SPIDER_ARGUMENTS = {
+    "start_urls": "comma-separated URLs to start from",
+    "urls_file": "a file of URLs, one a line (# comments)",
+    "follow": "follow links within the seeds' sites (default true)",
+    "gold": "a gold file to score the crawl against (sets PAGESIGHT_GOLD)",
+    "sitemap": "sitemap index, sitemap or news sitemap URLs, comma-separated",
+    "sitemaps": "'robots': the sitemaps each seed site's robots.txt names",
+    "feed": "RSS or Atom feed URLs, comma-separated",
+}
+
+
 class NewsSpider(Spider):
     """Renders and captures pages, following links within the seeds' sites.
 
-    Arguments (``-a name=value``): ``start_urls`` (comma-separated), ``urls_file`` (one
-    URL a line), ``sitemap`` (sitemap index, sitemap or Google News sitemap URLs,
-    comma-separated), ``feed`` (RSS or Atom feed URLs), ``sitemaps=robots`` (the sitemaps
-    named by each seed site's robots.txt), ``follow`` (default true; false crawls only the
-    pages given or listed), ``gold`` (a gold file: sets ``PAGESIGHT_GOLD``). With no URLs at
+    Arguments (``-a name=value``): :data:`SPIDER_ARGUMENTS`; any other name is refused
+    (ValueError), except the scheduler's (``_job``…). With no URLs at
     all, the crawl turns ``PAGESIGHT_DEMO_WEB`` on: the demo web extension serves the
     bundled demo web on 127.0.0.1 and hands its home pages (and gold) over when the engine
     starts. Which links of a page are followed is decided after it is typed and extracted
@@ -93,6 +103,11 @@ class NewsSpider(Spider):
         sitemaps: str | None = None,
         **kwargs: Any,
     ):
+        unknown = [name for name in kwargs if not name.startswith("_")]
+        if unknown:
+            raise ValueError(
+                f"unknown spider argument -a {unknown[0]}: the news spider takes {', '.join(SPIDER_ARGUMENTS)}"
+            )
         super().__init__(**kwargs)
         seeds = split_urls(start_urls)
         if urls_file:
@@ -110,7 +125,7 @@ class NewsSpider(Spider):
                     "e.g. -a start_urls=https://example.com/"
                 )
         self.seed_urls: list[str] = seeds
-        self.follow: bool = parse_bool(follow)
+        self.follow: bool = parse_bool(follow, "follow")
         self.gold_path: str | None = gold
         self.allowed_sites: set[str] = {site_of(url) for url in seeds + self.sitemap_urls + self.feed_urls}
 
