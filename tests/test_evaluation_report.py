@@ -12,7 +12,7 @@ from PIL import Image
 from pipelines.artifacts import UnsupportedStoreError
 from pipelines.evaluation.feed import evaluate_feed, read_feed
 from pipelines.evaluation.gold import GoldPage, GoldSet, load_gold
-from pipelines.evaluation.report import write_report
+from pipelines.evaluation.report import SUMMARY_COLUMNS, SUMMARY_LEGEND, write_report
 from pipelines.evaluation.scorebook import Evaluation
 from pipelines.extraction import ExtractorUnavailable, build_extractor
 from tests.crawling import open_in_chromium
@@ -152,6 +152,18 @@ def test_write_report_writes_json_markdown_and_html(report, tmp_path):
     assert "missing from feed" in page and "https://beta.example/night-market" in page
     markdown = paths.markdown.read_text("utf-8")
     assert "| alpha | pagesight | 3 |" in markdown and "plots/hamming-distance.png" in markdown
+
+
+def test_every_summary_column_is_explained_and_page_types_say_their_label(report, tmp_path):
+    assert report["page_type_labels"] == {"article": "article", "listing": "list"}
+    paths = write_report(report, tmp_path / "out")
+    markdown, page = paths.markdown.read_text("utf-8"), paths.html.read_text("utf-8")
+    for key, heading, _ in SUMMARY_COLUMNS:
+        assert f"- **{heading}**: {SUMMARY_LEGEND[key]}" in markdown
+        assert f"<dt>{html.escape(heading)}</dt>" in page
+    assert "A snippet cut in the middle of a word never matches." in markdown
+    assert "| listing (list) | pagesight |" in markdown and "| article | pagesight |" in markdown
+    assert "<td>listing (list)</td>" in page
 
 
 def test_feed_with_extraction_quality_gets_the_predicted_vs_true_plot(gold, tmp_path):

@@ -105,8 +105,8 @@ def confusion_png(confusion: Mapping[str, Any]) -> bytes:
             axes.text(j, i, str(count), ha="center", va="center", color=color)
     axes.set_xticks(range(len(predicted)), predicted)
     axes.set_yticks(range(len(gold)), gold)
-    axes.set_xlabel("predicted")
-    axes.set_ylabel("gold")
+    axes.set_xlabel("predicted label")
+    axes.set_ylabel("gold label")
     return _png(figure)
 
 

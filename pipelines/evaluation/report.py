@@ -50,6 +50,36 @@ SUMMARY_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("item_recall", "item R", "rate"),
     ("ms_per_page", "ms/page", "number"),
 )
+#: What each summary column means (the report prints it under the table).
+SUMMARY_LEGEND: dict[str, str] = {
+    "pages": "gold pages scored",
+    "failures": "gold pages with no usable line (error, skipped, missing or no text)",
+    "word_precision": "share of the extracted words that are in the gold text (bag of words; "
+    "Chinese, Japanese and Thai by character), mean over pages with gold text",
+    "word_recall": "share of the gold text's words that were extracted, mean over pages",
+    "word_f1": "harmonic mean of word P and word R, per page, then the mean",
+    "shingle_f1": "F1 of overlapping 4-word shingles, counts pooled over pages (order matters)",
+    "hamming_precision": "the I-AWCE paper's P: share of pages whose simhash is within the correct "
+    "threshold of the gold's",
+    "hamming_recall": "the paper's R: share of those correct pages that are also within the "
+    "complete threshold",
+    "type_accuracy": "share of pages with a gold type whose predicted label (article or list) is the gold's",
+    "snippet_recall": "share of the gold's body snippets found in the text, mean over pages",
+    "snippet_precision": "share of the gold's boilerplate snippets kept out of the text, mean over pages",
+    "snippet_pooled_precision": "trafilatura's evaluation: body snippets found / (found + "
+    "boilerplate snippets found), counts pooled over pages",
+    "snippet_pooled_recall": "trafilatura's evaluation: body snippets found / all body snippets, pooled",
+    "snippet_pooled_f1": "harmonic mean of the pooled snippet P and R",
+    "item_precision": "list pages: share of extracted items that match a gold item, mean over pages",
+    "item_recall": "list pages: share of gold items extracted, mean over pages",
+    "ms_per_page": "extraction time per page, mean (milliseconds)",
+}
+#: How snippets match, said once under the legend.
+SNIPPET_MATCHING = (
+    "Snippets match as whole words: both sides are tokenized as the word metrics are, and a "
+    "snippet counts when its words appear in a row in the text, punctuation and spacing "
+    "aside. A snippet cut in the middle of a word never matches."
+)
 CALIBRATION_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("unrelated_pairs", "same-site pairs", "count"),
     ("unrelated_correct_rate", "same-site < correct", "rate"),
@@ -78,6 +108,8 @@ th{background:#f3f4f6;text-align:left}td.n{text-align:right;font-variant-numeric
 pre{white-space:pre-wrap;word-break:break-word;background:#fafafa;padding:8px;
 max-height:420px;overflow:auto;font-size:12px}.add{color:#116611}.del{color:#aa1111}
 img.shot{width:360px;border:1px solid #ccc}
+dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;color:#555}
+dl.legend dt{font-weight:600}dl.legend dd{margin:0}
 """
 
 
@@ -194,6 +226,8 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
             ["system", *(heading for _, heading, _ in SUMMARY_COLUMNS)],
             [[name, *_metric_texts(view["summary"], SUMMARY_COLUMNS)] for name, view in systems.items()],
         ),
+        "\n".join(f"- **{heading}**: {SUMMARY_LEGEND[key]}" for key, heading, _ in SUMMARY_COLUMNS),
+        SNIPPET_MATCHING,
         "## Calibration",
         _calibration_note(report),
         _md_table(
@@ -201,13 +235,14 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
             [[name, *_metric_texts(view["summary"], CALIBRATION_COLUMNS)] for name, view in systems.items()],
         ),
     ]
-    for group, title in (("sites", "Sites"), ("page_types", "Page types")):
+    for group, title, heading in GROUPS:
         parts += [
             f"## {title}",
+            *([PAGE_TYPES_NOTE] if group == "page_types" else []),
             _md_table(
-                [title[:-1].lower(), "system", *(heading for _, heading, _ in GROUP_COLUMNS)],
+                [heading, "system", *(heading for _, heading, _ in GROUP_COLUMNS)],
                 [
-                    [name, system, *_metric_texts(metrics, GROUP_COLUMNS)]
+                    [_group_name(report, group, name), system, *_metric_texts(metrics, GROUP_COLUMNS)]
                     for name, system, metrics in _group_rows(report, group)
                 ],
             ),
@@ -233,6 +268,21 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
         f"Thresholds: correct < {config['correct_distance']}, complete < {config['complete_distance']} bits.",
     ]
     return "\n\n".join(parts) + "\n"
+
+
+#: The grouped tables: (report key, title, first column's heading).
+GROUPS = (("sites", "Sites", "site"), ("page_types", "Page types", "gold page type (label)"))
+PAGE_TYPES_NOTE = (
+    "Grouped by the page type the gold names (WCXB's listing, product…); in brackets, the "
+    "label it counts as (PAGESIGHT_TYPE_LABEL_MAPPING: article or list), which the "
+    "classifier predicts and the confusion matrix counts."
+)
+
+
+def _group_name(report: Mapping[str, Any], group: str, name: str) -> str:
+    """A group's row name: a site, or a gold page type with its label."""
+    label = report.get("page_type_labels", {}).get(name) if group == "page_types" else None
+    return name if label is None or label == name else f"{name} ({label})"
 
 
 def _failures_md(report: Mapping[str, Any]) -> str:
@@ -329,6 +379,10 @@ def render_html(report: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
                 for name, view in systems.items()
             ],
         ),
+        '<dl class="legend">'
+        + "".join(f"<dt>{_e(h)}</dt><dd>{_e(SUMMARY_LEGEND[key])}</dd>" for key, h, _ in SUMMARY_COLUMNS)
+        + "</dl>",
+        f'<p class="note">{_e(SNIPPET_MATCHING)}</p>',
         "<h2>Calibration</h2>",
         f"<p>{_e(_calibration_note(report))}</p>",
         _html_table(
@@ -339,13 +393,18 @@ def render_html(report: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
             ],
         ),
     ]
-    for group, title in (("sites", "Sites"), ("page_types", "Page types")):
+    for group, title, heading in GROUPS:
         sections += [
             f"<h2>{title}</h2>",
+            *([f'<p class="note">{_e(PAGE_TYPES_NOTE)}</p>'] if group == "page_types" else []),
             _html_table(
-                [title[:-1].lower(), "system", *(h for _, h, _ in GROUP_COLUMNS)],
+                [heading, "system", *(h for _, h, _ in GROUP_COLUMNS)],
                 [
-                    [(_e(name), False), (_e(system), False), *_metric_cells(metrics, GROUP_COLUMNS)]
+                    [
+                        (_e(_group_name(report, group, name)), False),
+                        (_e(system), False),
+                        *_metric_cells(metrics, GROUP_COLUMNS),
+                    ]
                     for name, system, metrics in _group_rows(report, group)
                 ],
             ),

@@ -200,6 +200,7 @@ class Evaluation:
             },
             **_system_results(rows, self.config),
             "confusion": confusion_matrix(rows),
+            "page_type_labels": page_type_labels(rows),
             "worst_pages": [asdict(entry[-1]) for entry in sorted(self._worst, reverse=True)],
         }
         if peers:
@@ -292,6 +293,13 @@ def summarize(
         "item_f1": _mean(row["item_f1"] for row in rows),
         "ms_per_page": _mean(timings),
     }
+
+
+def page_type_labels(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Each gold page type (the gold's own name, ``listing``) and the label it counts as
+    (``list``): the page-type table groups by the first, the confusion matrix counts the
+    second."""
+    return {row["gold_type"]: row["gold_label"] for row in rows if row["gold_type"] and row["gold_label"]}
 
 
 def confusion_matrix(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
