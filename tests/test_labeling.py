@@ -1,5 +1,6 @@
 """`scrapy label` end to end: pages of one layout rendered through the capture, the app
-in headless Chromium (hover, keys, the gold file, train, predict), and the token."""
+in headless Chromium (click and hover, keys, the gold file, review and undo, overlays,
+train, predict), and the token."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +24,28 @@ ROOT = Path(__file__).resolve().parent.parent
 STORY_PARAGRAPH = "#story > p:nth-of-type(2)"
 
 
+@contextmanager
+def label_server(source: str, labels: Path) -> Iterator[str]:
+    """`scrapy label SOURCE --out LABELS` in a subprocess while the block runs; yields
+    the app's URL."""
+    command = [sys.executable, "-m", "scrapy", "label", source, "--out", str(labels)]
+    process = subprocess.Popen(
+        [*command, "-s", "LOG_LEVEL=WARNING"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        line = process.stdout.readline()
+        assert "open http://127.0.0.1:" in line, line + process.stderr.read()
+        yield line.rsplit("open ", 1)[1].strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 @pytest.fixture
 def label_app(tmp_path):
     """`scrapy label` on four layout pages (files); yields (app URL, labels path)."""
@@ -31,30 +56,8 @@ def label_app(tmp_path):
         path.write_text(layout_page(index, paragraphs=3 + index), encoding="utf-8")
         sources.append(str(path))
     labels = tmp_path / "labels.jsonl"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scrapy",
-            "label",
-            ",".join(sources),
-            "--out",
-            str(labels),
-            "-s",
-            "LOG_LEVEL=WARNING",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        line = process.stdout.readline()
-        assert "open http://127.0.0.1:" in line, line + process.stderr.read()
-        yield line.rsplit("open ", 1)[1].strip(), labels
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with label_server(",".join(sources), labels) as url:
+        yield url, labels
 
 
 def test_requests_without_the_token_are_refused(label_app):
@@ -193,3 +196,47 @@ def test_mark_train_predict_in_the_browser(label_app):
         finally:
             browser.close()
     assert len(read_gold_jsonl(labels)) == 3
+
+
+#: A page whose text lives in a fixed full-screen shell (kept) under a fixed cookie bar
+#: the capture leaves (it covers no point the capture probes), with the body scroll-locked.
+APP_SHELL_PAGE = (
+    "<!DOCTYPE html><html><head><style>body{margin:0;overflow:hidden}"
+    "#app{position:fixed;inset:0;overflow:auto;padding:20px}"
+    ".bar{position:fixed;left:0;right:0;bottom:0;height:50px;background:#222;color:#eee}</style></head>"
+    "<body><div id='app'><h1>Harbour notes</h1>"
+    + "".join(
+        f"<p>Paragraph {i} about the river, the market and the station in spring.</p>" for i in range(30)
+    )
+    + "</div><div class='bar'>We use cookies. <button>Accept</button></div></body></html>"
+)
+
+
+def test_fixed_overlays_are_hidden_and_can_be_shown(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from crawler.browser import find_chromium
+    from settings import PAGESIGHT_BROWSER_ARGS
+
+    page_file = tmp_path / "shell.html"
+    page_file.write_text(APP_SHELL_PAGE, encoding="utf-8")
+    with label_server(str(page_file), tmp_path / "labels.jsonl") as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(), args=PAGESIGHT_BROWSER_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(url)
+            page.wait_for_selector("body[data-loaded='0']")
+            stored = page.frame_locator("#frame")
+            display = "el => getComputedStyle(el).display"
+            assert page.text_content("#overlay-list") == "/html/body/div[2]"
+            assert stored.locator(".bar").evaluate(display) == "none"
+            assert stored.locator("#app").evaluate(display) == "block"
+            assert stored.locator("body").evaluate("el => getComputedStyle(el).overflowY") == "auto"
+            page.click("#overlays")
+            assert stored.locator(".bar").evaluate(display) == "block"
+            assert stored.locator("body").evaluate("el => getComputedStyle(el).overflowY") == "hidden"
+            assert page.text_content("#overlay-list").startswith("none, shown again")
+            page.keyboard.press("o")
+            assert stored.locator(".bar").evaluate(display) == "none"
+        finally:
+            browser.close()

@@ -5,8 +5,6 @@ picks the marked element on the three held-out articles."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,9 +15,9 @@ from crawler.demo import DemoWeb
 from crawler.snapshot import FEED_NAME
 from models.element_data import read_capture_feed
 from pipelines.extraction.dom import parse_html
+from tests.test_labeling import label_server
 
 pytestmark = pytest.mark.e2e
-ROOT = Path(__file__).resolve().parent.parent
 MARKED = 10
 #: The element a person marks on a portal article: the story's text.
 STORY_BODY = '//div[@class="story-body"]'
@@ -34,22 +32,8 @@ def portal_app(tmp_path_factory) -> Iterator[tuple[str, Path]]:
             page["url"] for page in demo.gold if page["site"] == "portal" and page["page_type"] == "article"
         ]
         assert len(urls) == MARKED + 3
-        command = [sys.executable, "-m", "scrapy", "label", ",".join(urls), "--out", str(labels)]
-        process = subprocess.Popen(
-            [*command, "-s", "LOG_LEVEL=WARNING"],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert process.stdout is not None and process.stderr is not None
-            line = process.stdout.readline()
-            assert "open http://127.0.0.1:" in line, line + process.stderr.read()
-            yield line.rsplit("open ", 1)[1].strip(), labels
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
+        with label_server(",".join(urls), labels) as url:
+            yield url, labels
 
 
 def story_paths(labels: Path) -> dict[str, str]:

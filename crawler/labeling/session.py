@@ -67,17 +67,17 @@ class LabelSession:
         if self.state_path.is_file():
             state = json.loads(self.state_path.read_text(encoding="utf-8"))
             self.types: dict[str, str] = state.get("types", {})
+            self.skipped: set[str] = set(state.get("skipped", []))
             self._drop_unset_types()
         else:  # gold written elsewhere: its page types are a person's
-            state = {}
             self.types = {key: mark["page_type"] for key, mark in self.marks.items() if mark.get("page_type")}
-        self.skipped: set[str] = set(state.get("skipped", []))
+            self.skipped = set()
 
     def _drop_unset_types(self) -> None:
         """Make the marks' page types the ones a person set (the state file's).
 
-        Earlier versions wrote the capture's predicted type into every mark; those types
-        leave the gold file at the next write."""
+        Earlier versions wrote the capture's predicted type into every mark; the gold file
+        is rewritten without them at once, before anything reads it as gold."""
         dropped = 0
         for key, mark in self.marks.items():
             person = self.types.get(key)
@@ -90,10 +90,11 @@ class LabelSession:
                 mark["page_type"] = person
         if dropped:
             logger.warning(
-                "%s: %d marks carry a page type nobody set (a prediction); dropped at the next write",
+                "%s: %d marks carried a page type nobody set (a prediction); rewritten without them",
                 self.labels,
                 dropped,
             )
+            self._write()
 
     def page(self, index: int) -> CapturedPage:
         if not 0 <= index < len(self.pages):
