@@ -30,8 +30,19 @@ from pipelines.version import PAGESIGHT_VERSION
 from tests.crawling import PROJECT_ROOT, processes_with_marker
 from tests.redis_server import free_port
 
-#: What `scrapyd-deploy` packs: the packages, the packaging and the Scrapy project file.
-PROJECT_PARTS = ("crawler", "models", "pipelines", "settings", "setup.py", "pyproject.toml", "scrapy.cfg")
+#: What `scrapyd-deploy` reads: the packages (``pagesight``, the installed command, stays
+#: out of the egg), the packaging with its pins and the Scrapy project file.
+PROJECT_PARTS = (
+    "crawler",
+    "models",
+    "pipelines",
+    "settings",
+    "pagesight",
+    "setup.py",
+    "pyproject.toml",
+    "requirements.txt",
+    "scrapy.cfg",
+)
 DEPLOY_URL = "http://localhost:6800/"  # scrapy.cfg's [deploy] url
 
 
@@ -161,8 +172,9 @@ def test_the_egg_carries_every_shipped_file_and_works_from_elsewhere(tmp_path):
         entry_points = archive.read("EGG-INFO/entry_points.txt").decode()
     assert set(shipped_data()) <= names
     assert "crawler/commands/capture-dataset.py" in names
-    assert not any(name.startswith(("tests/", "benchmarks/")) for name in names)
-    assert "settings = settings" in entry_points  # how Scrapyd finds the settings module
+    assert not any(name.startswith(("tests/", "benchmarks/", "pagesight/")) for name in names)
+    # How Scrapyd finds the settings module; the wheel's command is not the egg's.
+    assert "settings = settings" in entry_points and "console_scripts" not in entry_points
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
