@@ -47,15 +47,18 @@ class Installed:
     site_packages: Path
     outside: Path  # an empty working directory, outside the clone
 
-    def run(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-        """``args[0]`` from the environment's bin/, run in the outside directory with an
-        environment that does not name the checkout."""
+    def env(self) -> dict[str, str]:
+        """An environment that does not name the checkout, the new bin/ first on PATH."""
         env = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "VIRTUAL_ENV")}
         env["PATH"] = f"{self.venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        return env
+
+    def run(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+        """``args[0]`` from the environment's bin/, run in the outside directory."""
         return subprocess.run(
             [str(self.venv / "bin" / args[0]), *args[1:]],
             cwd=self.outside,
-            env=env,
+            env=self.env(),
             input=input,
             capture_output=True,
             text=True,
@@ -134,6 +137,24 @@ def test_pagesight_extract_from_outside_the_clone(installed: Installed) -> None:
     assert line["provenance"]["checkpoints"]  # the shipped checkpoints, found from the package
     piped = installed.run("pagesight", "extract", "-", "--format", "text", input=ARTICLE.read_text())
     assert piped.returncode == 0 and piped.stdout.startswith("River cleanup draws hundreds"), piped.stderr
+
+
+def test_a_reader_that_is_gone_ends_the_output_quietly(installed: Installed) -> None:
+    shutil.copy(ARTICLE, installed.outside / "page.html")
+    for args in (["--help"], ["extract", "page.html"]):
+        process = subprocess.Popen(
+            [str(installed.venv / "bin" / "pagesight"), *args],
+            cwd=installed.outside,
+            env=installed.env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # gone before the command writes, as `| head` can be
+        stderr = process.stderr.read()
+        assert process.wait(timeout=300) == 0, stderr
+        assert "Traceback" not in stderr and "Exception ignored" not in stderr
 
 
 def test_every_scrapy_command_of_the_project_runs_as_pagesight(installed: Installed) -> None:
