@@ -133,6 +133,7 @@ def test_a_click_locks_the_selection_across_the_header_to_the_toolbar(label_app)
             page.click("#article")
             page.wait_for_function("document.getElementById('type').textContent === 'article (yours)'")
             assert json.loads(labels.read_text(encoding="utf-8"))["page_type"] == "article"
+            assert page.text_content("#path") == "/html/body/div[3]/p"  # toolbar clicks keep it
 
             # Review and undo: the page's clear button takes its line out of the gold file.
             page.click("#summary")
