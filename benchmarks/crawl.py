@@ -37,8 +37,9 @@ sys.path.insert(0, str(ROOT))
 from crawler.demo import DemoWeb
 
 
-def tree_pss_kib(root_pid: int) -> int:
-    """Proportional set size of a process and all its descendants, KiB (Linux /proc)."""
+def tree_pss_by_pid(root_pid: int) -> dict[int, int]:
+    """Proportional set size of a process and each of its descendants, KiB by PID (Linux
+    /proc; a process that ends while being read is left out)."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -46,18 +47,24 @@ def tree_pss_kib(root_pid: int) -> int:
         except OSError:
             continue
         children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    total, stack = 0, [root_pid]
+    pss: dict[int, int] = {}
+    stack = [root_pid]
     while stack:
         pid = stack.pop()
         stack.extend(children.get(pid, []))
         try:
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
-                    total += int(line.split()[1])
+                    pss[pid] = int(line.split()[1])
                     break
         except OSError:
             continue
-    return total
+    return pss
+
+
+def tree_pss_kib(root_pid: int) -> int:
+    """Proportional set size of a process and all its descendants, KiB."""
+    return sum(tree_pss_by_pid(root_pid).values())
 
 
 def run_measured(command: list[str]) -> dict[str, Any]:

@@ -6,10 +6,22 @@ memory stays flat and nothing is left running.
         --faults latency_ms=50,error_rate=0.1,hang,huge,non_html --out /work/data/soak
 
 Writes DIR/feed.jsonl, DIR/urls.txt (every URL the demo web serves: what the crawl must
-reach), DIR/soak.json (lines, distinct_urls, lost, duplicates, rss_mib (the crawl's
-process tree, Chromium included, sampled every 50 feed lines; proportional set size, so
-that memory shared between processes is counted once), chromium_left, pages_per_s,
-settings), and the crawl's log, store and report beside them.
+reach), DIR/memory.jsonl (each memory sample as it is taken, to follow a long soak),
+DIR/soak.json (pages_served, lines, distinct_urls, lost, duplicates, chromium_left,
+pages_per_s, settings, flatness, memory), and the crawl's log, store and report beside
+them. ``--results FILE`` writes soak.json's summary there too (it names no paths).
+
+Memory is the proportional set size (memory shared between processes counted once) of the
+crawl's process tree, read every READ_EVERY_S seconds and split by role: the crawl process,
+Playwright's node driver, Chromium's browser process, its renderers, and its other children
+(GPU process, network and storage services, zygotes). Each sample, at every 50 feed lines,
+holds each role's median over the readings since the previous sample, and the median of the
+whole tree. A single reading is hostage to how many renderers are alive at that moment: in
+the 1,000-page soak 1 to 6 were, 31-229 MiB together (454 MiB while a 4 MB page rendered),
+and the tree's total at page 1,100 came out +18 % over page 100 in one run and -1.9 % in
+another. ``flatness`` is the largest deviation of each role, and of the total, from the
+sample at ``--baseline-page`` (500) over every later sample; the crawl is flat when the
+total's stays within ±10 %.
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to
@@ -36,17 +48,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawl import tree_pss_kib  # benchmarks/crawl.py, beside this script
+from crawl import tree_pss_by_pid  # benchmarks/crawl.py, beside this script
 
 from crawler.demo import DemoWeb, Faults
 
 SAMPLE_EVERY = 50  # feed lines between memory samples
+READ_EVERY_S = 2.0  # seconds between readings of the tree (about 12 per sample at 2 pages/s)
+#: The parts of the crawl's process tree whose memory is reported apart. Renderers come and
+#: go with the pages open; the others live as long as the crawl.
+ROLES = ("crawl", "driver", "browser", "renderers", "chromium_other", "other")
+TOLERANCE = 0.10  # largest deviation of the total from the baseline sample of a flat crawl
 #: Settings under which the crawl should reach every page the demo web serves. The default
 #: frontier follows an article's links only from its body, and the tag index of a rare
 #: topic is linked only from its articles' topic boxes; and the default
 #: DEPTH_LIMIT of 2 stops short of those indexes on a big demo web (3 links from home).
 REACH_EVERY_PAGE = {"PAGESIGHT_FRONTIER_ARTICLE_LINKS": "all", "DEPTH_LIMIT": "0"}
-MEDIAN_OF_LAST = 5  # memory samples whose median is printed beside the last one
 
 
 def served_urls(demo: DemoWeb) -> list[str]:
@@ -90,11 +106,144 @@ def scaled_web(pages: int, faults: Faults, seed: int) -> DemoWeb:
         per_site = max(per_site + 1, math.ceil(per_site * pages / count))
 
 
-def count_lines(path: Path) -> int:
-    if not path.exists():
-        return 0
-    with path.open("rb") as lines:
-        return sum(1 for line in lines if line.strip())
+class FeedLines:
+    """Counts a growing feed's lines, reading only what was appended since the last count
+    (the feed of a 5,000-page soak runs to hundreds of MB; it is counted every
+    READ_EVERY_S)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.offset, self.lines = path, 0, 0
+
+    def count(self) -> int:
+        if self.path.exists():
+            with self.path.open("rb") as feed:
+                feed.seek(self.offset)
+                appended = feed.read()
+            self.offset += len(appended)
+            self.lines += appended.count(b"\n")
+        return self.lines
+
+
+def process_role(cmdline: list[str]) -> str:
+    """The role of a process below the crawl process, from its command line (the argv
+    list of /proc/PID/cmdline). Chromium's zygote-forked children rewrite theirs into one
+    string (``/usr/lib/chromium/chromium --type=renderer ...``), so the words are split
+    again."""
+    words = " ".join(cmdline).split()
+    if not words:
+        return "other"
+    program = Path(words[0]).name
+    kind = next((word.split("=", 1)[1] for word in words if word.startswith("--type=")), "")
+    if kind == "renderer":
+        return "renderers"
+    if kind or "crashpad" in program:
+        return "chromium_other"
+    if program == "node" or "run-driver" in words:
+        return "driver"
+    if "chrom" in program or "headless_shell" in program:
+        return "browser"
+    return "other"
+
+
+def read_memory(root_pid: int) -> dict[str, Any] | None:
+    """One reading of the crawl's tree: PSS by role and in total (KiB), and the renderers
+    alive; None once the crawl process is gone."""
+    pss = tree_pss_by_pid(root_pid)
+    if root_pid not in pss:
+        return None
+    roles = dict.fromkeys(ROLES, 0)
+    renderers = 0
+    for pid, kib in pss.items():
+        role = "crawl" if pid == root_pid else process_role(command_line(pid))
+        roles[role] += kib
+        renderers += role == "renderers"
+    return {"roles": roles, "total": sum(roles.values()), "renderers": renderers}
+
+
+def command_line(pid: int) -> list[str]:
+    """A process's argv (empty once it has ended)."""
+    try:
+        return [
+            arg.decode(errors="replace")
+            for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if arg
+        ]
+    except OSError:
+        return []
+
+
+def memory_sample(pages: int, readings: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sample at ``pages`` feed lines from the readings since the last one: the median
+    of each role and of the total, MiB, and the fewest and most renderers alive."""
+    return {
+        "pages": pages,
+        "readings": len(readings),
+        "total_mib": round(statistics.median(r["total"] for r in readings) / 1024, 1),
+        "roles_mib": {
+            role: round(statistics.median(r["roles"][role] for r in readings) / 1024, 1) for role in ROLES
+        },
+        "renderers": [min(r["renderers"] for r in readings), max(r["renderers"] for r in readings)],
+    }
+
+
+def flatness(samples: list[dict[str, Any]], baseline_page: int) -> dict[str, Any] | None:
+    """The largest deviation (signed, as a fraction) of each role's memory, and of the
+    total's, from the sample at ``baseline_page`` over every later sample; flat when the
+    total's stays within TOLERANCE. None when there is no such sample or none after it."""
+    baseline = next((sample for sample in samples if sample["pages"] == baseline_page), None)
+    later = [sample for sample in samples if sample["pages"] > baseline_page]
+    if baseline is None or not later:
+        return None
+
+    def largest(values: list[float], base: float) -> float | None:
+        if not base:
+            return None
+        deviations: list[float] = [value / base - 1 for value in values]
+        worst: float = max(deviations, key=abs)
+        return round(worst, 4)
+
+    deviation = {
+        role: largest([sample["roles_mib"][role] for sample in later], baseline["roles_mib"][role])
+        for role in ROLES
+    }
+    total = largest([sample["total_mib"] for sample in later], baseline["total_mib"])
+    return {
+        "baseline_page": baseline_page,
+        "last_page": later[-1]["pages"],
+        "samples_after": len(later),
+        "max_deviation": {**deviation, "total": total},
+        "tolerance": TOLERANCE,
+        "flat": total is not None and abs(total) <= TOLERANCE,
+    }
+
+
+def memory_table(samples: list[dict[str, Any]], verdict: dict[str, Any] | None) -> str:
+    """Each role's memory at the baseline and the last sample and its largest deviation,
+    as a Markdown table, and the verdict; or why there is none."""
+    if verdict is None:
+        return "memory: no sample at the baseline page, or none after it; no verdict"
+    at = {sample["pages"]: sample for sample in samples}
+    first, last = at[verdict["baseline_page"]], at[verdict["last_page"]]
+    rows = [
+        f"| role | page {first['pages']} (MiB) | page {last['pages']} (MiB) | max deviation |",
+        "|---|---|---|---|",
+    ]
+    for role in (*ROLES, "total"):
+        if role == "total":
+            before, after = first["total_mib"], last["total_mib"]
+        else:
+            before, after = first["roles_mib"][role], last["roles_mib"][role]
+        deviation = verdict["max_deviation"][role]
+        shown = "n/a" if deviation is None else f"{deviation:+.1%}"
+        rows.append(f"| {role} | {before} | {after} | {shown} |")
+    renderers = f"renderers alive: {first['renderers']} at page {first['pages']}, {last['renderers']} at page {last['pages']}"
+    word = "flat" if verdict["flat"] else "NOT flat"
+    rows.append(
+        f"\n{renderers}; {word}: the total's largest deviation from page {first['pages']} over "
+        f"{verdict['samples_after']} later samples is {verdict['max_deviation']['total']:+.1%} "
+        f"(tolerance ±{verdict['tolerance']:.0%})"
+    )
+    return "\n".join(rows)
 
 
 def marked_processes(marker: str) -> list[int]:
@@ -113,8 +262,8 @@ def marked_processes(marker: str) -> list[int]:
 
 def crawl(out: Path, demo: DemoWeb, gold: Path, extra: dict[str, str]) -> dict[str, Any]:
     """Crawl the served demo web from its home pages (``extra``: more settings); memory of
-    the whole process tree at every SAMPLE_EVERY feed lines; Chromium processes still alive
-    after the crawl."""
+    the process tree by role at every SAMPLE_EVERY feed lines; Chromium processes still
+    alive after the crawl."""
     feed = out / "feed.jsonl"
     settings = {
         "PAGESIGHT_STORE_URI": str(out / "store"),
@@ -139,11 +288,17 @@ def crawl(out: Path, demo: DemoWeb, gold: Path, extra: dict[str, str]) -> dict[s
         stop = threading.Event()
 
         def sample() -> None:
-            next_at = SAMPLE_EVERY
-            while not stop.wait(0.5):
-                if count_lines(feed) >= next_at:
-                    samples.append({"pages": next_at, "rss_mib": round(tree_pss_kib(process.pid) / 1024, 1)})
-                    next_at += SAMPLE_EVERY
+            lines, next_at, readings = FeedLines(feed), SAMPLE_EVERY, []
+            while not stop.wait(READ_EVERY_S):
+                reading = read_memory(process.pid)
+                if reading is None:
+                    return
+                readings.append(reading)
+                if lines.count() >= next_at:
+                    samples.append(memory_sample(next_at, readings))
+                    with (out / "memory.jsonl").open("a") as progress:
+                        progress.write(json.dumps(samples[-1]) + "\n")
+                    next_at, readings = next_at + SAMPLE_EVERY, []
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -155,7 +310,7 @@ def crawl(out: Path, demo: DemoWeb, gold: Path, extra: dict[str, str]) -> dict[s
     left = marked_processes(marker)
     if returncode:
         print(f"the crawl exited {returncode}; see {out / 'crawl.log'}", file=sys.stderr)
-    return {"seconds": seconds, "rss_mib": samples, "chromium_left": len(left), "returncode": returncode}
+    return {"seconds": seconds, "memory": samples, "chromium_left": len(left), "returncode": returncode}
 
 
 def main() -> None:
@@ -168,6 +323,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
         "--setting", action="append", default=[], metavar="NAME=VALUE", help="a setting of the crawl"
+    )
+    parser.add_argument(
+        "--baseline-page", type=int, default=500, help="the sample every later one is compared with"
+    )
+    parser.add_argument(
+        "--results", type=Path, help="also write the summary here (no paths: for benchmarks/results/)"
     )
     args = parser.parse_args()
     extra = dict(setting.split("=", 1) for setting in args.setting)
@@ -187,26 +348,25 @@ def main() -> None:
     ]
     crawled = {line["url"] for line in lines}
     result = {
+        "pages_served": len(urls),
+        "faults": args.faults,
+        "seed": args.seed,
         "lines": len(lines),
         "distinct_urls": len(crawled),
         "lost": len(set(urls) - crawled),
         "duplicates": len(lines) - len(crawled),
-        "rss_mib": run["rss_mib"],
         "chromium_left": run["chromium_left"],
         "pages_per_s": round(len(lines) / run["seconds"], 3),
         "settings": {**REACH_EVERY_PAGE, **extra},
+        "flatness": flatness(run["memory"], args.baseline_page),
+        "memory": run["memory"],
     }
-    (args.out / "soak.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps({key: value for key, value in result.items() if key != "rss_mib"}))
-    by_pages = {sample["pages"]: sample["rss_mib"] for sample in run["rss_mib"]}
-    if 100 in by_pages:
-        last = max(by_pages)
-        tail = [by_pages[pages] for pages in sorted(by_pages)[-MEDIAN_OF_LAST:]]
-        print(
-            f"memory: {by_pages[100]} MiB at page 100, {by_pages[last]} MiB at page {last} "
-            f"({by_pages[last] / by_pages[100] - 1:+.1%}); median of the last {len(tail)} samples "
-            f"{statistics.median(tail)} MiB ({statistics.median(tail) / by_pages[100] - 1:+.1%})"
-        )
+    summary = json.dumps(result, indent=2) + "\n"
+    (args.out / "soak.json").write_text(summary, encoding="utf-8")
+    if args.results:
+        args.results.write_text(summary, encoding="utf-8")
+    print(json.dumps({key: value for key, value in result.items() if key not in ("memory", "flatness")}))
+    print(memory_table(run["memory"], result["flatness"]))
     if run["returncode"]:
         raise SystemExit(run["returncode"])
 
