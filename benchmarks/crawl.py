@@ -37,9 +37,11 @@ sys.path.insert(0, str(ROOT))
 from crawler.demo import DemoWeb
 
 
-def tree_pss_by_pid(root_pid: int) -> dict[int, int]:
-    """Proportional set size of a process and each of its descendants, KiB by PID (Linux
-    /proc; a process that ends while being read is left out)."""
+def tree_memory_kib(root_pid: int) -> dict[int, dict[str, int]]:
+    """Memory of a process and each of its descendants by PID, KiB (Linux /proc): ``pss``,
+    the proportional set size (a page shared by N processes counts 1/N in each), and
+    ``private``, the pages no other process maps. A process that ends while being read is
+    left out."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -47,24 +49,24 @@ def tree_pss_by_pid(root_pid: int) -> dict[int, int]:
         except OSError:
             continue
         children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    pss: dict[int, int] = {}
+    memory: dict[int, dict[str, int]] = {}
     stack = [root_pid]
     while stack:
         pid = stack.pop()
         stack.extend(children.get(pid, []))
         try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
-                    pss[pid] = int(line.split()[1])
-                    break
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
         except OSError:
             continue
-    return pss
+        kib = {line.split(":")[0]: int(line.split()[1]) for line in rollup if line.endswith(" kB")}
+        if "Pss" in kib:
+            memory[pid] = {"pss": kib["Pss"], "private": kib["Private_Clean"] + kib["Private_Dirty"]}
+    return memory
 
 
 def tree_pss_kib(root_pid: int) -> int:
     """Proportional set size of a process and all its descendants, KiB."""
-    return sum(tree_pss_by_pid(root_pid).values())
+    return sum(process["pss"] for process in tree_memory_kib(root_pid).values())
 
 
 def run_measured(command: list[str]) -> dict[str, Any]:

@@ -11,17 +11,17 @@ DIR/soak.json (pages_served, lines, distinct_urls, lost, duplicates, chromium_le
 pages_per_s, settings, flatness, memory), and the crawl's log, store and report beside
 them. ``--results FILE`` writes soak.json's summary there too (it names no paths).
 
-Memory is the proportional set size (memory shared between processes counted once) of the
-crawl's process tree, read every READ_EVERY_S seconds and split by role: the crawl process,
-Playwright's node driver, Chromium's browser process, its renderers, and its other children
-(GPU process, network and storage services, zygotes). Each sample, at every 50 feed lines,
-holds each role's median over the readings since the previous sample, and the median of the
-whole tree. A single reading is hostage to how many renderers are alive at that moment: in
-the 1,000-page soak 1 to 6 were, 31-229 MiB together (454 MiB while a 4 MB page rendered),
-and the tree's total at page 1,100 came out +18 % over page 100 in one run and -1.9 % in
-another. ``flatness`` is the largest deviation of each role, and of the total, from the
-sample at ``--baseline-page`` (500) over every later sample; the crawl is flat when the
-total's stays within ±10 %.
+Memory is the proportional set size (memory shared between processes counted once) and the
+private memory of the crawl's process tree, read every READ_EVERY_S seconds and split by
+role: the crawl process, Playwright's node driver, Chromium's browser process, its
+renderers, and its other children (GPU process, network and storage services, zygotes).
+Each sample, at every 50 feed lines, holds each role's median, and the whole tree's, over
+the readings since the previous sample. A single reading is hostage to how many renderers
+are alive at that moment: in the 1,000-page soak 1 to 6 were, 31-229 MiB together (454 MiB
+while a 4 MB page rendered), and the tree's total at page 1,100 came out +18 % over page
+100 in one run and -1.9 % in another. ``flatness`` is the largest deviation of each role,
+and of the total, from the sample at ``--baseline-page`` (500) over every later sample; the
+crawl is flat when the total PSS's stays within ±10 %.
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to
@@ -48,7 +48,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawl import tree_pss_by_pid  # benchmarks/crawl.py, beside this script
+from crawl import tree_memory_kib  # benchmarks/crawl.py, beside this script
 
 from crawler.demo import DemoWeb, Faults
 
@@ -57,6 +57,11 @@ READ_EVERY_S = 2.0  # seconds between readings of the tree (about 12 per sample 
 #: The parts of the crawl's process tree whose memory is reported apart. Renderers come and
 #: go with the pages open; the others live as long as the crawl.
 ROLES = ("crawl", "driver", "browser", "renderers", "chromium_other", "other")
+#: PSS counts a page shared by N processes 1/N in each, so the tree's falls when processes
+#: outside it (another crawl's Chromium, a test's torch) map the same libraries; private
+#: memory (pages only one process maps) is beside it, blind to that but to sharing within
+#: the tree too. A leak grows both.
+MEASURES = ("pss", "private")
 TOLERANCE = 0.10  # largest deviation of the total from the baseline sample of a flat crawl
 #: Settings under which the crawl should reach every page the demo web serves. The default
 #: frontier follows an article's links only from its body, and the tag index of a rare
@@ -146,18 +151,20 @@ def process_role(cmdline: list[str]) -> str:
 
 
 def read_memory(root_pid: int) -> dict[str, Any] | None:
-    """One reading of the crawl's tree: PSS by role and in total (KiB), and the renderers
-    alive; None once the crawl process is gone."""
-    pss = tree_pss_by_pid(root_pid)
-    if root_pid not in pss:
+    """One reading of the crawl's tree: each MEASURES's KiB by role and in total, and the
+    renderers alive; None once the crawl process is gone."""
+    processes = tree_memory_kib(root_pid)
+    if root_pid not in processes:
         return None
-    roles = dict.fromkeys(ROLES, 0)
-    renderers = 0
-    for pid, kib in pss.items():
+    reading: dict[str, Any] = {measure: dict.fromkeys((*ROLES, "total"), 0) for measure in MEASURES}
+    reading["renderers"] = 0
+    for pid, kib in processes.items():
         role = "crawl" if pid == root_pid else process_role(command_line(pid))
-        roles[role] += kib
-        renderers += role == "renderers"
-    return {"roles": roles, "total": sum(roles.values()), "renderers": renderers}
+        for measure in MEASURES:
+            reading[measure][role] += kib[measure]
+            reading[measure]["total"] += kib[measure]
+        reading["renderers"] += role == "renderers"
+    return reading
 
 
 def command_line(pid: int) -> list[str]:
@@ -174,73 +181,79 @@ def command_line(pid: int) -> list[str]:
 
 def memory_sample(pages: int, readings: list[dict[str, Any]]) -> dict[str, Any]:
     """The sample at ``pages`` feed lines from the readings since the last one: the median
-    of each role and of the total, MiB, and the fewest and most renderers alive."""
-    return {
-        "pages": pages,
-        "readings": len(readings),
-        "total_mib": round(statistics.median(r["total"] for r in readings) / 1024, 1),
-        "roles_mib": {
-            role: round(statistics.median(r["roles"][role] for r in readings) / 1024, 1) for role in ROLES
-        },
-        "renderers": [min(r["renderers"] for r in readings), max(r["renderers"] for r in readings)],
-    }
+    of each role and of the total under each of MEASURES, MiB, and the fewest and most
+    renderers alive."""
+    sample: dict[str, Any] = {"pages": pages, "readings": len(readings)}
+    for measure in MEASURES:
+        sample[f"{measure}_mib"] = {
+            part: round(statistics.median(reading[measure][part] for reading in readings) / 1024, 1)
+            for part in (*ROLES, "total")
+        }
+    sample["renderers"] = [min(r["renderers"] for r in readings), max(r["renderers"] for r in readings)]
+    return sample
+
+
+def largest_deviation(values: list[float], base: float) -> float | None:
+    """The value furthest from ``base``, as a signed fraction of it (None for a base of 0)."""
+    if not base:
+        return None
+    deviations: list[float] = [value / base - 1 for value in values]
+    worst: float = max(deviations, key=abs)
+    return round(worst, 4)
 
 
 def flatness(samples: list[dict[str, Any]], baseline_page: int) -> dict[str, Any] | None:
-    """The largest deviation (signed, as a fraction) of each role's memory, and of the
-    total's, from the sample at ``baseline_page`` over every later sample; flat when the
-    total's stays within TOLERANCE. None when there is no such sample or none after it."""
+    """The largest deviation of each role's memory, and of the total's, under each of
+    MEASURES, from the sample at ``baseline_page`` over every later sample; flat when the
+    total's PSS stays within TOLERANCE. None when there is no such sample or none after
+    it."""
     baseline = next((sample for sample in samples if sample["pages"] == baseline_page), None)
     later = [sample for sample in samples if sample["pages"] > baseline_page]
     if baseline is None or not later:
         return None
-
-    def largest(values: list[float], base: float) -> float | None:
-        if not base:
-            return None
-        deviations: list[float] = [value / base - 1 for value in values]
-        worst: float = max(deviations, key=abs)
-        return round(worst, 4)
-
     deviation = {
-        role: largest([sample["roles_mib"][role] for sample in later], baseline["roles_mib"][role])
-        for role in ROLES
+        measure: {
+            part: largest_deviation(
+                [sample[f"{measure}_mib"][part] for sample in later], baseline[f"{measure}_mib"][part]
+            )
+            for part in (*ROLES, "total")
+        }
+        for measure in MEASURES
     }
-    total = largest([sample["total_mib"] for sample in later], baseline["total_mib"])
+    total = deviation["pss"]["total"]
     return {
         "baseline_page": baseline_page,
         "last_page": later[-1]["pages"],
         "samples_after": len(later),
-        "max_deviation": {**deviation, "total": total},
+        "max_deviation": deviation,
         "tolerance": TOLERANCE,
         "flat": total is not None and abs(total) <= TOLERANCE,
     }
 
 
 def memory_table(samples: list[dict[str, Any]], verdict: dict[str, Any] | None) -> str:
-    """Each role's memory at the baseline and the last sample and its largest deviation,
-    as a Markdown table, and the verdict; or why there is none."""
+    """Each role's memory at the baseline and the last sample and its largest deviation
+    under each of MEASURES, as a Markdown table, and the verdict; or why there is none."""
     if verdict is None:
         return "memory: no sample at the baseline page, or none after it; no verdict"
     at = {sample["pages"]: sample for sample in samples}
     first, last = at[verdict["baseline_page"]], at[verdict["last_page"]]
-    rows = [
-        f"| role | page {first['pages']} (MiB) | page {last['pages']} (MiB) | max deviation |",
-        "|---|---|---|---|",
-    ]
-    for role in (*ROLES, "total"):
-        if role == "total":
-            before, after = first["total_mib"], last["total_mib"]
-        else:
-            before, after = first["roles_mib"][role], last["roles_mib"][role]
-        deviation = verdict["max_deviation"][role]
-        shown = "n/a" if deviation is None else f"{deviation:+.1%}"
-        rows.append(f"| {role} | {before} | {after} | {shown} |")
-    renderers = f"renderers alive: {first['renderers']} at page {first['pages']}, {last['renderers']} at page {last['pages']}"
+    header = "| role (MiB) |"
+    for measure in MEASURES:
+        header += f" {measure} page {first['pages']} | page {last['pages']} | max deviation |"
+    rows = [header, "|---" * (1 + 3 * len(MEASURES)) + "|"]
+    for part in (*ROLES, "total"):
+        row = f"| {part} |"
+        for measure in MEASURES:
+            deviation = verdict["max_deviation"][measure][part]
+            shown = "n/a" if deviation is None else f"{deviation:+.1%}"
+            row += f" {first[f'{measure}_mib'][part]} | {last[f'{measure}_mib'][part]} | {shown} |"
+        rows.append(row)
     word = "flat" if verdict["flat"] else "NOT flat"
     rows.append(
-        f"\n{renderers}; {word}: the total's largest deviation from page {first['pages']} over "
-        f"{verdict['samples_after']} later samples is {verdict['max_deviation']['total']:+.1%} "
+        f"\nrenderers alive: {first['renderers']} at page {first['pages']}, {last['renderers']} at "
+        f"page {last['pages']}; {word}: the total PSS's largest deviation from page {first['pages']} "
+        f"over {verdict['samples_after']} later samples is {verdict['max_deviation']['pss']['total']:+.1%} "
         f"(tolerance ±{verdict['tolerance']:.0%})"
     )
     return "\n".join(rows)

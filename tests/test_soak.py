@@ -44,25 +44,72 @@ def test_each_process_of_the_tree_gets_its_role_from_its_command_line(cmdline: l
     assert soak.process_role(cmdline) == role
 
 
-def reading(total_kib: int, renderers: int) -> dict[str, Any]:
-    """A reading with the crawl at 1 GiB and ``renderers`` renderers of 100 MiB each."""
-    roles = dict.fromkeys(soak.ROLES, 0) | {"crawl": 1024 * 1024, "renderers": renderers * 100 * 1024}
-    return {"roles": roles, "total": total_kib, "renderers": renderers}
+def test_a_reading_adds_up_each_role_under_both_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    tree = {
+        10: {"pss": 1000, "private": 900},  # the crawl process itself
+        11: {"pss": 200, "private": 150},
+        12: {"pss": 300, "private": 100},
+        13: {"pss": 50, "private": 20},
+        14: {"pss": 70, "private": 30},
+    }
+    commands = {
+        11: [NODE, "cli.js", "run-driver"],
+        12: [CHROMIUM, "--headless"],
+        13: [f"{CHROMIUM} --type=renderer"],
+        14: [f"{CHROMIUM} --type=renderer"],
+    }
+    monkeypatch.setattr(soak, "tree_memory_kib", lambda root: tree)
+    monkeypatch.setattr(soak, "command_line", commands.__getitem__)
+    reading = soak.read_memory(10)
+    assert reading is not None
+    assert reading["renderers"] == 2
+    assert reading["pss"] == {
+        "crawl": 1000,
+        "driver": 200,
+        "browser": 300,
+        "renderers": 120,
+        "chromium_other": 0,
+        "other": 0,
+        "total": 1620,
+    }
+    assert (reading["private"]["renderers"], reading["private"]["total"]) == (50, 1200)
+    assert soak.read_memory(99) is None  # the crawl process has ended
+
+
+def reading(total_mib: int, renderers: int) -> dict[str, Any]:
+    """A reading (KiB) with the crawl at 1 GiB and ``renderers`` renderers of 100 MiB each,
+    half of it private."""
+    pss = dict.fromkeys(soak.ROLES, 0) | {"crawl": 1024 * 1024, "renderers": renderers * 100 * 1024}
+    private = {role: kib // 2 for role, kib in pss.items()}
+    return {
+        "pss": pss | {"total": total_mib * 1024},
+        "private": private | {"total": total_mib * 512},
+        "renderers": renderers,
+    }
 
 
 def test_a_sample_is_the_median_of_its_readings_and_the_renderers_range() -> None:
-    readings = [reading(2000 * 1024, 1), reading(2600 * 1024, 6), reading(2100 * 1024, 2)]
+    readings = [reading(2000, 1), reading(2600, 6), reading(2100, 2)]
     sample = soak.memory_sample(150, readings)
     assert sample["pages"] == 150 and sample["readings"] == 3
-    assert sample["total_mib"] == 2100.0  # one reading with 6 renderers does not move it
-    assert sample["roles_mib"]["renderers"] == 200.0
-    assert sample["roles_mib"]["crawl"] == 1024.0
+    assert sample["pss_mib"]["total"] == 2100.0  # one reading with 6 renderers does not move it
+    assert sample["pss_mib"]["renderers"] == 200.0
+    assert sample["pss_mib"]["crawl"] == 1024.0
+    assert (sample["private_mib"]["total"], sample["private_mib"]["renderers"]) == (1050.0, 100.0)
     assert sample["renderers"] == [1, 6]
 
 
-def sample(pages: int, total: float, renderers: float) -> dict[str, Any]:
-    roles = dict.fromkeys(soak.ROLES, 0.0) | {"crawl": total - renderers, "renderers": renderers}
-    return {"pages": pages, "readings": 12, "total_mib": total, "roles_mib": roles, "renderers": [1, 4]}
+def sample(pages: int, total: float, renderers: float, private_total: float = 1000.0) -> dict[str, Any]:
+    """A sample (MiB): the crawl and the renderers make the total PSS."""
+    pss = dict.fromkeys(soak.ROLES, 0.0) | {"crawl": total - renderers, "renderers": renderers}
+    private = dict.fromkeys(soak.ROLES, 0.0) | {"crawl": private_total}
+    return {
+        "pages": pages,
+        "readings": 12,
+        "pss_mib": pss | {"total": total},
+        "private_mib": private | {"total": private_total},
+        "renderers": [1, 4],
+    }
 
 
 def test_the_verdict_is_the_largest_deviation_from_the_baseline_page_after_it() -> None:
@@ -70,25 +117,28 @@ def test_the_verdict_is_the_largest_deviation_from_the_baseline_page_after_it() 
         sample(450, 4000.0, 100.0),  # before the baseline: not judged
         sample(500, 2000.0, 100.0),
         sample(550, 2150.0, 250.0),
-        sample(600, 1880.0, 50.0),
+        sample(600, 1880.0, 50.0, private_total=900.0),
         sample(650, 2100.0, 50.0),
     ]
     verdict = soak.flatness(samples, 500)
     assert verdict is not None
     assert (verdict["baseline_page"], verdict["last_page"], verdict["samples_after"]) == (500, 650, 3)
-    assert verdict["max_deviation"]["total"] == 0.075  # signed: +150 MiB, not -120 or +100
-    assert verdict["max_deviation"]["renderers"] == 1.5
-    assert verdict["max_deviation"]["crawl"] == pytest.approx(0.0789, abs=1e-4)  # 2,050 against 1,900
-    assert verdict["max_deviation"]["driver"] is None  # no memory at the baseline: no ratio
+    pss = verdict["max_deviation"]["pss"]
+    assert pss["total"] == 0.075  # signed: +150 MiB, not -120 or +100
+    assert pss["renderers"] == 1.5
+    assert pss["crawl"] == pytest.approx(0.0789, abs=1e-4)  # 2,050 against 1,900
+    assert pss["driver"] is None  # no memory at the baseline: no ratio
+    assert verdict["max_deviation"]["private"]["total"] == -0.1
     assert verdict["flat"]
 
 
-def test_a_total_beyond_ten_percent_either_way_is_not_flat() -> None:
+def test_only_the_total_pss_beyond_ten_percent_either_way_is_not_flat() -> None:
     for total in (2201.0, 1799.0):
         verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, total, 100.0)], 500)
         assert verdict is not None and not verdict["flat"], total
-    verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, 2200.0, 100.0)], 500)
+    verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, 2200.0, 100.0, 1500.0)], 500)
     assert verdict is not None and verdict["flat"]
+    assert verdict["max_deviation"]["private"]["total"] == 0.5  # reported, not judged
 
 
 def test_no_verdict_without_the_baseline_sample_or_a_later_one() -> None:
@@ -98,10 +148,10 @@ def test_no_verdict_without_the_baseline_sample_or_a_later_one() -> None:
 
 
 def test_the_table_shows_each_role_at_the_baseline_and_the_end() -> None:
-    samples = [sample(500, 2000.0, 100.0), sample(550, 2300.0, 400.0)]
+    samples = [sample(500, 2000.0, 100.0), sample(550, 2300.0, 400.0, 1100.0)]
     table = soak.memory_table(samples, soak.flatness(samples, 500))
-    assert "| renderers | 100.0 | 400.0 | +300.0% |" in table
-    assert "| total | 2000.0 | 2300.0 | +15.0% |" in table
+    assert "| renderers | 100.0 | 400.0 | +300.0% | 0.0 | 0.0 | n/a |" in table
+    assert "| total | 2000.0 | 2300.0 | +15.0% | 1000.0 | 1100.0 | +10.0% |" in table
     assert "NOT flat" in table
 
 
