@@ -10,6 +10,7 @@ from pipelines.extraction import ARTICLE, LIST, Page, build_extractor
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.options import IawceOptions
+from pipelines.extraction.pagetype import guess_page_type, tells_a_story
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extraction"
 ARTICLE_URL = "https://gazette.example/news/2024/river-cleanup"
@@ -81,3 +82,42 @@ def test_a_retyped_page_shares_the_parse():
     assert typed.parsed is parsed and typed.html is page.html
     fresh = Page(fixture("list.html"), ARTICLE_URL).with_page_type(LIST)
     assert "parsed" not in fresh.__dict__ and fresh.parsed is not None
+
+
+#: A news article under link blocks no markup names (a 2012 portal's menus): more than
+#: half of its text is link text, so the list guess alone calls it a list.
+STORY_UNDER_MENUS = (
+    "<html><body><div>"
+    + "".join(
+        f"<div><a href='/s{block}/{i}'>Section {block} topic {i} with more words here</a></div>"
+        for block in range(4)
+        for i in range(8)
+    )
+    + "</div><div><h1>Council reopens the ferry pier</h1>"
+    + "".join(
+        f"<p>The harbour board met on Monday, paragraph {i}, and agreed after a long debate that the "
+        "ferry pier should reopen in spring once the repairs to its timber deck are done.</p>"
+        for i in range(6)
+    )
+    + "</div></body></html>"
+)
+
+
+def test_a_story_under_link_menus_is_read_as_an_article_not_a_list():
+    page = Page(STORY_UNDER_MENUS, ARTICLE_URL)
+    parsed = page.parsed
+    assert parsed is not None
+    as_list = parsed.denoised(LIST, IawceOptions())
+    assert guess_page_type(as_list.body) == LIST  # the link share alone says list
+    assert parsed.denoised(None, IawceOptions()).page_type == ARTICLE
+    extraction = build_extractor("iawce").extract(page)
+    assert extraction is not None and extraction.page_type == ARTICLE
+    assert "agreed after a long debate" in extraction.text and "Section 2 topic" not in extraction.text
+
+
+def test_a_link_list_with_short_teasers_stays_a_list():
+    page = Page(fixture("list.html"), ARTICLE_URL)
+    parsed = page.parsed
+    assert parsed is not None
+    article = parsed.denoised(ARTICLE, IawceOptions())
+    assert not tells_a_story(article.body, article.lengths)

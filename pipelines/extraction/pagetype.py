@@ -3,12 +3,27 @@
 
 from __future__ import annotations
 
-from pipelines.extraction.article import content_element
+from pipelines.extraction.article import content_element, descent_start
 from pipelines.extraction.dom import HtmlElement
-from pipelines.extraction.lengths import subtree_lengths
+from pipelines.extraction.lengths import TextLengths, subtree_lengths
 from pipelines.extraction.listing import list_items
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ARTICLE, LIST
+
+
+def tells_a_story(body: HtmlElement, lengths: TextLengths, options: IawceOptions = IawceOptions()) -> bool:
+    """Whether an article-denoised ``body`` reads as one story: the region the article
+    reading renders (iawce's descent) holds ``story_min_words`` words outside links and
+    is at most ``story_max_link_density`` links. A list guess must not override such a
+    page: a 2012 news article under a heavy menu is more than half link text, and the
+    list reading then keeps the menus and loses the story. 104 of Dragnet's 1,062
+    training and validation articles were guessed lists (iawce word F1 0.39 as lists,
+    0.72 as articles); 48 of them tell a story by this test, as do 14 of the 86 WCXB dev
+    training and validation pages guessed lists (6 of them lists by WCXB's gold)."""
+    start = descent_start(body, lengths, options.main_share)
+    region = content_element(start, lengths, options.article_share, article=options)
+    words, linked = lengths[region], lengths.linked.get(region, 0)
+    return words - linked >= options.story_min_words and linked <= options.story_max_link_density * words
 
 
 def guess_page_type(body: HtmlElement, options: IawceOptions = IawceOptions()) -> str:

@@ -21,7 +21,7 @@ from pipelines.extraction.lengths import TextLengths, subtree_lengths
 from pipelines.extraction.metadata import Metadata, extract_metadata
 from pipelines.extraction.options import IawceOptions
 from pipelines.extraction.page import ARTICLE, LIST
-from pipelines.extraction.pagetype import guess_page_type
+from pipelines.extraction.pagetype import guess_page_type, tells_a_story
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,10 @@ class ParsedPage:
         if page_type is None:
             as_list = self.denoised(LIST, options)
             page_type = LIST if guess_page_type(as_list.body, options) == LIST else ARTICLE
+            if page_type == LIST:
+                as_article = self.denoised(ARTICLE, options)
+                if tells_a_story(as_article.body, as_article.lengths, options):
+                    page_type = ARTICLE
         tree = self._denoised.get(page_type)
         if tree is None:
             root = deepcopy(self.root)
