@@ -18,8 +18,8 @@ def tells_a_story(body: HtmlElement, lengths: TextLengths, options: IawceOptions
     page: a 2012 news article under a heavy menu is more than half link text, and the
     list reading then keeps the menus and loses the story. 104 of Dragnet's 1,062
     training and validation articles were guessed lists (iawce word F1 0.39 as lists,
-    0.72 as articles); 48 of them tell a story by this test, as do 14 of the 86 WCXB dev
-    training and validation pages guessed lists (6 of them lists by WCXB's gold)."""
+    0.72 as articles); 48 of them tell a story by this test, as do 14 of the 81 WCXB dev
+    training and validation pages guessed lists (``benchmarks/fallback.py``)."""
     start = descent_start(body, lengths, options.main_share)
     region = content_element(start, lengths, options.article_share, article=options)
     words, linked = lengths[region], lengths.linked.get(region, 0)
