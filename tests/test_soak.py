@@ -164,3 +164,13 @@ def test_the_feed_is_counted_from_where_the_last_count_stopped(tmp_path: Path) -
     with feed.open("a") as more:
         more.write(': "c"}\n')
     assert lines.count() == 3
+
+
+def test_a_soak_bigger_than_one_web_crawls_webs_of_successive_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[tuple[int, int]] = []
+    monkeypatch.setattr(soak, "scaled_web", lambda pages, faults, seed: asked.append((pages, seed)))
+    soak.scaled_webs(1000, soak.Faults(), 2026)
+    assert asked == [(1000, 2026)]  # the one web smaller soaks always crawled
+    asked.clear()
+    soak.scaled_webs(5000, soak.Faults(), 2026)
+    assert asked == [(2500, 2026), (2500, 2027)]
