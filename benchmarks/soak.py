@@ -273,6 +273,14 @@ def memory_table(samples: list[dict[str, Any]], verdict: dict[str, Any] | None) 
     return "\n".join(rows)
 
 
+def summary_text(result: dict[str, Any]) -> str:
+    """soak.json's text: indented, but one memory sample a line (a 5,000-page soak has 100
+    samples of some 20 numbers each)."""
+    head = json.dumps({key: value for key, value in result.items() if key != "memory"}, indent=2)
+    samples = ",\n".join(f"    {json.dumps(sample)}" for sample in result["memory"])
+    return f'{head[:-2]},\n  "memory": [\n{samples}\n  ]\n}}\n'
+
+
 def marked_processes(marker: str) -> list[int]:
     """PIDs of live processes whose environment carries ``PAGESIGHT_SOAK_RUN=marker``."""
     needle = f"PAGESIGHT_SOAK_RUN={marker}".encode()
@@ -395,7 +403,7 @@ def main() -> None:
         "flatness": flatness(run["memory"], args.baseline_page),
         "memory": run["memory"],
     }
-    summary = json.dumps(result, indent=2) + "\n"
+    summary = summary_text(result)
     (args.out / "soak.json").write_text(summary, encoding="utf-8")
     if args.results:
         args.results.write_text(summary, encoding="utf-8")

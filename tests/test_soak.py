@@ -1,6 +1,7 @@
 """benchmarks/soak.py's pure parts: which role a process of the crawl's tree plays, the
 samples made of readings, and the flatness verdict (offline, no crawl)."""
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -174,3 +175,11 @@ def test_a_soak_bigger_than_one_web_crawls_webs_of_successive_seeds(monkeypatch:
     asked.clear()
     soak.scaled_webs(5000, soak.Faults(), 2026)
     assert asked == [(2500, 2026), (2500, 2027)]
+
+
+def test_the_summary_reads_back_with_one_memory_sample_a_line() -> None:
+    result = {"lines": 2, "flatness": None, "memory": [sample(500, 2000.0, 100.0), sample(550, 2010.0, 90.0)]}
+    text = soak.summary_text(result)
+    assert json.loads(text) == result
+    assert len(text.splitlines()) == 8  # {, two keys, "memory": [, two samples, ], }
+    assert json.loads(soak.summary_text({"lines": 0, "memory": []})) == {"lines": 0, "memory": []}
