@@ -6,10 +6,12 @@ memory stays flat and nothing is left running.
         --faults latency_ms=50,error_rate=0.1,hang,huge,non_html --out /work/data/soak
 
 Writes DIR/feed.jsonl, DIR/urls.txt (every URL the demo web serves: what the crawl must
-reach), DIR/memory.jsonl (each memory sample as it is taken, to follow a long soak),
-DIR/soak.json (pages_served, lines, distinct_urls, lost, duplicates, chromium_left,
-pages_per_s, settings, flatness, memory), and the crawl's log, store and report beside
-them. ``--results FILE`` writes soak.json's summary there too (it names no paths).
+reach), DIR/gold.jsonl, DIR/memory.jsonl (each memory sample as it is taken, to follow a
+long soak), DIR/soak.json (pages_served, webs, lines, distinct_urls, lost, duplicates,
+chromium_left, pages_per_s, settings, flatness, memory), and the crawl's log, store and
+report beside them. ``--results FILE`` writes soak.json's summary there too (it names no paths). Over
+PAGES_PER_WEB pages, several demo webs (seeds ``--seed``, ``--seed`` + 1, ...) are served
+and crawled together.
 
 Memory is the proportional set size (memory shared between processes counted once) and the
 private memory of the crawl's process tree, read every READ_EVERY_S seconds and split by
@@ -59,9 +61,9 @@ READ_EVERY_S = 2.0  # seconds between readings of the tree (about 12 per sample 
 #: go with the pages open; the others live as long as the crawl.
 ROLES = ("crawl", "driver", "browser", "renderers", "chromium_other", "other")
 #: PSS counts a page shared by N processes 1/N in each, so the tree's falls when processes
-#: outside it (another crawl's Chromium, a test's torch) map the same libraries; private
-#: memory (pages only one process maps) is beside it, blind to that but to sharing within
-#: the tree too. A leak grows both.
+#: outside it (another crawl's Chromium, a test's torch) map the same libraries. Private
+#: memory (pages only one process maps) is blind to those, but leaves out what the tree's
+#: own processes share (a renderer's pages shared with the zygote). A leak grows both.
 MEASURES = ("pss", "private")
 TOLERANCE = 0.10  # largest deviation of the total from the baseline sample of a flat crawl
 #: Most pages one demo web is asked for. The generator names a site's topics with distinct
