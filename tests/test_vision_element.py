@@ -452,17 +452,17 @@ def test_missing_screenshot_or_boxes_is_none_with_a_reason(captured, tmp_path, c
 
 
 def test_a_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
-    with pytest.raises(CheckpointError, match=r"gone\.pt is missing: train one") as missing:
+    with pytest.raises(CheckpointError, match=r"gone\.pt is missing; train one") as missing:
         build_extractor(
             "vision-element", Settings({"PAGESIGHT_VISION_ELEMENT_CHECKPOINT": str(tmp_path / "gone.pt")})
         )
     assert "\n" not in str(missing.value)
     broken = tmp_path / "broken.pt"
     broken.write_bytes(b"nope")
-    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+    with pytest.raises(CheckpointError, match="is unreadable: it is truncated or not a checkpoint"):
         load_checkpoint(broken)
     torch.save({"format": "other"}, broken)
-    with pytest.raises(CheckpointError, match="not a pagesight-vision-element/1 checkpoint"):
+    with pytest.raises(CheckpointError, match="not a pagesight-vision-element/1 checkpoint; train one"):
         load_checkpoint(broken)
 
 
