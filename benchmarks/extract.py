@@ -24,7 +24,8 @@ gets the estimate's Spearman correlation with the true F1 and its top-vs-bottom 
 gap.
 
 Pages are read with ``pipelines.evaluation.wcxb`` and split by domain with the project's
-one split (``models/splits.py``: train, validation, heldout); results are printed for
+one split (``models/splits.py``: train, validation, heldout), or by the folder's own
+``splits.json`` where it has one (Dragnet's file ids); results are printed for
 all pages and for the held-out domains. ``--options`` overrides extractors' Options
 fields (``PAGESIGHT_EXTRACTOR_OPTIONS``), so thresholds can be swept without edits.
 """
@@ -53,7 +54,7 @@ from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.scoring import extraction_page_type, page_type_mapping
 from pipelines.evaluation.text import tokens
-from pipelines.evaluation.wcxb import WCXB_TYPES, WcxbFormatError, WcxbRecord, read_wcxb
+from pipelines.evaluation.wcxb import WCXB_TYPES, WcxbFormatError, WcxbRecord, own_split, read_wcxb
 from pipelines.extraction import (
     ARTICLE,
     LIST,
@@ -93,19 +94,25 @@ class Run:
 
 
 def load_pages(root: Path, split_file: Path, settings: Settings) -> tuple[list[BenchmarkPage], int]:
-    """Pages with gold text, and how many were left out for an empty gold text."""
-    split, mapping = load_split(split_file), page_type_mapping(settings)
+    """Pages with gold text, and how many were left out for an empty gold text. A folder
+    with its own split (Dragnet's ``splits.json``) is split by it, else by domain."""
+    split, mapping, own = load_split(split_file), page_type_mapping(settings), own_split(root)
     pages, unscored = [], 0
     for record in read_wcxb(root):
         if not record.gold_text.strip():
             unscored += 1
             continue
-        try:
-            role = split.role(record.domain)
-        except UnknownDomain:
-            raise SystemExit(
-                f"{record.source}: domain {record.domain} is not in the split {split_file}"
-            ) from None
+        if own is not None:
+            if record.file_id not in own:
+                raise SystemExit(f"{record.source}: file {record.file_id} is in no split of {root}")
+            role = own[record.file_id]
+        else:
+            try:
+                role = split.role(record.domain)
+            except UnknownDomain:
+                raise SystemExit(
+                    f"{record.source}: domain {record.domain} is not in the split {split_file}"
+                ) from None
         pages.append(BenchmarkPage(record, extraction_page_type(mapping, record.page_type), role))
     return pages, unscored
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from models.splits import ROLES, UnknownDomain, load_split
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
-from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb
+from pipelines.evaluation.wcxb import WcxbRecord, own_split, read_wcxb
 from pipelines.extraction import ARTICLE, LIST, Extractor, Page, build_extractor
 from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.options import IawceOptions
@@ -44,17 +44,14 @@ BOOTSTRAP_DRAWS = 4000
 
 def split_records(root: Path, role: str) -> list[WcxbRecord]:
     """The folder's pages of one split role (its own ``splits.json``, else the domain split)."""
-    own = root / "splits.json"
-    if own.is_file():
-        ids = set(json.loads(own.read_text(encoding="utf-8"))[role])
-        return [record for record in read_wcxb(root) if record.file_id in ids]
-    split, records = load_split(), []
+    own, split, records = own_split(root), load_split(), []
     for record in read_wcxb(root):
         try:
-            if split.role(record.domain) == role:
-                records.append(record)
+            record_role = own.get(record.file_id) if own is not None else split.role(record.domain)
         except UnknownDomain:
             continue
+        if record_role == role:
+            records.append(record)
     return records
 
 

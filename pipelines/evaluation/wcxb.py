@@ -107,3 +107,19 @@ def _read_json(path: Path) -> Any:
         raise WcxbFormatError(f"{path} line {exc.lineno}: not valid JSON: {exc.msg}") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise WcxbFormatError(f"{path}: {exc}") from exc
+
+
+#: A folder's own split: ``splits.json`` beside ``metadata.json``, file ids by role
+#: (Dragnet's domain-disjoint train / validation / heldout). WCXB dev has none: its pages
+#: are split by domain (``models/splits.py``).
+OWN_SPLIT_FILE = "splits.json"
+
+
+def own_split(root: Path) -> dict[str, str] | None:
+    """Each file id's role by the folder's own ``splits.json``, or None when it has none.
+    Keys that are not lists of ids (a ``method`` note) are ignored."""
+    path = Path(root) / OWN_SPLIT_FILE
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {file_id: role for role, ids in data.items() if isinstance(ids, list) for file_id in ids}
