@@ -11,7 +11,8 @@ training data, has no such page, and their features count words, where those scr
 give one token a character (on the demo web's Chinese notice board the merge added the
 site's header to its list pages, and the pick chose worse candidates). The extraction's
 ``quality`` (the feed's ``extraction_quality``) is the picked candidate's estimate, or for a merge its mean with the kept lines' confidence
-(:func:`models.quality_merge.merged_quality`).
+(:func:`models.quality_merge.merged_quality`); an extraction too short or a stand-in text
+keeps at most 0.19 (:mod:`pipelines.extraction.degenerate`).
 
 A cascade keeps it cheap: the ``cheap`` candidates (iawce, iawce-paper, dom-pagerank: a
 few ms each) run first; only when the best of their estimates is below the confidence
@@ -33,6 +34,7 @@ import numpy as np
 
 from models.shipped import shipped_file
 from pipelines.config import SettingsLike
+from pipelines.extraction.degenerate import capped_quality
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
 from pipelines.extraction.registry import build_extractor, configured_options, register
@@ -240,7 +242,7 @@ class EnsembleExtractor:
             extractor=f"{self.name}:{chosen.extractor}",
             page_type=page_type,
             items=first.items if first is not None else [],
-            quality=quality,
+            quality=capped_quality(quality, chosen.text),
             title=metadata.title,
             author=metadata.author,
             published=metadata.published,
