@@ -1,7 +1,7 @@
 """Plain text and Markdown rendering of an element."""
 
 from pipelines.extraction.dom import body_of, parse_html
-from pipelines.extraction.textformat import render_blocks, to_markdown, to_text
+from pipelines.extraction.textformat import is_escaped_markup, render_blocks, to_markdown, to_text
 
 HTML = """<html><body>
 <h1>Title  here</h1>
@@ -91,3 +91,20 @@ def test_a_paragraph_of_invisible_characters_is_no_line_but_they_stay_inside_wor
         == "One\n\nTwo \U0001f468\u200d\U0001f469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
     )
     assert to_markdown(found) == to_text(found)
+
+
+def test_escaped_markup_is_never_a_line_outside_code():
+    html = (
+        "<html><body><article><p>The pier reopens in spring, the board said on Monday.</p>"
+        "<p>&lt;img src=&quot;https://cdn.example/pier.jpg&quot; alt=&quot;The pier&quot; /&gt;</p>"
+        "<p>&lt;/div&gt;&lt;/div&gt;</p>"
+        "<p>Wrap the map in a &lt;figure&gt; element, the guide says, and give it a caption.</p>"
+        "<pre>&lt;figure&gt;&lt;img src=&quot;map.png&quot;&gt;&lt;/figure&gt;</pre>"
+        "</article></body></html>"
+    )
+    root = parse_html(html)
+    text = to_text(render_blocks(body_of(root)))
+    assert "cdn.example" not in text and "</div>" not in text
+    assert "Wrap the map in a <figure> element" in text  # prose that names a tag stays
+    assert '<figure><img src="map.png"></figure>' in text  # code is code
+    assert is_escaped_markup('<img src="x.jpg" alt="A pier" />') and not is_escaped_markup("a < b > c")

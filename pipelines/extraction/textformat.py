@@ -9,6 +9,7 @@ joined by " | ". The Markdown rendering of the same blocks adds ``#`` headings,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -79,7 +80,7 @@ class _Renderer:
         else:
             text = _join_lines(raw)
             markdown = _join_lines("".join(buffer.markdown))
-        if text.strip():
+        if text.strip() and (buffer.kind == "code" or not is_escaped_markup(text)):
             link_length = text_length(" ".join(buffer.link_text))
             self.blocks.append(
                 Block(
@@ -179,6 +180,22 @@ class _Renderer:
         self.blocks.append(
             Block("row", text, markdown, len(cells), text_length(text), sum(links for _, _, links in cells))
         )
+
+
+#: A tag written out as text: ``<img src="…">``, ``</div>``, ``<br/>`` (from ``&lt;…&gt;``
+#: in the page, or markup a site escaped by mistake).
+_TAG_AS_TEXT = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+#: A block whose visible characters are at least this share written-out tags is markup.
+ESCAPED_MARKUP_SHARE = 0.5
+
+
+def is_escaped_markup(text: str) -> bool:
+    """Whether a paragraph is mostly tags written out as text (a literal ``<img …>``
+    line), which is never a page's content outside ``<pre>``/``<code>`` (code blocks are
+    not asked). Prose that names a tag (``the <div> element``) is kept."""
+    tags = sum(len(match.group()) for match in _TAG_AS_TEXT.finditer(text))
+    visible = sum(1 for char in text if not char.isspace())
+    return bool(tags) and tags >= ESCAPED_MARKUP_SHARE * visible
 
 
 def render_blocks(
