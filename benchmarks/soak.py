@@ -25,6 +25,12 @@ while a 4 MB page rendered), and the tree's total at page 1,100 came out +18 % o
 and of the total, from the sample at ``--baseline-page`` (500) over every later sample; the
 crawl is flat when the total PSS's stays within ±10 %.
 
+In the 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs) the
+medians kept the renderers at 133-192 MiB in all but two samples, but the crawl was not flat:
+the total went from 1,798 MiB at page 500 to 2,173 at page 5,100 (+28.1 % at most, at the
+4 MB pages near page 4,750), the crawl process from 1,069 to 1,341 MiB and the driver from
+291 to 347.
+
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to
 the crawl, over those: e.g. PAGESIGHT_FRONTIER_ARTICLE_LINKS=body and DEPTH_LIMIT=2 for the
