@@ -386,10 +386,8 @@ def main() -> None:
         gold = args.out / "gold.jsonl"
         records = [record for demo in demos for record in demo.gold]
         gold.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records), "utf-8")
-        per_site = ", ".join(str(web.articles_per_site) for web in webs)
-        print(
-            f"Soak: {len(urls)} pages ({len(webs)} webs, {per_site} articles per site), faults {webs[0].faults}"
-        )
+        per_site = " + ".join(str(web.articles_per_site) for web in webs)
+        print(f"Soak: {len(urls)} pages ({per_site} articles per site), faults {webs[0].faults}")
         run = crawl(args.out, [url for demo in demos for url in demo.seed_urls], gold, extra)
 
     lines = [
