@@ -37,3 +37,18 @@ def test_zero_turns_it_off():
 def test_glibc_trim_runs():
     trim = glibc_malloc_trim()
     assert trim is not None and trim(0) in (0, 1)
+
+
+def test_the_trim_first_empties_trafilaturas_string_caches():
+    from trafilatura.utils import trim
+
+    crawler = get_crawler(NewsSpider, pagesight_settings(PAGESIGHT_MALLOC_TRIM_PAGES=2))
+    extension = MallocTrimExtension.from_crawler(crawler)
+    extension.trim = lambda pad: 1
+    trim("  a text node   kept as a cache key  ")
+    assert trim.cache_info().currsize >= 1
+    for n in range(2):
+        crawler.signals.send_catch_log(
+            signals.item_scraped, item=PageItem(url=f"http://a/{n}", site="a"), response=None, spider=None
+        )
+    assert trim.cache_info().currsize == 0
