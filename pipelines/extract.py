@@ -22,8 +22,8 @@ from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.page import PAGE_TYPES, Extraction, Extractor, Page
 from pipelines.extraction.partial import RenderShortfall, render_shortfall
 from pipelines.extraction.registry import build_extractor
+from pipelines.feedline import add_extractor_provenance, apply_extraction
 from pipelines.steps import record_step_failure
-from pipelines.version import PAGESIGHT_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -62,12 +62,6 @@ class ExtractPipeline:
         self.crawler = crawler
         self.extractor = extractor
         self.config = config
-        self.provenance = {
-            "name": extractor.name,
-            "version": getattr(extractor, "version", None) or PAGESIGHT_VERSION,
-        }
-        #: Short hashes of the extractor's checkpoints, by role (``checkpoint_hashes``).
-        self.checkpoints: dict[str, str] = dict(getattr(extractor, "checkpoint_hashes", {}))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
@@ -108,9 +102,7 @@ class ExtractPipeline:
             screenshot=item.capture.screenshot_png,
         )
         item.extractor = self.extractor.name
-        item.provenance["extractor"] = self.provenance
-        if self.checkpoints:
-            item.provenance.setdefault("checkpoints", {}).update(self.checkpoints)
+        add_extractor_provenance(item.provenance, self.extractor)
         started = time.perf_counter()
         try:
             extraction: Extraction | None = await asyncio.to_thread(self.extractor.extract, page)
@@ -143,18 +135,3 @@ def _sent_html_if_render_fell_short(capture: PageCapture) -> _SentHtml | None:
     sent = decode_html(capture.raw_html, capture.encoding)
     shortfall = render_shortfall(capture.html, sent)
     return None if shortfall is None else _SentHtml(sent, shortfall)
-
-
-def apply_extraction(item: PageItem, extraction: Extraction) -> None:
-    """Copy an extraction's fields onto the feed item."""
-    item.title = extraction.title
-    item.text = extraction.text
-    item.markdown = extraction.markdown
-    item.items = [vars(entry) for entry in extraction.items] or None
-    item.author = extraction.author
-    item.published = extraction.published
-    item.language = extraction.language
-    item.canonical_url = extraction.canonical_url
-    item.extraction_quality = None if extraction.quality is None else round(extraction.quality, 4)
-    if item.page_type is None:
-        item.page_type = extraction.page_type

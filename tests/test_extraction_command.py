@@ -157,3 +157,11 @@ def test_feed_record_and_its_formats():
     assert record_failure(broken) == "not HTML: a PDF document"
     empty = feed_record(SourcePage("https://gazette.example/z", "<html><body></body></html>"), iawce)
     assert record_failure(empty) == "no main content found" and format_record(empty, "text") == ""
+
+
+def test_one_page_outside_a_crawl_imports_no_crawl_machinery():
+    """The command's and the API's glue builds feed lines with pipelines.feedline, not
+    with the crawl's extraction pipeline (which imports Scrapy)."""
+    from tests.test_crawl_startup import imported_after
+
+    assert imported_after("import pipelines.extraction.standalone", ("scrapy", "pipelines.extract")) == []

@@ -4,7 +4,7 @@ page into its feed record, one line of the crawl's feed (``crawler.items.FEED_FI
 so that one page, a folder, a WARC file and the API all give the one schema.
 
 This is glue around the extractors, not an algorithm: it builds the crawl's
-``PageItem`` with the extraction pipeline's own ``apply_extraction``.
+``PageItem`` with the crawl's own :mod:`pipelines.feedline`.
 
 A URL is fetched as raw HTML with urllib: no browser, so content that scripts build is
 missing. The crawl renders pages; use it for script-built sites.
@@ -27,10 +27,10 @@ from urllib.parse import unquote, urlsplit
 from crawler.items import FEED_FIELDS, STATUS_ERROR, STATUS_OK, PageItem
 from pipelines.artifacts import ArtifactError, read_local_artifact
 from pipelines.evaluation.scoring import text_fingerprint
-from pipelines.extract import apply_extraction
 from pipelines.extraction.encoding import decode_html, non_html_reason
 from pipelines.extraction.page import Extractor, Page
 from pipelines.extraction.sources import SourcePage
+from pipelines.feedline import add_extractor_provenance, apply_extraction
 from pipelines.neardup import NearDuplicateIndex
 from pipelines.urls import site_of
 from pipelines.version import PAGESIGHT_VERSION
@@ -89,8 +89,9 @@ def feed_record(
         site=site_of(page.url),
         fetched_at=page.fetched_at or datetime.now(UTC).isoformat(timespec="seconds"),
         extractor=extractor.name,
-        provenance=extractor_provenance(extractor),
+        provenance={"pagesight": PAGESIGHT_VERSION},
     )
+    add_extractor_provenance(item.provenance, extractor)
     if page.html is None:
         item.status, item.error = STATUS_ERROR, page.error
     else:
@@ -111,22 +112,6 @@ def feed_record(
         if index is not None:
             item.near_duplicate_of = index.add(fingerprint, item.url)
     return {name: getattr(item, name) for name in FEED_FIELDS}
-
-
-def extractor_provenance(extractor: Extractor) -> dict[str, Any]:
-    """A feed line's ``provenance`` as the crawl writes it: PageSight's version, the
-    extractor's name and version, and the short hashes of its checkpoints."""
-    provenance: dict[str, Any] = {
-        "pagesight": PAGESIGHT_VERSION,
-        "extractor": {
-            "name": extractor.name,
-            "version": getattr(extractor, "version", None) or PAGESIGHT_VERSION,
-        },
-    }
-    checkpoints = dict(getattr(extractor, "checkpoint_hashes", {}))
-    if checkpoints:
-        provenance["checkpoints"] = checkpoints
-    return provenance
 
 
 def record_failure(record: Mapping[str, Any]) -> str | None:
