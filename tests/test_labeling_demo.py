@@ -15,7 +15,7 @@ from crawler.demo import DemoWeb
 from crawler.snapshot import FEED_NAME
 from models.element_data import read_capture_feed
 from pipelines.extraction.dom import parse_html
-from tests.test_labeling import label_server
+from tests.test_labeling import app_page, label_server
 
 pytestmark = pytest.mark.e2e
 MARKED = 10
@@ -71,61 +71,48 @@ def scroll_into_frame(page: Page, selector: str) -> FloatRect:
 
 
 def test_ten_pages_marked_by_mouse_teach_the_held_out_ones(portal_app):
-    from playwright.sync_api import sync_playwright
-
-    from crawler.browser import find_chromium
-    from settings import PAGESIGHT_BROWSER_ARGS
-
     url, labels = portal_app
     expected = story_paths(labels)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(), args=PAGESIGHT_BROWSER_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1600, "height": 1100})
-            page.goto(url)
-            story = page.frame_locator("#frame")
-            page.wait_for_selector("body[data-loaded='0']")
-            # The portal's cookie banner is fixed over the page, and its Accept button
-            # needs the page's script: the labeler hides it, and can show it again.
-            banner = story.locator("#cookie-consent")
-            assert banner.evaluate("el => getComputedStyle(el).display") == "none"
-            assert "/html/body/div[" in page.text_content("#overlay-list")
-            click(page, "#overlays")
-            assert banner.evaluate("el => getComputedStyle(el).display") == "flex"
-            click(page, "#overlays")
-            assert banner.evaluate("el => getComputedStyle(el).display") == "none"
+    with app_page(url, 1600, 1100) as page:
+        story = page.frame_locator("#frame")
+        page.wait_for_selector("body[data-loaded='0']")
+        # The portal's cookie banner is fixed over the page, and its Accept button
+        # needs the page's script: the labeler hides it, and can show it again.
+        banner = story.locator("#cookie-consent")
+        assert banner.evaluate("el => getComputedStyle(el).display") == "none"
+        assert "/html/body/div[" in page.text_content("#overlay-list")
+        click(page, "#overlays")
+        assert banner.evaluate("el => getComputedStyle(el).display") == "flex"
+        click(page, "#overlays")
+        assert banner.evaluate("el => getComputedStyle(el).display") == "none"
 
-            urls = [row["url"] for row in page.evaluate("state.pages")]
-            for index in range(MARKED):
-                page.wait_for_selector(f"body[data-loaded='{index}']")
-                page.mouse.move(*point_in(story.locator("body").bounding_box()))
-                page.mouse.click(*point_in(scroll_into_frame(page, ".story-body p.lead")))
-                click(page, "#parent")
-                assert page.text_content("#path") == expected[urls[index]]
-                click(page, "#mark")
-                page.wait_for_function(
-                    f"document.getElementById('marked').textContent === '{expected[urls[index]]}'"
-                )
-                click(page, "#next")
-            lines = [json.loads(line) for line in labels.read_text(encoding="utf-8").splitlines()]
-            assert [(line["url"], line["path"]) for line in lines] == [
-                (u, expected[u]) for u in urls[:MARKED]
-            ]
-            assert not any("page_type" in line for line in lines)  # nobody typed one
-
-            click(page, "#train")
+        urls = [row["url"] for row in page.evaluate("state.pages")]
+        for index in range(MARKED):
+            page.wait_for_selector(f"body[data-loaded='{index}']")
+            page.mouse.move(*point_in(story.locator("body").bounding_box()))
+            page.mouse.click(*point_in(scroll_into_frame(page, ".story-body p.lead")))
+            click(page, "#parent")
+            assert page.text_content("#path") == expected[urls[index]]
+            click(page, "#mark")
             page.wait_for_function(
-                f"document.getElementById('status').textContent.startsWith('trained on {MARKED} pages')",
-                timeout=180_000,
+                f"document.getElementById('marked').textContent === '{expected[urls[index]]}'"
             )
-            for index in range(MARKED, MARKED + 3):
-                page.wait_for_selector(f"body[data-loaded='{index}']")
-                click(page, "#predict")
-                page.wait_for_function(
-                    "document.getElementById('prediction-path').textContent !== '-'", timeout=120_000
-                )
-                assert page.text_content("#prediction-path") == expected[urls[index]]
-                assert "labels.model.npz" in page.text_content("#status")
-                click(page, "#next")
-        finally:
-            browser.close()
+            click(page, "#next")
+        lines = [json.loads(line) for line in labels.read_text(encoding="utf-8").splitlines()]
+        assert [(line["url"], line["path"]) for line in lines] == [(u, expected[u]) for u in urls[:MARKED]]
+        assert not any("page_type" in line for line in lines)  # nobody typed one
+
+        click(page, "#train")
+        page.wait_for_function(
+            f"document.getElementById('status').textContent.startsWith('trained on {MARKED} pages')",
+            timeout=180_000,
+        )
+        for index in range(MARKED, MARKED + 3):
+            page.wait_for_selector(f"body[data-loaded='{index}']")
+            click(page, "#predict")
+            page.wait_for_function(
+                "document.getElementById('prediction-path').textContent !== '-'", timeout=120_000
+            )
+            assert page.text_content("#prediction-path") == expected[urls[index]]
+            assert "labels.model.npz" in page.text_content("#status")
+            click(page, "#next")
