@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 # PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
 # torch wheel it cannot load with (see README, "CPU-only install").
 
-.PHONY: crawl test lint setup browser redis-server redis clean data-deps styled-captures
+.PHONY: crawl test lint setup browser redis-server redis clean data-deps styled-captures docs
 
 crawl: setup
 	$(VENV)/bin/scrapy crawl news
@@ -19,6 +19,10 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# The settings reference, from settings/__init__.py (tests/test_docs.py fails when stale).
+docs: $(STAMP)
+	$(PY) -m settings.reference > docs/settings.md
 
 setup: $(STAMP) browser redis-server
 

@@ -184,7 +184,7 @@ PAGESIGHT_NEARDUP_DISTANCE = 3
 # --- Page-type classifier (pipelines.classify.ClassifyPipeline) -------------------------
 PAGESIGHT_CLASSIFY_ENABLED = True
 # Self-describing checkpoint (model, labels, transform, inputs); by default the shipped
-# PageNet (README "Page-type classifier": what it reads, held-out scores, model card).
+# PageNet (docs/models/pagetype.md: what it reads, held-out scores, model card).
 PAGESIGHT_CLASSIFIER_CHECKPOINT = "models/checkpoints/pagenet-article-list.pt"
 # cpu, cuda or auto.
 PAGESIGHT_CLASSIFIER_DEVICE = "cpu"
@@ -209,7 +209,7 @@ PAGESIGHT_TYPE_LABEL_MAPPING = "article-list"
 PAGESIGHT_EXTRACT_ENABLED = True
 # Registered extractor (`scrapy extract --help` lists them): "ensemble" (the default:
 # iawce's extraction merged with the other candidates' lines, and a quality estimate in
-# every line; README "Ensemble and quality estimate"), "ensemble-fast" (no peers),
+# every line; docs/models/quality.md), "ensemble-fast" (no peers),
 # "iawce" (improved; about 15 % more pages a second in a crawl, no quality estimate),
 # "iawce-paper" (the paper's own), "trafilatura", "readability", "justext" (the peers).
 PAGESIGHT_EXTRACTOR = "ensemble"
