@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # PyPI's torchvision is a CUDA build; requirements.txt keeps pip off a local CPU-only
-# torch wheel it cannot load with (see README, "CPU-only install").
+# torch wheel it cannot load with (see docs/install.md, "torch").
 
 .PHONY: crawl test lint setup browser redis-server redis clean data-deps styled-captures docs
 

@@ -1,19 +1,38 @@
-"""The docs: the settings reference is current."""
+"""The README and docs/: short, current, and free of one machine's folders and work log."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from settings.reference import read_sections, reference
 
 ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.rglob("*.md"))]
+#: Folders of one machine, which a reader elsewhere does not have.
+MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:work|tmp|home)/")
+#: Work-log narrative: it belongs in benchmarks/HISTORY.md, not in what describes the code.
+WORK_LOG = re.compile(r"\b(?:sessions? \d+|entry \d+|we tried)\b", re.IGNORECASE)
+LINK = re.compile(r"\]\((?!https?://|#|mailto:)(?P<target>[^)#\s]+)")
+#: A stat key in the crawl's code (every "pagesight/..." string there is one); an
+#: f-string's fields are values.
+STAT = re.compile(r'"(pagesight/[^"]+)"')
+
+
+def _name(page: Path) -> str:
+    return str(page.relative_to(ROOT))
 
 
 def test_settings_reference_is_current() -> None:
     """docs/settings.md is what ``python -m settings.reference`` writes today."""
     committed = (DOCS / "settings.md").read_text(encoding="utf-8")
-    assert committed == reference(), "stale: python -m settings.reference > docs/settings.md"
+    assert committed == reference(), (
+        "stale: run `make docs` (python -m settings.reference > docs/settings.md)"
+    )
 
 
 def test_settings_reference_gives_the_code_defaults() -> None:
@@ -44,3 +63,44 @@ def test_a_comment_covers_the_assignments_below_it() -> None:
         (["A note of the section."], []),
         ([], ['PLAIN = {\n    "x": 1,\n}']),
     ]
+
+
+def test_readme_is_short() -> None:
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines <= 400, f"README.md has {lines} lines; details belong in docs/"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_no_machine_paths_or_work_log(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    paths = [m.group(0) for m in MACHINE_PATH.finditer(text)]
+    log = [m.group(0) for m in WORK_LOG.finditer(text)]
+    assert not paths, f"{_name(page)} names a machine's folders: {paths}"
+    assert not log, f"{_name(page)} reads as a work log: {log}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_relative_links_resolve(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    missing = [m["target"] for m in LINK.finditer(text) if not (page.parent / m["target"]).exists()]
+    assert not missing, f"{_name(page)} links to missing files: {missing}"
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """.ci/run calls ``make test``, the test command the README gives."""
+    assert "make test    #" in README.read_text(encoding="utf-8")
+    assert re.search(r"^make test$", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), re.M)
+
+
+def test_architecture_names_every_stat() -> None:
+    """Each stat the crawl counts appears in docs/architecture.md (a field as ``<…>``)."""
+    documented = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    sources = [*(ROOT / "crawler").rglob("*.py"), *(ROOT / "pipelines").rglob("*.py")]
+    keys = {m.group(1) for path in sources for m in STAT.finditer(path.read_text(encoding="utf-8"))}
+    assert len(keys) > 30
+    missing = [
+        key
+        for key in sorted(keys)
+        if not re.search(re.sub(r"\\\{[^}]*\\\}", "<[^>]+>", re.escape(key)), documented)
+    ]
+    assert not missing, f"docs/architecture.md does not name these stats: {missing}"

@@ -30,7 +30,7 @@ class Command(ScrapyCommand):
         return (
             "DATA is a WCXB folder (its raw HTML) or a capture feed of the WCXB pages (a feed "
             "JSONL or a folder with one; its stored rendered HTML). GOLD is the WCXB folder. "
-            f"Writes DIR/{ANNOTATIONS_FILE} (one line per page, see README 'Annotation') and "
+            f"Writes DIR/{ANNOTATIONS_FILE} (one line per page, see docs/evaluation.md, 'Annotation') and "
             "DIR/summary.json (the annotation's word-F1 ceiling per page type)."
         )
 

@@ -179,7 +179,7 @@ class Evaluation:
         return rows
 
     def report(self, peers: Sequence[Evaluation] = ()) -> dict[str, Any]:
-        """The full report (see ``report.json`` in the README); ``peers`` are other
+        """The full report (see ``report.json`` in docs/evaluation.md); ``peers`` are other
         systems scored on the same gold, tabulated beside this one under ``systems``."""
         rows = self.rows()
         report: dict[str, Any] = {
