@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,3 +107,56 @@ def test_architecture_names_every_stat() -> None:
         if not re.search(re.sub(r"\\\{[^}]*\\\}", "<[^>]+>", re.escape(key)), documented)
     ]
     assert not missing, f"docs/architecture.md does not name these stats: {missing}"
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f} %"
+
+
+#: Numbers each model page quotes from its shipped checkpoint's card: (page, card, field
+#: path, how the page writes it). A card re-stamped with other metrics fails here until
+#: its page says the new numbers.
+CARD_NUMBERS = [
+    ("pagetype", "pagenet-article-list", "metrics.heldout.accuracy", "{:.3f}"),
+    ("pagetype", "pagenet-article-list", "metrics.heldout.by_source.wcxb.accuracy", "{:.3f}"),
+    ("pagetype", "pagenet-article-list", "metrics.heldout.by_source.styled.accuracy", "{:.3f}"),
+    ("pagetype", "pagenet-article-list", "metrics.heldout.ece", "{:.3f}"),
+    ("pagetype", "pagenet-article-list", "metrics.fusion.branches.screenshot.weight", "{:.3f}"),
+    ("pagetype", "pagenet-article-list", "metrics.fusion.branches.statistics.weight", "{:.3f}"),
+    ("pagetype", "lenet5-article-list", "metrics.test.accuracy", "{:.3f}"),
+    ("boilernet", "boilernet", "threshold", "{:.1f}"),
+    ("boilernet", "boilernet", "metrics.validation.pages.overall.f1", "{:.3f}"),
+    ("boilernet", "boilernet", "metrics.heldout.pages.overall.f1", "{:.3f}"),
+    ("boilernet", "boilernet", "benchmark.heldout_word_f1.boilernet.overall", "{:.4f}"),
+    ("boilernet", "boilernet", "out_of_fold.word_f1_at_threshold", "{:.4f}"),
+    ("element", "element-classifier", "metrics.heldout.overall.accuracy", "{:.3f}"),
+    ("element", "element-classifier", "metrics.heldout.overall.f1", "{:.3f}"),
+    ("element", "element-classifier", "metrics.validation.overall.f1", "{:.3f}"),
+    ("element", "element-classifier", "metrics.oof.overall.accuracy", "{:.3f}"),
+    ("vision_element", "vision-element", "metrics.heldout.overall.auc", "{:.3f}"),
+    ("vision_element", "vision-element", "metrics.heldout.overall.top1", _percent),
+    ("vision_element", "vision-element", "metrics.heldout.overall.top1_iou50", _percent),
+    ("vision_element", "vision-element", "metrics.heldout.overall.word_f1", "{:.3f}"),
+    ("vision_element", "vision-element", "metrics.oof.overall.top1", _percent),
+    ("quality", "ensemble-quality", "confident", "{:.2f}"),
+    ("quality", "ensemble-quality", "metrics.merge.full.heldout_f1", "{:.4f}"),
+    ("quality", "ensemble-quality", "metrics.merge.cheap.heldout_f1", "{:.4f}"),
+    ("quality", "ensemble-quality", "metrics.full.heldout.spearman", "{:.4f}"),
+    ("quality", "ensemble-quality", "metrics.cascade.heldout.quartile_gap", "{:.4f}"),
+    ("quality", "ensemble-quality", "metrics.merge.full.lexicon_terms", "{:,}"),
+]
+
+
+@pytest.mark.parametrize(
+    ("page", "card", "field", "written"), CARD_NUMBERS, ids=[f"{row[0]}:{row[2]}" for row in CARD_NUMBERS]
+)
+def test_model_pages_quote_their_cards(
+    page: str, card: str, field: str, written: str | Callable[[float], str]
+) -> None:
+    value: Any = json.loads((ROOT / "models" / "checkpoints" / f"{card}.card.json").read_text())
+    for key in field.split("."):
+        value = value[key]
+    text = written.format(value) if isinstance(written, str) else written(value)
+    assert text in (DOCS / "models" / f"{page}.md").read_text(encoding="utf-8"), (
+        f"docs/models/{page}.md does not give {card}.card.json's {field} ({text})"
+    )
