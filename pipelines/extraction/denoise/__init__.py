@@ -118,387 +118,88 @@ from typing import Any
 from lxml import etree
 from pyquery import PyQuery
 
+from pipelines.extraction.denoise.vocabulary import (
+    ARTICLE_NOISE_WORDS,
+    AUTHOR,
+    AUTHOR_WORDS,
+    CHROME_ROLES,
+    CHROME_SPARING_TAGS,
+    CLASS_TITLES,
+    CODE_TAGS,
+    COMMON_NOISE_ROLES,
+    COMMON_NOISE_WORDS,
+    COMMON_TAGS,
+    CONTROL_LABELS,
+    CUT_SHORT,
+    DISCUSSION_WORDS,
+    FACETS,
+    HIDING_CLASS,
+    INLINE_TAGS,
+    LITERAL_TAGS,
+    LONE_NUMBER,
+    MODAL_ROLES,
+    NUMBERED_POST,
+    PHOTO_CREDIT,
+    POST_CHROME,
+    POST_CHROME_CANDIDATES,
+    POST_LIST,
+    POST_LIST_WORDS,
+    PRODUCT_NOISE_WORDS,
+    PROTECTED_TAGS,
+    READER_FEEDBACK,
+    REPLY_PREFIX,
+    REPLY_SUBJECT,
+    REVEALABLE_MARKERS,
+    SHAPING_TAGS,
+    SIGN_UP_WORDS,
+    STATE_NAME,
+    TEASER_HEADINGS,
+    TEASER_LIST,
+    UUID,
+    marker_pattern,
+)
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement, body_of, is_element, remove_keeping_tail
 from pipelines.extraction.lengths import normalize_space, text_length
 from pipelines.extraction.metadata import Declarations, page_declarations
 from pipelines.extraction.page import ARTICLE, LIST
 
-#: Tags removed on every page type.
-COMMON_TAGS = (
-    "head",
-    "script",
-    "style",
-    "noscript",
-    "iframe",
-    "template",
-    "svg",
-    "canvas",
-    "object",
-    "embed",
-    "nav",
-    "aside",
-    "input",
-    "button",
-    "select",
-    "textarea",
-    "dialog",
-    "link",
-    "meta",
-    # A popover shows only when a click or a script opens it (install prompts, menus,
-    # notification settings): squarespace forum 0.31 -> 0.79 word F1, no other WCXB dev
-    # page of the training and validation domains changed.
-    "[popover]",
-)
-#: Class/id words of cookie and consent banners, ads, share bars, visually hidden text,
-#: carousel slides' copies (iawce on WCXB dev's training domains 0.8713 → 0.8714 word F1
-#: with the copies gone, validation unchanged) and sidebars.
-COMMON_NOISE_WORDS = (
-    "cookie",
-    "cookies",
-    "cookiebanner",
-    "cookieconsent",
-    "consent",
-    "gdpr",
-    "ccpa",
-    "ad",
-    "ads",
-    "advert",
-    "adverts",
-    "advertisement",
-    "advertising",
-    "adsbygoogle",
-    "adslot",
-    "adunit",
-    "ad-slot",
-    "dfp",
-    "sponsor",
-    "sponsored",
-    "sponsors",
-    "promoted",
-    "share",
-    "shares",
-    "sharing",
-    "sharebar",
-    "share-buttons",
-    "social-share",
-    "sharedaddy",
-    "addthis",
-    "addtoany",
-    "a2a",
-    "social-links",
-    "social-icons",
-    "sr-only",
-    "screen-reader-text",
-    "visually-hidden",
-    "visuallyhidden",
-    "skip-link",
-    "popup",
-    "modal",
-    "newsletter",
-    "subscribe",
-    "signup",
-    "sign-up",
-    "outbrain",
-    "taboola",
-    # A media player's "copy this embed code" box (NPR prints ``<iframe src=...>`` under
-    # every audio story, as text): iawce on WCXB dev, training / validation domains, one
-    # page changed (npr.org/sections/science 0.76 -> 0.82).
-    "embed-url",
-    "embed-code",
-    # Webflow's form messages, shown by its script after a submission ("Thank you! Your
-    # submission has been received!", "Oops! Something went wrong..."): 3 pages better.
-    "w-form-done",
-    "w-form-fail",
-    # Carousel libraries' copies of the slides (slick, Swiper) that make the loop seamless.
-    "slick-cloned",
-    "swiper-slide-duplicate",
-    # Sidebars. A common word, so the story's block is spared it (bhf.org.uk wraps its
-    # content in a ``sidebar-wrap``): iawce on WCXB dev, training / validation domains,
-    # 0.8876 / 0.8648 → 0.8880 / 0.8680, 5 pages better (a Blogger post's archive and
-    # popular-posts sidebar: startuplessonslearned.com 0.60 → 1.00), none worse; as an
-    # article word, not spared, 0.8859 → 0.8828 on the training domains.
-    "sidebar",
-)
-#: Class/id words of an article's surroundings: related and teaser lists, author boxes,
-#: popovers and tooltips (shipping notes, seller badges: a click shows them, WCXB's gold
-#: leaves them out; iawce on WCXB dev's training domains 0.8684 → 0.8690 word F1, the
-#: validation domains unchanged at 0.8443), copyright lines inside the content's container,
-#: forum posts' signatures (``ipsEntry__signature``, phpBB's and vBulletin's
-#: ``signature``: the poster's blurb under every post, which WCXB's gold leaves out; iawce
-#: on forum pages, training / validation domains: 0.7729 / 0.6567 → 0.7785 / 0.6581 word F1)
-#: and the strip under a post or an entry (tags, reply and reaction buttons, "was this page
-#: helpful?", "need more advice?" teasers: ``entry-footer``, ``post-footer``,
-#: ``message-footer``, ``article-footer``, ``pre-footer``; all pages, after the signatures,
-#: 0.8718 / 0.8469 → 0.8721 / 0.8473 on the training / validation domains. The word
-#: ``footer`` alone cost the training domains 0.0003: a site builder names its content
-#: block ``wsite-not-footer``), and forum posters' profiles beside each post (rank, banner,
-#: join date, post count: XenForo's ``message-userTitle``, ``message-userBanner``,
-#: ``message-userExtras`` and 1.x ``messageUserInfo``, phpBB's ``postprofile``,
-#: vBulletin's ``userinfo_extra``; WCXB's gold keeps the poster's name and the post; iawce
-#: on WCXB dev, training / validation domains: 0.8776 / 0.8495 → 0.8788 / 0.8507 word F1,
-#: 18 / 5 forum pages better, none worse), and a thread's overview of its statistics
-#: (Invision's ``cTopicOverview``: replies, views, top posters, popular posts; iawce on
-#: the article-like pages of the training / validation domains 0.9062 / 0.8658 → 0.9063 /
-#: 0.8658, one forum page better on each, none worse).
-#: The article words that name a list of teasers: a block so named that holds several
-#: ``<article>`` cards goes all the same (``_holds_story``; Kadence's ``entry-related``
-#: carousel: theeventscalendar.com 0.71 → 0.95 word F1; iawce on WCXB dev's training
-#: domains 0.8859 → 0.8864, 4 pages better, none worse; validation unchanged). A carousel
-#: of posts (``blog-carousel``; the word ``carousel`` alone is a page's own slides: 12
-#: pages worse) and ``more-posts``: 0.8864 → 0.8866 (oakywood.shop 0.74 → 1.00).
-TEASER_LIST_WORDS = (
-    "related",
-    "related-posts",
-    "recommended",
-    "recommendations",
-    "read-next",
-    "more-stories",
-    "more-posts",
-    "more-articles",
-    "most-popular",
-    "trending",
-    "blog-carousel",
-    "post-carousel",
-    "posts-carousel",
-    "article-carousel",
-    "articles-carousel",
-)
-#: Lists of other posts under the story: 0.8866 → 0.8873 on the training domains, 3 pages
-#: better (globaltravelerusa.com 0.56 → 1.00), none worse. Not teaser-list words: a forum
-#: may list its thread's <article> posts in a ``post-list``. A block so named (and by no
-#: other noise word) goes only when at least ``POST_LIST_MIN_LINK_SHARE`` of its text is
-#: links: a Shopify theme names a listicle's own items ``blog-list listView`` (1 % links;
-#: the lists of other posts above: 14-27 %).
-POST_LIST_WORDS = ("blog-list", "blog-listing", "post-list", "posts-list")
 POST_LIST_MIN_LINK_SHARE = 0.1
-#: An article's byline and author box, by any name (``post-author``, ``byline-wrapper``,
-#: ``cAuthorPane_author``). A page with more than ``MAX_AUTHOR_BLOCKS`` outermost blocks so
-#: named (and by no other noise word) keeps them all: those are a thread's posters, whose
-#: names WCXB's gold keeps. iawce on WCXB dev, training / validation domains: 0.8880 /
-#: 0.8680 → 0.8883 / 0.8680, 25 pages better (ambujayoga.com 0.89 → 0.99), one worse
-#: (a two-post forum thread, 1.00 → 0.99); with no limit, 0.8882 / 0.8680, 38 better, 11
-#: worse (forum threads).
-AUTHOR_WORDS = ("author", "byline")
+
 MAX_AUTHOR_BLOCKS = 2
-ARTICLE_NOISE_WORDS = (
-    "breadcrumb",
-    "breadcrumbs",
-    *TEASER_LIST_WORDS,
-    *POST_LIST_WORDS,
-    *AUTHOR_WORDS,
-    "reviews",
-    "author-box",
-    "authorbox",
-    "author-bio",
-    "about-author",
-    "author-info",
-    "author-card",
-    "popover",
-    "tooltip",
-    "copyright",
-    # Legal and affiliate small print (APR examples, "we may earn a commission"): iawce on
-    # WCXB dev, training / validation domains, 0.8883 / 0.8680 → 0.8892 / 0.8677, 18 pages
-    # better (vanguard.com 0.67 → 0.93), 3 worse (two whose gold keeps it: geico.com
-    # 0.98 → 0.90; an irobot.com product 0.87 → 0.80 whose region shrank without it).
-    "disclaimer",
-    # ``legal`` (Steam's rating and trademark notices, Mailchimp's offer terms), here and on
-    # list pages: 0.8938 / 0.8761 -> 0.8945 / 0.8762, 11 pages better (mailchimp.com 0.56
-    # -> 0.86, redfin.com's listing 0.38 -> 0.40), 1 worse by 0.001. As a common word the
-    # story block is spared it, and Steam's notices stay (7 pages better).
-    "legal",
-    # Photo credits under a story's pictures (the caption stays): 0.8892 → 0.8892 on the
-    # training domains (+0.00004), 9 pages better, none worse; validation unchanged.
-    # ``credit`` alone: 0.8893, 17 better, 3 worse (finance sites' credit sections).
-    "photo-credit",
-    "image-credit",
-    "media-credit",
-    "credits",
-    "signature",
-    "entry-footer",
-    "post-footer",
-    "message-footer",
-    "article-footer",
-    "pre-footer",
-    "userTitle",
-    "userBanner",
-    "userExtras",
-    "messageUserInfo",
-    "postprofile",
-    "userinfo_extra",
-    "cTopicOverview",
-)
-#: Class/id words of what surrounds a product on a page that declares one
-#: (:func:`metadata.page_declarations`; step 5): customer reviews, "customers also bought"
-#: carousels, the buy box. WCXB's gold of a product page is its description (often with
-#: its specifications); on an article the singular "review" marks content (a review
-#: site's ``review-body``: reviewed.com 0.96 → 0.19 word F1 before articles were told
-#: apart). iawce on the 67 WCXB dev pages of the training and validation domains that
-#: declare a product (one per word tried on training, kept when it gained there and lost
-#: nothing on validation), word F1, training / validation: 0.698 / 0.508 → 0.724 / 0.526
-#: (7 / 3 pages better, 1 / 3 worse; thomann.de 0.44 → 0.97, sweetwater.com 0.47 → 0.71);
-#: held-out, one run after the choice: product pages 0.747 → 0.736 (one better, one worse:
-#: drinco.com, whose gold keeps its reviews, 0.94 → 0.57; WCXB is of two minds there).
-#: Tried and left out: shipping and delivery (training +, validation −), price, stock,
-#: swatches and variants, add-to-cart (pages both ways), rating, FAQ and questions.
-#: Session 39: ``gallery`` gained 5 training and validation pages by at most 0.009, but
-#: the held-out run then showed it taking Lenovo's and Apple's product copy with the
-#: pictures (lenovo.com 0.92 -> 0.31, apple.com/airpods-pro 0.88 -> 0.79): left out.
-PRODUCT_NOISE_WORDS = (
-    "review",
-    "carousel",
-    "buy-box",
-    "buybox",
-)
-#: Class/id words of a shop's or a catalogue's filter panel ("Color: Black, Grey...",
-#: "Category", "Price"; step 5 on list pages): such a block goes when it shows no picture
-#: and no text longer than ``FACET_MAX_TEXT_WORDS`` words, so that a product grid a
-#: theme names ``facets-vertical`` or a section named ``facet-row-container`` stays.
-#: iawce on WCXB dev, training / validation domains: 0.89784 / 0.87690 -> 0.89832 /
-#: 0.87703, 17 list pages better (surplusgiant.com 0.31 -> 0.49, masterlock.com 0.60 ->
-#: 0.69), one worse by 0.002; as plain noise words, 0.89660 (headphones.com 0.91 -> 0.03:
-#: its grid). On articles the same blocks changed 4 pages, net 0.
-FACET_WORDS = ("facet", "facets", "filter", "filters", "refinement", "refinements")
+
 FACET_MAX_TEXT_WORDS = 20
-#: Class/id words of reader discussion (see step 7).
-DISCUSSION_WORDS = (
-    "comment",
-    "comments",
-    "commentlist",
-    "comment-list",
-    "comments-area",
-    "comment-area",
-    "comment-section",
-    "disqus",
-)
-#: Headings of teaser lists on article pages (step 8), the whole heading matched, case
-#: ignored, a trailing colon, arrow or chevron allowed. iawce on WCXB dev, word F1,
-#: training / validation domains: 0.8759 / 0.8478 → 0.8762 / 0.8479 (5 / 3 pages
-#: changed, none for the worse; mashable.com 0.55 → 0.82). Without the link-share and
-#: size guards, in-article section labels such as "More on HBS:" took the article with
-#: them (menlocoaching.com 0.95 → 0.64). The step costs about 2 ms a page. A shop's and a
-#: Q&A site's neighbours ("Similar items", "Customers also bought", "Related questions";
-#: session 38): 4 pages better (Stack Exchange, a shop), none worse; most such blocks on
-#: WCXB dev's shops (eBay) hold no links or sit beside a description under 150 words, so
-#: the guards below keep them.
-TEASER_HEADINGS = re.compile(
-    r"^(?:"
-    # English
-    r"related(?: (?:articles?|posts?|stories|content|reading|news|topics|links))?"
-    r"|recommended(?: for you| reading| articles?| stories)?"
-    r"|you (?:may|might) (?:also )?(?:like|enjoy|be interested in)"
-    r"|read (?:next|also)|also read|keep reading|up next|what to read next|more like this"
-    r"|more (?:in|from) [^.!?]{1,40}|more (?:stories|articles|news|to read)"
-    r"|trending(?: now| on [^.!?]{1,40})?|most (?:popular|read|viewed)|popular (?:posts|articles|stories)"
-    r"|latest (?:news|posts|articles|stories)|recent posts|don'?t miss|editor'?s picks"
-    # English, a product's or a question's neighbours
-    r"|(?:people|customers) who (?:viewed|bought) this (?:item|product) also (?:viewed|bought)"
-    r"|customers also (?:viewed|bought)|frequently bought together|pairs well with"
-    r"|(?:explore )?(?:related|similar) (?:items|products|questions)|recently viewed(?: items| products)?"
-    # Russian
-    r"|похожие (?:статьи|материалы|новости|записи)|читайте (?:также|ещё|еще)|новости по теме"
-    r"|(?:ещё|еще) по теме|другие (?:новости|статьи|материалы)|самое (?:популярное|читаемое)"
-    r"|рекомендуем|вам (?:может|могут) (?:понравиться|быть интересн\w+)"
-    r"|похожие товары|с этим товаром (?:покупают|смотрят)|недавно просмотренные(?: товары)?"
-    # Chinese
-    r"|相关(?:文章|阅读|新闻|推荐|内容|资讯)|推荐阅读|猜你喜欢|延伸阅读|热门(?:文章|推荐|新闻|资讯|阅读)"
-    r"|最新(?:文章|新闻)|你可能(?:还)?(?:感兴趣|喜欢)|相關(?:文章|閱讀|新聞)|推薦閱讀|熱門(?:文章|新聞)"
-    r"|相[关似](?:商品|产品)|看了又看|买了又买|最近浏览|相關(?:商品|產品)"
-    # Japanese
-    r"|関連(?:記事|ニュース)|おすすめ(?:の)?記事|人気(?:の)?記事|あわせて読みたい|こちらもおすすめ"
-    r"|こんな記事も読まれています|最新記事|新着記事"
-    r"|関連(?:商品|製品)|最近チェックした商品|よく一緒に購入されている商品"
-    # Korean
-    r"|관련\s*(?:기사|글|뉴스)|추천\s*(?:기사|글)|인기\s*(?:기사|글)|많이 본 (?:기사|뉴스)"
-    r"|(?:관련|비슷한|추천)\s*상품|함께 구매한 상품"
-    # German
-    r"|ähnliche (?:artikel|beiträge)|das könnte sie (?:auch )?interessieren|mehr zum thema"
-    r"|weitere (?:artikel|beiträge|nachrichten)|lesen sie auch|meistgelesen|beliebte (?:artikel|beiträge)"
-    r"|ähnliche produkte|kunden kauften auch|zuletzt angesehen(?:e produkte)?"
-    # French
-    r"|(?:à|a) lire aussi|lire aussi|(?:articles?|contenus?) (?:similaires|recommandés|liés)"
-    r"|sur le même (?:sujet|thème)|vous aimerez aussi|(?:les )?plus lus"
-    r"|(?:ça|cela) pourrait vous intéresser"
-    r"|produits (?:similaires|associés)|les clients ont (?:aussi|également) acheté|récemment consultés"
-    # Spanish
-    r"|(?:artículos|noticias|entradas|publicaciones) relacionad[oa]s|te puede interesar"
-    r"|lo más (?:leído|visto)|más noticias|lee también"
-    r"|productos (?:relacionados|similares)|vistos recientemente"
-    r")\s*[:›»→>]?$",
-    re.IGNORECASE,
-)
-#: The whole text of a photo credit on an article (step 9), case ignored: a credit, image
-#: or photo label, or a picture agency's name, at its start. WCXB dev's gold leaves such
-#: lines out: 235 of the 244 that iawce kept on its article pages (22 pages; the other 9
-#: lines on 4). iawce, word F1, training / validation domains: 0.89324 / 0.87473 ->
-#: 0.89339 / 0.87477 (23 pages better, 3 worse: a blog whose gold keeps its "Photo
-#: credit:" lines). With "Source:" lines too (a chart's source, which the gold keeps on 5
-#: of the 11 pages that have one): 32 better, 9 worse.
-PHOTO_CREDIT = re.compile(
-    r"\s*+(?:\(\s*+)?(?:"
-    r"(?:(?:image|photo|picture|video|illustration|graphic|header|featured|cover)\s*)?(?:credits?|courtesy)\s*[:：]"
-    r"|(?:photo(?:graph)?|image|picture|illustration)s?\s*(?:by\b|via\b|courtesy\b|[:：])"
-    r"|(?:getty images|shutterstock|istock|ap photo|reuters|afp|unsplash|pexels)\b"
-    r"|(?:foto|bild|imagen|crédits? photo|фото|снимок)\s*[:：]"
-    r"|(?:图片来源|图片|摄影|写真|画像|사진)\s*[:：=]"
-    r")",
-    re.IGNORECASE,
-)
+
 #: A photo credit is at most this long (words; CJK characters).
 PHOTO_CREDIT_MAX_LENGTH = 12
-#: The whole text of a control that markup does not call a button (step 10), case ignored,
-#: trailing dots, colon or arrow allowed: the page builders' "Read more" and "Add to cart"
-#: divs, a video player's "Show Caption" / "Hide Caption" toggle (Gannett's news sites).
-#: iawce on WCXB dev, word F1, training / validation domains: 0.89341 / 0.87484 ->
-#: 0.89350 / 0.87490 (36 pages better, 6 worse by at most 0.001); about 0.3 ms a page
-#: (median, validation pages, on the denoised body). Run before the list ranking on list
-#: pages it took a chess shop's product list with it (regencychess.com 0.99 -> 0.78: the
-#: ranking chose another region), so list pages drop these lines only from what the
-#: ranking chose (``listing.without_item_chrome`` and the list extractor). Session 39
-#: added the labels that are no control but stay as one: an ad slot's, left by its ad
-#: ("Advertisement", "• SPONSORED •", "Story continues below advertisement": 9 lines of
-#: iawce's text on 7 training and validation domains, none in WCXB's gold; 6 pages better
-#: by at most 0.001); a table of contents' title that stays when the link-dense list under
-#: it goes ("Table of contents [hide]", "On this page", "目次": 29 pages better by at most
-#: 0.006, one worse: PostgreSQL's manual, whose gold keeps the chapter's contents, 0.48 ->
-#: 0.46); an overlay's "Close" / "Dismiss" (15 lines on 5 pages, none in the gold; 3 pages
-#: better). Session 40: a script's placeholder ("Loading specifications…", "Loading
-#: prices for your region…", "Please wait"; an ellipsis ends a longer "Loading": 2 pages
-#: better by at most 0.01, none worse).
-CONTROL_LABELS = re.compile(
-    r"[•·]?\s*(?:read more|show more|show less|load more|view more|see more|more options|choose options|select options"
-    r"|view details|see details|quick (?:view|shop|add)|add to (?:cart|bag|basket|wishlist)|shop now"
-    r"|show caption|hide caption|loading|loading(?:\s+[\w-]+){1,4}\s*(?:\.\.\.|…)|please wait|skip to (?:product list|content|main content)|skip listing"
-    r"|sort by|sorted by|filters?|reset to default|close(?: menu| dialog)?|dismiss"
-    r"|weiterlesen|mehr lesen|in den warenkorb|lire la suite|ajouter au panier|leer más|añadir al carrito"
-    r"|читать далее|подробнее|阅读更多|查看更多|加入购物车|閱讀更多|続きを読む|もっと見る|カートに入れる"
-    r"|더 ?보기|장바구니 담기"
-    r"|advertisement|sponsored(?: content)?|paid content|(?:story|article) continues below(?: advertisement)?"
-    r"|scroll to continue with content|anzeige|werbung|publicité|реклама|广告|広告|광고"
-    r"|(?:table of contents|contents|in this article|on this page|jump to|inhaltsverzeichnis|sommaire|índice"
-    r"|содержание|目次|目录)(?:\s*[\[(]?(?:hide|show|toggle)[\])]?)?)\s*[.…:›»→>•·]*",
-    re.IGNORECASE,
-)
+
 #: A teaser heading is at most this long (words; CJK characters).
 TEASER_HEADING_MAX_LENGTH = 8
+
 #: ... and this many characters.
 TEASER_HEADING_MAX_CHARS = 50
+
 #: The block of a teaser heading is its nearest ancestor with this many link targets (two:
 #: Valnet's one-story "Related" cards inside the text, a title and its author; iawce on
 #: WCXB dev, training / validation domains, 3 -> 2: two pages better, xda-developers.com
 #: 0.74 -> 0.76, none worse; 1: four better, one worse).
 TEASER_MIN_LINKS = 2
+
 #: ... of whose text at least this share is link text,
 TEASER_MIN_LINK_SHARE = 0.25
+
 #: ... and whose length is at most this share of the story's.
 TEASER_MAX_STORY_SHARE = 0.5
+
 #: A block of at least this many ``<article>`` children is a list of teaser cards when each
 #: has a linked title (``<h2>``-``<h5>``, or an element whose class names a title: a
 #: theme's ``<div class="title">``; Elementor's ``elementor-post__title``; iawce on WCXB
 #: dev, training / validation domains, 0.8938 / 0.8752 -> 0.8938 / 0.8761, one page
 #: better: beefound.agency 0.83 -> 0.99, none worse), ...
 TEASER_MIN_CARDS = 3
+
 #: ... holds at most this many words (title, date, excerpt), ...
 TEASER_CARD_MAX_LENGTH = 120
+
 #: ... and the block is at most this share of the story's length (a Michelin guide's
 #: restaurant cards, ten times its intro, are the content). Elementor's posts widget beside
 #: a post (omalleytunstall.com 0.55 → 0.98): iawce on WCXB dev, training / validation
@@ -508,8 +209,10 @@ TEASER_CARD_MAX_LENGTH = 120
 #: searchlight.vc 0.66 -> 1.00, no other training or validation page changed; without any
 #: bound blog.resy.com's restaurant cards, the content, went: 0.98 -> 0.11).
 TEASER_CARDS_MAX_STORY_SHARE = 1.5
+
 #: Words an article must keep outside its discussion for the discussion to go.
 MIN_TEXT_BESIDES_DISCUSSION = 150
+
 #: A story block of at least this many words is spared step 5's common words (ads, share,
 #: newsletter): almanac.com's Drupal ``body-ad-wrapper`` 0.20 → 0.99 and 0.32 → 0.99 word
 #: F1, hubermanlab.com's ``rich-text-newsletter-cms`` 0.24 → 1.00; iawce on WCXB dev,
@@ -517,6 +220,7 @@ MIN_TEXT_BESIDES_DISCUSSION = 150
 #: same at 300). Sparing it the article words too kept three Amazon pages' reviews
 #: (session 28, held-out domains).
 MIN_SPARED_STORY = 150
+
 #: Words of ``<p>`` text under one parent (a story) the page must keep outside its
 #: discussion for the discussion to go. iawce on WCXB dev's training / validation domains,
 #: word F1: 0.8692 / 0.8448 without this rule, 0.8713 / 0.8468 at 50 (forum pages 0.738 →
@@ -524,10 +228,12 @@ MIN_SPARED_STORY = 150
 #: A story written as lines between ``<br>`` (old blog and Slashdot-style posts) counts
 #: too: 0.8718 → 0.8728 on the training domains, validation unchanged (0.8469).
 MIN_STORY_BESIDES_DISCUSSION = 50
+
 #: A <form> with at most this much text (words; CJK characters) is a search, login,
 #: contact or newsletter form and goes; a longer one wraps content (forum software wraps
 #: whole threads in a form).
 FORM_MAX_LENGTH = 100
+
 #: A short form goes with its frame, the outermost ancestor of at most this many words,
 #: when the frame invites the reader to sign up (``SIGN_UP_WORDS``): the newsletter box's
 #: heading, pitch and consent line ("Be the first to know!", "By signing up, you agree
@@ -537,11 +243,7 @@ FORM_MAX_LENGTH = 100
 #: without mashable.com; without the words, Steam's buy boxes went too. On list pages one
 #: page changed, for the worse (4dayweek.io 0.36 → 0.34), so only articles do this.
 SIGN_UP_FRAME_MAX_LENGTH = 60
-#: Words of a sign-up invitation, matched anywhere in a form's frame, case ignored.
-SIGN_UP_WORDS = re.compile(
-    r"subscri|newsletter|sign(?:ing)?[ -]?up|inbox|abonn|inscri|suscr|подпис|рассылк|订阅|訂閱|購読|メルマガ",
-    re.IGNORECASE,
-)
+
 #: An element whose whole text is a JSON object or array this long (characters) is a
 #: script's data, not content (step 3): Avada's hidden ``DynamicProductValue`` spans,
 #: Amazon's ``aok-hidden`` grid state. Shorter JSON is left alone, and JSON in code always.
@@ -550,31 +252,27 @@ SIGN_UP_WORDS = re.compile(
 #: 0.8873 / 0.8564 → 0.8875 / 0.8628 (tribelifting.com 0.81 → 1.00; three eBay item pages
 #: 0.00-0.04 → 0.33-0.48), no page worse.
 MIN_DATA_CHARS = 200
+
 #: Steps 3 to 5 leave an element alone when it holds more than this share of the page's
 #: text: that is misnested markup (an unclosed <header> that swallowed the page), not noise.
 MAX_REMOVED_SHARE = 0.7
+
 #: Invisible elements holding more than this share of the page's text are a page the
 #: render did not reveal, not hidden boilerplate (module docstring, step 1). iawce on the
 #: captures of WCXB dev's training and validation domains (1,086 pages, rendered DOM and
 #: boxes), word F1: 0.840 trusting every verdict; 0.863 / 0.862 / 0.861 with this share at
 #: 0.2 / 0.35 / 0.5; 0.863 with no boxes at all.
 MAX_HIDDEN_SHARE = 0.2
-#: Class/id/role words of containers whose hidden content a reader reveals by a click
-#: (WCXB's gold keeps product tabs, FAQ answers, collapsed specifications). iawce on the
-#: same 1,086 captures, word F1: 0.8620 removing them as invisible, 0.8630 keeping them
-#: (0.8626 with tab/accordion/collapse only; 0.8631 also matching "more" inside words).
-REVEALABLE_MARKERS = re.compile(
-    r"(?<![a-z])(?:tabs?|tab-?pane|tab-?panel|tab-?content|tabpanel|accordion\w*|collaps\w*|panel"
-    r"|toggle|expand\w*|details|spoiler|faq)(?![a-z])",
-    re.IGNORECASE,
-)
+
 #: A block of at least this many words whose text appears exactly twice on the page loses
 #: one copy (step 6). iawce on WCXB dev's raw HTML, word F1, training / validation domains:
 #: 0.8730 / 0.8473 keeping both copies, 0.8759 / 0.8478 keeping one.
 MIN_DUPLICATE_WORDS = 20
+
 #: A block is found from a string of its text at least this long (characters) that occurs
 #: exactly twice on the page.
 MIN_DUPLICATE_CHARS = 50
+
 #: Twins (two adjacent siblings of one tag and one text, no third beside them) of at least
 #: this many characters lose one copy however short (step 6, on articles:
 #: :func:`twin_copies`). iawce on WCXB dev, training / validation domains: 0.89525 /
@@ -586,9 +284,11 @@ MIN_DUPLICATE_CHARS = 50
 #: two children of an element: 14 better, none worse, half the gain. On list pages the
 #: twins are part of the cards the list ranking reads (artistcraftsman.com 0.68 -> 0.61).
 MIN_TWIN_CHARS = 3
+
 #: ... and at most this many, whitespace included: a bound on the cost (iawce's output is
 #: the same without it on every WCXB dev training and validation page).
 MAX_TWIN_CHARS = 2400
+
 #: A quotation (``<blockquote>``) goes when at least this share of its text, counted in
 #: strings of at least ``MIN_QUOTED_CHARS`` characters (shorter ones are attributions and
 #: buttons: "jtbell said:", "Click to expand..."), also stands outside every quotation on
@@ -600,84 +300,18 @@ MAX_TWIN_CHARS = 2400
 #: version that counted any second copy, quoted or not: 0.8903 / 0.8695, 23 better and 20
 #: worse; with it, shares 0.5 and 0.95 scored 0.8901 on training.
 QUOTED_COPY_SHARE = 0.8
+
 MIN_QUOTED_CHARS = 20
+
 MIN_QUOTE_CHARS = 40
-#: A reply's subject line: a reply prefix ("Re:", German "Aw:"/"Antw:", Russian "Ответ:",
-#: French "Réf :") and then text, at most ``REPLY_SUBJECT_MAX_WORDS`` words. phpBB,
-#: FluxBB, TripAdvisor and Nairaland head each reply with "Re: <the thread's title>";
-#: WCXB's gold keeps none. Removed when the page holds the same subject at least twice
-#: (step 6): iawce on WCXB dev's raw HTML, training domains 0.8902 → 0.8903 (5 forum
-#: threads better, none worse: forums.virtualbox.org 0.85 → 0.93), validation unchanged.
-_REPLY_PREFIXES = r"(?:re|aw|antw|ответ|réf)\s*:"
-REPLY_SUBJECT = re.compile(_REPLY_PREFIXES + r"\s*\S", re.IGNORECASE)
-_REPLY_PREFIX = re.compile(r"\s*" + _REPLY_PREFIXES, re.IGNORECASE)  # a string that may start one
+
 REPLY_SUBJECT_MAX_WORDS = 20
-#: The whole text of an element a forum prints beside each post (step 6, on articles): the
-#: poster's stats ("Joined 2019", "Registered: 2021-03-04", "Posts: 1,204", "312 likes"),
-#: status ("Offline"), the post's number ("#12") and age ("3 years ago"), its buttons'
-#: labels ("Reply", "Quote", "Report") and badges ("Original poster", "Discussion
-#: starter"), a lone separator. WCXB's gold holds none of the 548 such lines of iawce's
-#: forum texts as a line (its training and validation domains). iawce, word F1, training /
-#: validation: 0.8904 / 0.8702 → 0.8907 / 0.8703, forum threads 0.819 / 0.715 → 0.824 /
-#: 0.716 (38 pages better, 30 of them threads; 11 worse, 9 by at most 0.002, and two
-#: threads whose gold keeps Reddit's "2 points · 17 hours ago · reply" or the posts'
-#: numbers). A lone number ("12": a post's vote count, but also a step or a rank) goes
-#: only on a thread (``MIN_THREAD_CHROME``); everywhere (measured on iawce's lines) 64
-#: pages were better and 28 worse. TripAdvisor's "518 helpful votes" and "Report
-#: inappropriate content" (session 39): one page better (tripadvisor.com 0.71 -> 0.73).
-POST_CHROME = re.compile(
-    r"(?:joined|registered|member since):?\s+[^\n]{0,24}\d{2,4}"
-    r"|(?:posts|messages|reaction score|likes received|points|solutions|reputation):?\s*[\d,.]+[km]?"
-    r"|[\d,.]+[km]?\s(?:posts?|likes?|replies|reactions?|points?|solutions?|messages?|votes?|upvotes?)"
-    r"|offline|online|reply|replies|quote|report|permalink|original poster|discussion starter"
-    r"|thread starter|wrote on|last edited by|ip|report post|share post|likes?|helpful"
-    r"|\d+ (?:years?|months?|weeks?|days?|hours?|minutes?|yr|mo|d|h) ago"
-    r"|(?:reply|post)?\s?#\s?\d+"
-    r"|[\d,.]+[km]?\s(?:helpful )?votes?|report (?:inappropriate content|abuse|this (?:post|comment|message))"
-    r"|[·•|]",
-    re.IGNORECASE,
-)
+
 #: A page with this many post chrome elements is a thread, where an element whose whole
 #: text is a number (``LONE_NUMBER``: votes, a poster's post count) is chrome too, outside
 #: ordered lists: 0.8907 / 0.8703 → 0.8908 / 0.8704 (26 pages better, 21 of them threads;
 #: 5 worse by at most 0.003); at 10, 17 better and 2 worse.
 MIN_THREAD_CHROME = 5
-LONE_NUMBER = re.compile(r"[\d,.]+[km]?", re.IGNORECASE)
-#: Elements short enough to be post chrome: few descendants, at most 48 characters (the
-#: longest chrome string is 43). Cost, with session 35's sign-up frames: iawce on every
-#: sixth training page (161), best of 5 runs, 4.86 s → 5.07 s (+4 %, 1.3 ms a page).
-_POST_CHROME_CANDIDATES = etree.XPath(
-    ".//*[not(descendant::*[7])][string-length(.) <= 240][string-length(normalize-space(.)) <= 48]"
-    "[normalize-space(.)]"
-)
-#: Class names that hide an element at some or all screen widths (Bootstrap's ``d-none``,
-#: ``d-md-none``, ``hidden-xs``, ``visible-lg``; Webflow's ``w-condition-invisible``;
-#: ``mobile-only``, ``header-display-mobile``): of two copies, the one so marked goes.
-HIDING_CLASS = re.compile(
-    r"(?:hide|hidden|invisible|is-hidden|w-condition-invisible|d-none|d-\w+-none|hidden-[\w-]+|visible-[\w-]+"
-    r"|[\w-]*mobile[\w-]*|[\w-]*desktop[\w-]*)",
-    re.IGNORECASE,
-)
-#: A class name or id that says what an element lacks, hides or holds names no noise of its
-#: own: wired.com's story grids are ``hide-read-more-ad``, many layouts ``has-sidebar``.
-#: A BEM element of such a block is that element (``no-image-card__footer`` is a footer).
-#: Step 5 over WCXB dev's training / validation domains, word F1: 0.8840 / 0.8564 reading
-#: them, 0.8847 / 0.8564 not (wired.com 0.21 → 0.86; no other page changed).
-#: So does a name that puts a sidebar on one side (``c-layout-sidebar-left``, a content
-#: layout; ``n-sidebar-left``, a section with its picture on the left): found on WCXB dev's
-#: held-out domains after ``sidebar`` became a noise word (ncsc.gov.uk 0.96 → 0.11,
-#: netlify.com 0.71 → 0.50); no page of the training and validation domains changes.
-STATE_NAME = re.compile(
-    r"(?:no|hide|has|with|without)[-_](?!.*__)"
-    r"|(?!.*__)[\w-]*(?:(?:left|right)[-_]sidebar|sidebar[-_](?:left|right))",
-    re.IGNORECASE,
-)
-#: ARIA roles of navigation and page chrome. A ``menu`` or ``menubar`` is a widget's list of
-#: actions (eBay's "Why you're seeing this ad" / "Help & report" behind each sponsored
-#: card): iawce on WCXB dev, word F1, training / validation domains 0.89357 / 0.87490 ->
-#: 0.89364 / 0.87514 (2 pages better, 1 worse by 0.001; session 9 had measured no change
-#: beyond ±0.0004 with the code of then).
-COMMON_NOISE_ROLES = ("navigation", "search", "dialog", "alertdialog", "complementary", "menu", "menubar")
 
 
 @dataclass(frozen=True)
@@ -745,22 +379,13 @@ NOISE_TABLES: dict[str, NoiseTable] = {
 
 @lru_cache(maxsize=1)
 def denoiser_fingerprint() -> str:
-    """A short hash of this module's source. Caches of what the denoiser computed (training
-    rows, BoilerNet's prepared pages) record it, so that one built by other rules is not
-    reused."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-
-
-_PROTECTED_TAGS = frozenset({"html", "body", "main", "article"})
-_CHROME_ROLES = frozenset({"banner", "contentinfo"})
-_MODAL_ROLES = frozenset({"dialog", "alertdialog"})
-_SHAPING_TAGS = frozenset({"br", "hr", "td", "th"})
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-_LITERAL_TAGS = frozenset({"pre", "code", "samp", "kbd", "textarea"})
-#: Post chrome is never read inside these: code, and table cells (a "Replies" column).
-_CHROME_SPARING_TAGS = _LITERAL_TAGS | {"td", "th"}
-_NUMBERED_POST = re.compile(r"(?:^|[\s_-])(?:comment|post)[_-]?\d", re.IGNORECASE)
-_INLINE_TAGS = frozenset({"a", "span", "code", "b", "i", "em", "strong", "small", "label", "time"})
+    """A short hash of this package's source (its modules in name order). Caches of what the
+    denoiser computed (training rows, BoilerNet's prepared pages) record it, so that one
+    built by other rules is not reused."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | None = None) -> Counter[str]:
@@ -804,7 +429,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
     if table.facet_panels:
         removed["facets"] = remove(small(facet_panels(body)))
     if product:
-        removed["product"] = remove(small(_marked(body, _marker_pattern(table.product_words), frozenset())))
+        removed["product"] = remove(small(_marked(body, marker_pattern(table.product_words), frozenset())))
     # A copy's removal leaves its twin: these steps need not spare the description.
     removed["duplicate"] = _remove_all(root, duplicate_copies(body))
     if table.twin_copies:
@@ -828,6 +453,7 @@ def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | Non
 
 #: A product's declared description (JSON-LD) must be this long (words) to be looked for.
 MIN_DECLARED_DESCRIPTION_WORDS = 15
+
 #: ... and a text node this long (characters) that it holds marks where the page shows it.
 MIN_DECLARED_FRAGMENT_CHARS = 20
 
@@ -842,7 +468,7 @@ def declared_description_holders(body: HtmlElement, description: str) -> frozens
         return frozenset()
     holders: list[HtmlElement] = []
     for element in body.iter():
-        if not is_element(element) or element.tag in _CODE_TAGS:
+        if not is_element(element) or element.tag in CODE_TAGS:
             continue
         if _declared_fragment(element.text, description):
             holders.append(element)
@@ -970,14 +596,11 @@ def unwrap_script_fallback(body: HtmlElement) -> int:
     return len(outermost)
 
 
-_CODE_TAGS = ("script", "style", "template")
-
-
 def _text_outside(element: HtmlElement, tag: str) -> str:
     """Text of ``element`` without the text of its ``tag`` descendants, scripts and styles
     (its strings joined by spaces)."""
     strings: list[str] = []
-    _gather_strings(element, frozenset((tag, *_CODE_TAGS)), strings)
+    _gather_strings(element, frozenset((tag, *CODE_TAGS)), strings)
     return " ".join(strings)
 
 
@@ -993,7 +616,7 @@ def _gather_strings(element: HtmlElement, left_out: frozenset[str], strings: lis
 
 def _shown_length(element: HtmlElement) -> int:
     """Text length of ``element`` without scripts and styles (0 for those themselves)."""
-    if element.tag in _CODE_TAGS:
+    if element.tag in CODE_TAGS:
         return 0
     return text_length(_text_outside(element, "script"))
 
@@ -1102,7 +725,7 @@ def reply_subjects(body: HtmlElement) -> list[HtmlElement]:
     at least two of them (step 6): "Re: <the thread's title>" over each reply."""
     holders: dict[HtmlElement, str] = {}
     for string in body.xpath(".//text()"):
-        if not _REPLY_PREFIX.match(string):
+        if not REPLY_PREFIX.match(string):
             continue
         holder = string.getparent()
         if string.is_tail:
@@ -1127,7 +750,7 @@ def post_chrome(body: HtmlElement) -> list[HtmlElement]:
     outside ordered lists too (step 6)."""
     chrome: list[HtmlElement] = []
     numbers: list[HtmlElement] = []
-    for element in _POST_CHROME_CANDIDATES(body):
+    for element in POST_CHROME_CANDIDATES(body):
         text = normalize_space(element.text_content())
         if POST_CHROME.fullmatch(text):
             kind = chrome
@@ -1135,7 +758,7 @@ def post_chrome(body: HtmlElement) -> list[HtmlElement]:
             kind = numbers
         else:
             continue
-        if not any(node.tag in _CHROME_SPARING_TAGS for node in (element, *element.iterancestors())):
+        if not any(node.tag in CHROME_SPARING_TAGS for node in (element, *element.iterancestors())):
             kind.append(element)
     found = _outermost(chrome)
     if len(found) < MIN_THREAD_CHROME:
@@ -1208,26 +831,11 @@ def _marked_hidden(element: HtmlElement) -> bool:
 def _chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:
     found = []
     for element in body.iter("header", "footer", "div", "section"):
-        if element.tag in ("div", "section") and element.get("role", "").lower() not in _CHROME_ROLES:
+        if element.tag in ("div", "section") and element.get("role", "").lower() not in CHROME_ROLES:
             continue
         if not any(a.tag in ("article", "main") for a in element.iterancestors()):
             found.append(element)
     return found
-
-
-def _marker_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
-    """Matches any of ``words`` as a whole word of a class/id (``_``/``-`` separate words)."""
-    return re.compile(
-        r"(?:^|[\s_-])(?:"
-        + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        + r")(?:$|[\s_-])",
-        re.IGNORECASE,
-    )
-
-
-_TEASER_LIST = _marker_pattern(TEASER_LIST_WORDS)
-_POST_LIST = _marker_pattern(POST_LIST_WORDS)
-_AUTHOR = _marker_pattern(AUTHOR_WORDS)
 
 
 def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) -> list[HtmlElement]:
@@ -1238,7 +846,7 @@ def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) ->
     found = []
     named: dict[str, bool] = {}  # a page repeats its class names: each is searched once
     for element in body.xpath(".//*[@class or @id or @role]"):  # the only ones a marker can name
-        if element.tag in _PROTECTED_TAGS:
+        if element.tag in PROTECTED_TAGS:
             continue
         attrib = element.attrib
         marker = _noise_marker(element)
@@ -1247,7 +855,7 @@ def _marked(body: HtmlElement, words: re.Pattern[str], roles: frozenset[str]) ->
         role = attrib.get("role", "").lower()
         if not (named[marker] or role in roles):
             continue
-        modal = role in _MODAL_ROLES and attrib.get("aria-modal", "").lower() == "true"
+        modal = role in MODAL_ROLES and attrib.get("aria-modal", "").lower() == "true"
         if (modal or element.find(".//h1") is None) and not _holds_story(element, marker):
             found.append(element)
     return found
@@ -1260,7 +868,7 @@ def _holds_story(element: HtmlElement, marker: str) -> bool:
     if element.find(".//main") is not None:
         return True
     articles = len(element.findall(".//article"))
-    return articles == 1 or (articles > 1 and not _TEASER_LIST.search(marker))
+    return articles == 1 or (articles > 1 and not TEASER_LIST.search(marker))
 
 
 def _noise_marker(element: HtmlElement) -> str:
@@ -1285,15 +893,15 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     ``MAX_AUTHOR_BLOCKS`` of them."""
     roles = frozenset(table.roles)
     conditional = (*POST_LIST_WORDS, *AUTHOR_WORDS)
-    plain_words = _marker_pattern(tuple(w for w in table.noise_words if w not in conditional))
+    plain_words = marker_pattern(tuple(w for w in table.noise_words if w not in conditional))
     marked: list[HtmlElement] = []
     authors: list[HtmlElement] = []
-    for el in _marked(body, _marker_pattern(table.noise_words), roles):
+    for el in _marked(body, marker_pattern(table.noise_words), roles):
         marker = _noise_marker(el)
-        linked_post_list = _POST_LIST.search(marker) and _link_share(el) >= POST_LIST_MIN_LINK_SHARE
+        linked_post_list = POST_LIST.search(marker) and _link_share(el) >= POST_LIST_MIN_LINK_SHARE
         if plain_words.search(marker) or el.get("role", "").lower() in roles or linked_post_list:
             marked.append(el)
-        elif _AUTHOR.search(marker):
+        elif AUTHOR.search(marker):
             authors.append(el)
     if len(_outermost(authors)) <= MAX_AUTHOR_BLOCKS:
         marked.extend(authors)
@@ -1303,7 +911,7 @@ def _noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
         return marked
     spared = {story, *story.iterancestors()}
     own = tuple(w for w in table.noise_words if w not in COMMON_NOISE_WORDS)
-    own_words = _marker_pattern(own) if own else None
+    own_words = marker_pattern(own) if own else None
     return [
         el
         for el in marked
@@ -1334,10 +942,10 @@ def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     story's comment section with a short list of numbered pingbacks beside it still goes).
     Nor does it go from a page without a story besides it, in paragraphs or in lines
     between ``<br>`` (a thread whose posts a "comments" block wraps, next to a sidebar)."""
-    words = _marker_pattern(table.discussion_words)
+    words = marker_pattern(table.discussion_words)
     marked = []
     for element in body.xpath(".//*[@class or @id]"):
-        if element.tag in _PROTECTED_TAGS or element.tag in _INLINE_TAGS:
+        if element.tag in PROTECTED_TAGS or element.tag in INLINE_TAGS:
             continue
         if words.search(_noise_marker(element)) and element.find(".//h1") is None:
             marked.append(element)
@@ -1347,7 +955,7 @@ def _discussion(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     ]
     if not outermost:
         return []
-    numbered = [el for el in outermost if _NUMBERED_POST.search(f"{el.get('class', '')} {el.get('id', '')}")]
+    numbered = [el for el in outermost if NUMBERED_POST.search(f"{el.get('class', '')} {el.get('id', '')}")]
     discussion_length = sum(_shown_length(el) for el in outermost)
     if len(numbered) > 1 and 2 * sum(_shown_length(el) for el in numbered) > discussion_length:
         return []
@@ -1400,7 +1008,7 @@ def _teasers(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     ]
     for heading in headings:
         for block in heading.iterancestors():
-            if block in around_story or block.tag in _PROTECTED_TAGS or block.find(".//h1") is not None:
+            if block in around_story or block.tag in PROTECTED_TAGS or block.find(".//h1") is not None:
                 break
             if len({a.get("href") for a in _links(block)}) < TEASER_MIN_LINKS:
                 continue
@@ -1431,28 +1039,16 @@ def _teaser_cards(body: HtmlElement) -> list[HtmlElement]:
     ]
 
 
-#: A card's title that a class names instead of a heading tag (``title``,
-#: ``elementor-post__title``, ``entry-title``).
-_CLASS_TITLES = etree.XPath(
-    ".//*[contains(concat(' ', translate(@class, '_', ' '), ' '), ' title ')"
-    " or contains(concat(' ', translate(@class, '_', '-'), ' '), '-title ')]"
-)
-
-
 def _teaser_card(article: HtmlElement) -> bool:
     if text_length(article.text_content()) > TEASER_CARD_MAX_LENGTH:
         return False
-    titles = [*article.iter("h2", "h3", "h4", "h5"), *_CLASS_TITLES(article)]
+    titles = [*article.iter("h2", "h3", "h4", "h5"), *CLASS_TITLES(article)]
     return any(title.find(".//a[@href]") is not None or title.getparent().tag == "a" for title in titles)
-
-
-#: The end of an excerpt cut short: "...", "…", WordPress's "[…]" / "[...]".
-_CUT_SHORT = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
 
 
 def _cut_short(card: HtmlElement) -> bool:
     """Whether a card's text ends with an excerpt cut short (a teaser of another page)."""
-    return _CUT_SHORT.search(card.text_content()) is not None
+    return CUT_SHORT.search(card.text_content()) is not None
 
 
 #: Elements that may be a teaser heading: few descendants (checked first: it stops
@@ -1479,16 +1075,13 @@ def _teaser_headings(body: HtmlElement) -> list[HtmlElement]:
     return found
 
 
-_FACETS = _marker_pattern(FACET_WORDS)
-
-
 def facet_panels(body: HtmlElement) -> list[HtmlElement]:
     """Step 5's filter panels on list pages: elements that ``FACET_WORDS`` name, with no
     ``<img>`` or ``<picture>`` and no text of more than ``FACET_MAX_TEXT_WORDS`` words
     (option labels, not a product grid or a section of prose)."""
     return [
         element
-        for element in _marked(body, _FACETS, frozenset())
+        for element in _marked(body, FACETS, frozenset())
         if element.find(".//img") is None
         and element.find(".//picture") is None
         and all(len(text.split()) <= FACET_MAX_TEXT_WORDS for text in element.itertext())
@@ -1537,14 +1130,10 @@ def is_control_label(text: str) -> bool:
     return bool(CONTROL_LABELS.fullmatch(normalize_space(text)))
 
 
-#: Class/id words of readers' feedback: discussion, reviews, testimonials.
-_READER_FEEDBACK = _marker_pattern((*DISCUSSION_WORDS, "review", "reviews", "testimonial", "testimonials"))
-
-
 def is_reader_feedback(element: HtmlElement) -> bool:
     """Whether ``element``'s class or id names readers' feedback: comments, reviews,
     testimonials (``DISCUSSION_WORDS`` and those)."""
-    return bool(_READER_FEEDBACK.search(_noise_marker(element)))
+    return bool(READER_FEEDBACK.search(_noise_marker(element)))
 
 
 def _text_holders(body: HtmlElement, accepts: Callable[[str], object]) -> list[HtmlElement]:
@@ -1582,12 +1171,12 @@ def _data_blocks(body: HtmlElement) -> list[HtmlElement]:
         if is_element(element)
         and not len(element)
         and _is_data((element.text or "").strip())
-        and not any(node.tag in _LITERAL_TAGS for node in (element, *element.iterancestors()))
+        and not any(node.tag in LITERAL_TAGS for node in (element, *element.iterancestors()))
     ]
 
 
 def _is_data(text: str) -> bool:
-    if _UUID.fullmatch(text):
+    if UUID.fullmatch(text):
         return True
     if len(text) < MIN_DATA_CHARS or text[0] + text[-1] not in ("{}", "[]"):
         return False
@@ -1618,7 +1207,7 @@ def _collect_empty(element: HtmlElement, found: list[HtmlElement]) -> bool:
         if child.tail and not child.tail.isspace():
             has_text = True
     if has_text:
-        found.extend(child for child in empty_children if child.tag not in _SHAPING_TAGS)
+        found.extend(child for child in empty_children if child.tag not in SHAPING_TAGS)
     return not has_text
 
 
