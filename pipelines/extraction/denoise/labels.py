@@ -1,0 +1,54 @@
+"""Lines whose whole text is a label: photo credits, and controls' labels that no
+``<button>`` marks ("Read more", "Add to cart")."""
+
+from __future__ import annotations
+
+from pipelines.extraction.denoise.tree import outermost_of, text_holders
+from pipelines.extraction.denoise.vocabulary import CONTROL_LABELS, PHOTO_CREDIT
+from pipelines.extraction.dom import HEADING_TAGS, HtmlElement
+from pipelines.extraction.lengths import normalize_space, text_length
+
+#: A photo credit is at most this long (words; CJK characters).
+PHOTO_CREDIT_MAX_LENGTH = 12
+
+
+def photo_credits(body: HtmlElement) -> list[HtmlElement]:
+    """The outermost elements whose whole text is a photo credit (step 9). Only the
+    elements around a text node that starts like one are read (a regular expression on
+    every small element's whole text costs twice as much)."""
+    found = []
+    for element in text_holders(body, PHOTO_CREDIT.match):
+        credit = None
+        while element is not None and element is not body and element.tag not in HEADING_TAGS:
+            text = normalize_space(element.text_content())
+            if text_length(text) > PHOTO_CREDIT_MAX_LENGTH:
+                break
+            if PHOTO_CREDIT.match(text):
+                credit = element
+            element = element.getparent()
+        if credit is not None:
+            found.append(credit)
+    return outermost_of(found)
+
+
+def control_labels(body: HtmlElement) -> list[HtmlElement]:
+    """The outermost elements whose whole text is a control's label (step 10); not a
+    heading, nor a link that running text follows. Only the elements around a text node
+    that is one are read, as for photo credits."""
+    found = []
+    for element in text_holders(body, is_control_label):
+        if element is body or not is_control_label(element.text_content()):
+            continue
+        for ancestor in element.iterancestors():
+            if ancestor is body or not is_control_label(ancestor.text_content()):
+                break
+            element = ancestor
+        heading = element.tag in HEADING_TAGS or any(a.tag in HEADING_TAGS for a in element.iterancestors())
+        if not heading and not (element.tail or "").strip():
+            found.append(element)
+    return outermost_of(found)
+
+
+def is_control_label(text: str) -> bool:
+    """Whether ``text``, spaces aside, is a control's label (``CONTROL_LABELS``)."""
+    return bool(CONTROL_LABELS.fullmatch(normalize_space(text)))
