@@ -8,7 +8,9 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from pipelines.extraction import Page, build_extractor
-from pipelines.extraction.denoise import NOISE_TABLES, control_labels, denoise, invisible_elements
+from pipelines.extraction.denoise import NOISE_TABLES, denoise
+from pipelines.extraction.denoise.hidden import invisible_elements
+from pipelines.extraction.denoise.labels import control_labels
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.page import ARTICLE, LIST
 

@@ -1,31 +1,30 @@
 """Boilerplate that markup names: header and footer outside the content, elements whose
-class, id or role names noise, a shop's filter panels, what surrounds a declared product;
-and the product's declared description, which no step removes."""
+class, id or role names noise, a shop's filter panels, and what surrounds a declared product."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
 
+from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import link_share, noise_marker, outermost_of, story_blocks
 from pipelines.extraction.denoise.vocabulary import (
     AUTHOR,
     AUTHOR_WORDS,
     CHROME_ROLES,
-    CODE_TAGS,
     COMMON_NOISE_WORDS,
     FACETS,
     MODAL_ROLES,
     POST_LIST,
     POST_LIST_WORDS,
+    PRODUCT,
     PROTECTED_TAGS,
     READER_FEEDBACK,
     TEASER_LIST,
     NoiseTable,
     marker_pattern,
 )
-from pipelines.extraction.dom import HtmlElement, is_element
-from pipelines.extraction.lengths import normalize_space
+from pipelines.extraction.dom import HtmlElement
 
 POST_LIST_MIN_LINK_SHARE = 0.1
 
@@ -33,46 +32,13 @@ MAX_AUTHOR_BLOCKS = 2
 
 FACET_MAX_TEXT_WORDS = 20
 
-#: A story block of at least this many words is spared step 5's common words (ads, share,
+#: A story block of at least this many words is spared the class step's common words (ads, share,
 #: newsletter): almanac.com's Drupal ``body-ad-wrapper`` 0.20 → 0.99 and 0.32 → 0.99 word
 #: F1, hubermanlab.com's ``rich-text-newsletter-cms`` 0.24 → 1.00; iawce on WCXB dev,
 #: training / validation domains, 0.8793 / 0.8507 → 0.8808 / 0.8548, no page worse (the
 #: same at 300). Sparing it the article words too kept three Amazon pages' reviews
 #: (session 28, held-out domains).
 MIN_SPARED_STORY = 150
-
-#: A product's declared description (JSON-LD) must be this long (words) to be looked for.
-MIN_DECLARED_DESCRIPTION_WORDS = 15
-
-#: ... and a text node this long (characters) that it holds marks where the page shows it.
-MIN_DECLARED_FRAGMENT_CHARS = 20
-
-
-def declared_description_holders(body: HtmlElement, description: str) -> frozenset[HtmlElement]:
-    """The elements that show a product page's declared ``description``: each element
-    with a text of at least ``MIN_DECLARED_FRAGMENT_CHARS`` found in it, and their
-    ancestors. No step removes them: shops put the description in a drawer, a modal sheet
-    or a tab that the noise words or tags name (gymshark's "sheet" aside, IKEA's
-    "product-details-modal")."""
-    if len(description.split()) < MIN_DECLARED_DESCRIPTION_WORDS:
-        return frozenset()
-    holders: list[HtmlElement] = []
-    for element in body.iter():
-        if not is_element(element) or element.tag in CODE_TAGS:
-            continue
-        if _declared_fragment(element.text, description):
-            holders.append(element)
-        parent = element.getparent()
-        if parent is not None and _declared_fragment(element.tail, description):
-            holders.append(parent)
-    return frozenset(holder for element in holders for holder in (element, *element.iterancestors()))
-
-
-def _declared_fragment(text: str | None, description: str) -> bool:
-    if not text or len(text) < MIN_DECLARED_FRAGMENT_CHARS:
-        return False
-    fragment = normalize_space(text)
-    return len(fragment) >= MIN_DECLARED_FRAGMENT_CHARS and fragment in description
 
 
 def chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:
@@ -174,3 +140,38 @@ def is_reader_feedback(element: HtmlElement) -> bool:
     """Whether ``element``'s class or id names readers' feedback: comments, reviews,
     testimonials (``DISCUSSION_WORDS`` and those)."""
     return bool(READER_FEEDBACK.search(noise_marker(element)))
+
+
+def remove_chrome(page: DenoisingPage) -> int:
+    """``header`` and ``footer`` (and the ARIA roles ``banner``, ``contentinfo``) outside ``<article>`` and ``<main>``."""
+    return page.remove(page.small(chrome_outside_content(page.body)))
+
+
+def remove_noise_by_class(page: DenoisingPage) -> int:
+    """Elements whose class, id or role names noise: cookie banners, ads, share bars, sidebars...
+
+    The table's words and roles; on articles also related lists, author boxes (unless the
+    page has more than ``MAX_AUTHOR_BLOCKS`` of them: a thread's posters), small print.
+    ``html``, ``body``, ``main``, ``article`` and anything that holds the page's ``<h1>``
+    (unless it is a modal dialog) are never removed this way, nor is the block holding the
+    page's story (``MIN_SPARED_STORY``) by the common words (ads, share, newsletter,
+    sidebar). A name that states what an element lacks, hides or holds, or that puts a
+    sidebar on one side (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``,
+    ``c-layout-sidebar-left``) is not read here nor by the discussion step."""
+    return page.remove(page.small(noise_by_class(page.body, page.table)))
+
+
+def remove_facet_panels(page: DenoisingPage) -> int:
+    """A shop's filter panel (``FACET_WORDS``), with no picture and only short texts."""
+    return page.remove(page.small(facet_panels(page.body)))
+
+
+def remove_product_surroundings(page: DenoisingPage) -> int:
+    """On a page that declares a product, what surrounds it: reviews, carousels, the buy box.
+
+    The declaration is JSON-LD, Open Graph or microdata
+    (:func:`~pipelines.extraction.metadata.page_declarations`); the words are
+    ``PRODUCT_NOISE_WORDS``."""
+    if not page.declared.product:
+        return 0
+    return page.remove(page.small(marked_elements(page.body, PRODUCT, frozenset())))

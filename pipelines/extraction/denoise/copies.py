@@ -7,13 +7,14 @@ from collections import defaultdict
 
 from lxml import etree
 
+from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import inside, outermost_of, quoted
 from pipelines.extraction.denoise.vocabulary import HIDING_CLASS
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import normalize_space, text_length
 
 #: A block of at least this many words whose text appears exactly twice on the page loses
-#: one copy (step 6). iawce on WCXB dev's raw HTML, word F1, training / validation domains:
+#: one copy (the duplicate step). iawce on WCXB dev's raw HTML, word F1, training / validation domains:
 #: 0.8730 / 0.8473 keeping both copies, 0.8759 / 0.8478 keeping one.
 MIN_DUPLICATE_WORDS = 20
 
@@ -22,7 +23,7 @@ MIN_DUPLICATE_WORDS = 20
 MIN_DUPLICATE_CHARS = 50
 
 #: Twins (two adjacent siblings of one tag and one text, no third beside them) of at least
-#: this many characters lose one copy however short (step 6, on articles:
+#: this many characters lose one copy however short (the twin step, on articles:
 #: :func:`twin_copies`). iawce on WCXB dev, training / validation domains: 0.89525 /
 #: 0.87626 -> 0.89562 / 0.87683 (31 pages better: eBay's screen-reader copies of each
 #: title and price, logo strips doubled for a scrolling loop; 6 worse by at most 0.01).
@@ -40,7 +41,7 @@ MAX_TWIN_CHARS = 2400
 #: A quotation (``<blockquote>``) goes when at least this share of its text, counted in
 #: strings of at least ``MIN_QUOTED_CHARS`` characters (shorter ones are attributions and
 #: buttons: "jtbell said:", "Click to expand..."), also stands outside every quotation on
-#: the page, and it has at least ``MIN_QUOTE_CHARS`` such characters (step 6): a reply
+#: the page, and it has at least ``MIN_QUOTE_CHARS`` such characters (the quoted step): a reply
 #: that quotes a post of the same thread then holds only its own words. iawce on WCXB dev's
 #: raw HTML, word F1, training / validation domains: 0.8892 / 0.8677 → 0.8902 / 0.8695 (20
 #: pages better, 16 worse, all forums but two: WCXB's gold drops the quoted copy on most
@@ -55,7 +56,7 @@ MIN_QUOTE_CHARS = 40
 
 
 def duplicate_copies(body: HtmlElement) -> list[HtmlElement]:
-    """The copy to drop of each block whose text ``body`` holds exactly twice (step 6).
+    """The copy to drop of each block whose text ``body`` holds exactly twice (the duplicate step).
 
     A block is found from a long string of text (``MIN_DUPLICATE_CHARS``) that occurs
     exactly twice: from the two elements holding it, both copies widen to their parents
@@ -88,7 +89,7 @@ def duplicate_copies(body: HtmlElement) -> list[HtmlElement]:
 
 
 def twin_copies(body: HtmlElement) -> list[HtmlElement]:
-    """The copy to drop of each pair of twins (step 6): two adjacent siblings of one tag
+    """The copy to drop of each pair of twins (the twin step): two adjacent siblings of one tag
     with the same text, of at most ``MAX_TWIN_CHARS``, that no third sibling repeats (a
     price or a title printed again for screen readers, a logo strip doubled for its
     scrolling loop; three or more are a list's repeated items). Paragraphs (a writer's
@@ -132,7 +133,7 @@ _TWIN_CANDIDATES = etree.XPath(
 def quoted_copies(body: HtmlElement) -> list[HtmlElement]:
     """The outermost quotations of ``body`` whose text it also holds outside every
     quotation (``QUOTED_COPY_SHARE`` of their strings of ``MIN_QUOTED_CHARS`` or more;
-    step 6): a reply's copy of a post above it. Two replies quoting a post that the page
+    the quoted step): a reply's copy of a post above it. Two replies quoting a post that the page
     does not hold both stay."""
     quotes = [quote for quote in body.iter("blockquote") if not inside(quote, "blockquote")]
     if not quotes:
@@ -204,3 +205,30 @@ def _marked_hidden(element: HtmlElement) -> bool:
         if any(HIDING_CLASS.fullmatch(name) for name in attrib.get("class", "").split()):
             return True
     return False
+
+
+def remove_duplicates(page: DenoisingPage) -> int:
+    """One of the two copies of a block whose text the page holds twice.
+
+    At least ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor
+    in a quotation: a responsive theme's mobile and desktop versions, a site builder's
+    conditionally shown twin, a carousel's clone. The copy that markup hides goes, else the
+    one outside ``<article>`` when the other is inside, then ``<main>``, else the later one
+    (:func:`duplicate_copies`). A copy's removal leaves its twin, so this step and the two
+    other copy steps do not spare a declared product description."""
+    return page.remove_copies(duplicate_copies(page.body))
+
+
+def remove_twins(page: DenoisingPage) -> int:
+    """One of two twins: adjacent siblings of one tag and one text that no third repeats.
+
+    However short (a title printed again for screen readers, a logo strip doubled for its
+    scrolling loop: :func:`twin_copies`)."""
+    return page.remove_copies(twin_copies(page.body))
+
+
+def remove_quoted_copies(page: DenoisingPage) -> int:
+    """A quotation whose text the page also holds outside every quotation: a reply quoting a post.
+
+    :func:`quoted_copies`."""
+    return page.remove_copies(quoted_copies(page.body))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.vocabulary import SHAPING_TAGS
 from pipelines.extraction.dom import HtmlElement, is_element
 
@@ -28,3 +29,11 @@ def _collect_empty(element: HtmlElement, found: list[HtmlElement]) -> bool:
     if has_text:
         found.extend(child for child in empty_children if child.tag not in SHAPING_TAGS)
     return not has_text
+
+
+def remove_empty(page: DenoisingPage) -> int:
+    """Elements left without any text (empty wrappers, spacers, icon holders), but ``br``, ``hr``, cells.
+
+    Without this an empty sibling would win the article algorithm's "earlier of the two
+    longest children" rule."""
+    return page.remove(empty_elements(page.body))

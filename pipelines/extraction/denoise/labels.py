@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import outermost_of, text_holders
 from pipelines.extraction.denoise.vocabulary import CONTROL_LABELS, PHOTO_CREDIT
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement
@@ -13,7 +14,7 @@ PHOTO_CREDIT_MAX_LENGTH = 12
 
 
 def photo_credits(body: HtmlElement) -> list[HtmlElement]:
-    """The outermost elements whose whole text is a photo credit (step 9). Only the
+    """The outermost elements whose whole text is a photo credit. Only the
     elements around a text node that starts like one are read (a regular expression on
     every small element's whole text costs twice as much)."""
     found = []
@@ -32,7 +33,7 @@ def photo_credits(body: HtmlElement) -> list[HtmlElement]:
 
 
 def control_labels(body: HtmlElement) -> list[HtmlElement]:
-    """The outermost elements whose whole text is a control's label (step 10); not a
+    """The outermost elements whose whole text is a control's label; not a
     heading, nor a link that running text follows. Only the elements around a text node
     that is one are read, as for photo credits."""
     found = []
@@ -52,3 +53,21 @@ def control_labels(body: HtmlElement) -> list[HtmlElement]:
 def is_control_label(text: str) -> bool:
     """Whether ``text``, spaces aside, is a control's label (``CONTROL_LABELS``)."""
     return bool(CONTROL_LABELS.fullmatch(normalize_space(text)))
+
+
+def remove_photo_credits(page: DenoisingPage) -> int:
+    """Elements whose whole text is a short photo credit ("Photo: Jane Doe", "Credit: Amazon").
+
+    Not a heading (``PHOTO_CREDIT``, at most ``PHOTO_CREDIT_MAX_LENGTH`` words: "Image
+    credit: Getty Images", "Фото: ТАСС"). A caption with its credit inside stays."""
+    return page.remove(photo_credits(page.body))
+
+
+def remove_control_labels(page: DenoisingPage) -> int:
+    """Elements whose whole text is a control's label that no ``<button>`` marks ("Read more").
+
+    ``CONTROL_LABELS``: "Show caption", "Add to cart", "Weiterlesen", "続きを読む"; not a
+    heading nor a link that running text follows. On list pages they stay until the list
+    ranking has read them (a card's "More info" is part of the repeated structure it
+    reads); the list extractor drops them from the items it chose (:func:`is_control_label`)."""
+    return page.remove(control_labels(page.body))

@@ -7,6 +7,8 @@ from collections import Counter, defaultdict
 
 from lxml import etree
 
+from pipelines.extraction.denoise.discussion import MIN_STORY_BESIDES_DISCUSSION
+from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import (
     link_share,
     links,
@@ -20,7 +22,6 @@ from pipelines.extraction.denoise.vocabulary import (
     CUT_SHORT,
     PROTECTED_TAGS,
     TEASER_HEADINGS,
-    NoiseTable,
 )
 from pipelines.extraction.dom import HtmlElement, is_element
 from pipelines.extraction.lengths import normalize_space, text_length
@@ -64,8 +65,8 @@ TEASER_CARD_MAX_LENGTH = 120
 TEASER_CARDS_MAX_STORY_SHARE = 1.5
 
 
-def teaser_blocks(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
-    """The outermost teaser blocks (step 8), when the page keeps a story besides them."""
+def teaser_blocks(body: HtmlElement) -> list[HtmlElement]:
+    """The outermost teaser blocks (the teaser step), when the page keeps a story besides them."""
     headings = _teaser_headings(body)
     cards = _teaser_cards(body)
     stories = story_blocks(body, []) if headings or cards else Counter()
@@ -96,7 +97,7 @@ def teaser_blocks(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
                 found.append(block)
             break
     outermost = outermost_of(found)
-    if outermost and longest_story(body, outermost) >= table.min_story_besides_discussion:
+    if outermost and longest_story(body, outermost) >= MIN_STORY_BESIDES_DISCUSSION:
         return outermost
     return []
 
@@ -150,3 +151,22 @@ def _teaser_headings(body: HtmlElement) -> list[HtmlElement]:
         if not any(a.tag == "a" for a in element.iterancestors()):
             found.append(element)
     return found
+
+
+def remove_teasers(page: DenoisingPage) -> int:
+    """Teaser lists that no class names: under a heading such as "Related articles", or rows of cards.
+
+    The block under a short heading that names one ("Recommended For You", "More in Tech",
+    "Latest News", "Читайте также", "相关文章", "関連記事", "À lire aussi"...:
+    ``TEASER_HEADINGS``), when that block, the heading's nearest ancestor with
+    ``TEASER_MIN_LINKS`` link targets, is mostly links (``TEASER_MIN_LINK_SHARE``), lies
+    outside the story and is less than half its length, and the page keeps a story besides
+    it (as for the discussion). Utility-class themes (Tailwind) and page builders give such
+    blocks no class that the class step could read. Without a heading: a block of
+    ``TEASER_MIN_CARDS`` or more ``<article>`` cards, each a linked title (``<h2>``-``<h5>``,
+    or an element a class names a title) and at most ``TEASER_CARD_MAX_LENGTH`` words,
+    outside the story and at most ``TEASER_CARDS_MAX_STORY_SHARE`` of its length (a page
+    builder's "recent posts" widget beside a short post), or of any length when every
+    card's text ends with an excerpt cut short ("...", "[…]": a news site's river of other
+    stories under a short one)."""
+    return page.remove(teaser_blocks(page.body))

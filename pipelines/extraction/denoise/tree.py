@@ -58,7 +58,7 @@ def quoted(element: HtmlElement) -> bool:
 
 
 def noise_marker(element: HtmlElement) -> str:
-    """The class names and id that steps 5 and 7 read, without the names that state what
+    """The class names and id that the class and discussion steps read, without the names that state what
     an element lacks or holds (``STATE_NAME``: ``hide-read-more-ad``, ``has-sidebar``)."""
     return _without_state_names(f"{element.get('class', '')} {element.get('id', '')}")
 

@@ -221,7 +221,7 @@ ARTICLE_NOISE_WORDS = (
 )
 
 #: Class/id words of what surrounds a product on a page that declares one
-#: (:func:`metadata.page_declarations`; step 5): customer reviews, "customers also bought"
+#: (:func:`metadata.page_declarations`; the product step): customer reviews, "customers also bought"
 #: carousels, the buy box. WCXB's gold of a product page is its description (often with
 #: its specifications); on an article the singular "review" marks content (a review
 #: site's ``review-body``: reviewed.com 0.96 → 0.19 word F1 before articles were told
@@ -244,7 +244,7 @@ PRODUCT_NOISE_WORDS = (
 )
 
 #: Class/id words of a shop's or a catalogue's filter panel ("Color: Black, Grey...",
-#: "Category", "Price"; step 5 on list pages): such a block goes when it shows no picture
+#: "Category", "Price"; the facets step on list pages): such a block goes when it shows no picture
 #: and no text longer than ``FACET_MAX_TEXT_WORDS`` words, so that a product grid a
 #: theme names ``facets-vertical`` or a section named ``facet-row-container`` stays.
 #: iawce on WCXB dev, training / validation domains: 0.89784 / 0.87690 -> 0.89832 /
@@ -253,7 +253,7 @@ PRODUCT_NOISE_WORDS = (
 #: its grid). On articles the same blocks changed 4 pages, net 0.
 FACET_WORDS = ("facet", "facets", "filter", "filters", "refinement", "refinements")
 
-#: Class/id words of reader discussion (see step 7).
+#: Class/id words of reader discussion (the discussion step).
 DISCUSSION_WORDS = (
     "comment",
     "comments",
@@ -265,7 +265,7 @@ DISCUSSION_WORDS = (
     "disqus",
 )
 
-#: Headings of teaser lists on article pages (step 8), the whole heading matched, case
+#: Headings of teaser lists on article pages (the teaser step), the whole heading matched, case
 #: ignored, a trailing colon, arrow or chevron allowed. iawce on WCXB dev, word F1,
 #: training / validation domains: 0.8759 / 0.8478 → 0.8762 / 0.8479 (5 / 3 pages
 #: changed, none for the worse; mashable.com 0.55 → 0.82). Without the link-share and
@@ -322,7 +322,7 @@ TEASER_HEADINGS = re.compile(
     re.IGNORECASE,
 )
 
-#: The whole text of a photo credit on an article (step 9), case ignored: a credit, image
+#: The whole text of a photo credit on an article (the photo credit step), case ignored: a credit, image
 #: or photo label, or a picture agency's name, at its start. WCXB dev's gold leaves such
 #: lines out: 235 of the 244 that iawce kept on its article pages (22 pages; the other 9
 #: lines on 4). iawce, word F1, training / validation domains: 0.89324 / 0.87473 ->
@@ -340,7 +340,7 @@ PHOTO_CREDIT = re.compile(
     re.IGNORECASE,
 )
 
-#: The whole text of a control that markup does not call a button (step 10), case ignored,
+#: The whole text of a control that markup does not call a button (the control label step), case ignored,
 #: trailing dots, colon or arrow allowed: the page builders' "Read more" and "Add to cart"
 #: divs, a video player's "Show Caption" / "Hide Caption" toggle (Gannett's news sites).
 #: iawce on WCXB dev, word F1, training / validation domains: 0.89341 / 0.87484 ->
@@ -374,22 +374,6 @@ CONTROL_LABELS = re.compile(
     re.IGNORECASE,
 )
 
-#: Words an article must keep outside its discussion for the discussion to go.
-MIN_TEXT_BESIDES_DISCUSSION = 150
-
-#: Words of ``<p>`` text under one parent (a story) the page must keep outside its
-#: discussion for the discussion to go. iawce on WCXB dev's training / validation domains,
-#: word F1: 0.8692 / 0.8448 without this rule, 0.8713 / 0.8468 at 50 (forum pages 0.738 →
-#: 0.773 / 0.627 → 0.657; article pages 0.945 → 0.944 / 0.942), 0.8712 at 100, 0.8704 at 150.
-#: A story written as lines between ``<br>`` (old blog and Slashdot-style posts) counts
-#: too: 0.8718 → 0.8728 on the training domains, validation unchanged (0.8469).
-MIN_STORY_BESIDES_DISCUSSION = 50
-
-#: A <form> with at most this much text (words; CJK characters) is a search, login,
-#: contact or newsletter form and goes; a longer one wraps content (forum software wraps
-#: whole threads in a form).
-FORM_MAX_LENGTH = 100
-
 #: Words of a sign-up invitation, matched anywhere in a form's frame, case ignored.
 SIGN_UP_WORDS = re.compile(
     r"subscri|newsletter|sign(?:ing)?[ -]?up|inbox|abonn|inscri|suscr|подпис|рассылк|订阅|訂閱|購読|メルマガ",
@@ -410,7 +394,7 @@ REVEALABLE_MARKERS = re.compile(
 #: French "Réf :") and then text, at most ``REPLY_SUBJECT_MAX_WORDS`` words. phpBB,
 #: FluxBB, TripAdvisor and Nairaland head each reply with "Re: <the thread's title>";
 #: WCXB's gold keeps none. Removed when the page holds the same subject at least twice
-#: (step 6): iawce on WCXB dev's raw HTML, training domains 0.8902 → 0.8903 (5 forum
+#: (the reply subject step): iawce on WCXB dev's raw HTML, training domains 0.8902 → 0.8903 (5 forum
 #: threads better, none worse: forums.virtualbox.org 0.85 → 0.93), validation unchanged.
 _REPLY_PREFIXES = r"(?:re|aw|antw|ответ|réf)\s*:"
 
@@ -418,7 +402,7 @@ REPLY_SUBJECT = re.compile(_REPLY_PREFIXES + r"\s*\S", re.IGNORECASE)
 
 REPLY_PREFIX = re.compile(r"\s*" + _REPLY_PREFIXES, re.IGNORECASE)  # a string that may start one
 
-#: The whole text of an element a forum prints beside each post (step 6, on articles): the
+#: The whole text of an element a forum prints beside each post (the post chrome step, on articles): the
 #: poster's stats ("Joined 2019", "Registered: 2021-03-04", "Posts: 1,204", "312 likes"),
 #: status ("Offline"), the post's number ("#12") and age ("3 years ago"), its buttons'
 #: labels ("Reply", "Quote", "Report") and badges ("Original poster", "Discussion
@@ -488,25 +472,12 @@ COMMON_NOISE_ROLES = ("navigation", "search", "dialog", "alertdialog", "compleme
 
 @dataclass(frozen=True)
 class NoiseTable:
-    """What denoising removes on one page type."""
+    """The words one page type's steps read: the tags that go, the class and id words and
+    the ARIA roles that name noise."""
 
     tags: tuple[str, ...]
     noise_words: tuple[str, ...]
     roles: tuple[str, ...]
-    chrome_outside_content: bool = True  # header/footer outside <article>/<main>
-    form_max_length: int = FORM_MAX_LENGTH
-    discussion_words: tuple[str, ...] = ()
-    product_words: tuple[str, ...] = ()  # step 5, on a page that declares a product
-    teaser_headings: bool = False  # step 8
-    photo_credits: bool = False  # step 9
-    control_labels: bool = False  # step 10
-    facet_panels: bool = False  # step 5
-    min_text_besides_discussion: int = MIN_TEXT_BESIDES_DISCUSSION
-    min_story_besides_discussion: int = MIN_STORY_BESIDES_DISCUSSION
-    reply_subjects: bool = False  # step 6
-    twin_copies: bool = False  # step 6
-    post_chrome: bool = False  # step 6
-    sign_up_frames: bool = False  # step 3
 
 
 NOISE_TABLES: dict[str, NoiseTable] = {
@@ -514,15 +485,6 @@ NOISE_TABLES: dict[str, NoiseTable] = {
         tags=COMMON_TAGS,
         noise_words=(*COMMON_NOISE_WORDS, *ARTICLE_NOISE_WORDS),
         roles=COMMON_NOISE_ROLES,
-        discussion_words=DISCUSSION_WORDS,
-        product_words=PRODUCT_NOISE_WORDS,
-        teaser_headings=True,
-        photo_credits=True,
-        control_labels=True,
-        reply_subjects=True,
-        twin_copies=True,
-        post_chrome=True,
-        sign_up_frames=True,
     ),
     # List pages keep link blocks such as "related" lists (links are their content) but
     # lose navigation marked by class only: their items are short, so menus and footers
@@ -544,7 +506,6 @@ NOISE_TABLES: dict[str, NoiseTable] = {
             "legal",
         ),
         roles=COMMON_NOISE_ROLES,
-        facet_panels=True,
     ),
 }
 
@@ -597,6 +558,8 @@ CLASS_TITLES = etree.XPath(
 CUT_SHORT = re.compile(r"(?:\.\.\.|…|\[…\]|\[\.\.\.\])\s*$")
 
 FACETS = marker_pattern(FACET_WORDS)
+PRODUCT = marker_pattern(PRODUCT_NOISE_WORDS)
+DISCUSSION = marker_pattern(DISCUSSION_WORDS)
 
 #: Class/id words of readers' feedback: discussion, reviews, testimonials.
 READER_FEEDBACK = marker_pattern((*DISCUSSION_WORDS, "review", "reviews", "testimonial", "testimonials"))

@@ -6,10 +6,18 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from pyquery import PyQuery
+
+from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import shown_length
 from pipelines.extraction.denoise.vocabulary import LITERAL_TAGS, SIGN_UP_WORDS, UUID
 from pipelines.extraction.dom import HtmlElement, is_element
 from pipelines.extraction.lengths import text_length
+
+#: A <form> with at most this much text (words; CJK characters) is a search, login,
+#: contact or newsletter form and goes; a longer one wraps content (forum software wraps
+#: whole threads in a form).
+FORM_MAX_LENGTH = 100
 
 #: A short form goes with its frame, the outermost ancestor of at most this many words,
 #: when the frame invites the reader to sign up (``SIGN_UP_WORDS``): the newsletter box's
@@ -22,7 +30,7 @@ from pipelines.extraction.lengths import text_length
 SIGN_UP_FRAME_MAX_LENGTH = 60
 
 #: An element whose whole text is a JSON object or array this long (characters) is a
-#: script's data, not content (step 3): Avada's hidden ``DynamicProductValue`` spans,
+#: script's data, not content (the data step): Avada's hidden ``DynamicProductValue`` spans,
 #: Amazon's ``aok-hidden`` grid state. Shorter JSON is left alone, and JSON in code always.
 #: With the UUIDs too (eBay's scrambled "Sponsored" labels were the longest text of its item
 #: pages' "Similar items" carousels): iawce on WCXB dev, training / validation domains,
@@ -88,3 +96,38 @@ def _is_data(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def remove_tags(page: DenoisingPage) -> int:
+    """Tags that never hold content (the table's: scripts, navigation, asides, inputs, popovers)."""
+    return page.remove(page.small(list(PyQuery(page.root)(",".join(page.table.tags)))))
+
+
+def remove_data(page: DenoisingPage) -> int:
+    """Elements whose whole text is a script's data: a long JSON object or array, or a UUID.
+
+    Outside code, JSON of at least ``MIN_DATA_CHARS`` characters (a script's state parked in
+    a hidden element) or a UUID (eBay hides one in a span between the visible letters of
+    "Sponsored")."""
+    return page.remove(data_blocks(page.body))
+
+
+def remove_forms(page: DenoisingPage) -> int:
+    """Short forms (search, login, contact, newsletter), but not a page's posts.
+
+    At most ``FORM_MAX_LENGTH`` words. Not the forms of one class that show no control and
+    hold a paragraph, when a page has ``MIN_CONTROLLESS_FORMS`` of them: old Reddit's
+    comments, 0.39 -> 0.87, no other WCXB dev training or validation page changed."""
+    return page.remove([form for form in page_forms(page.body) if _short(form)])
+
+
+def remove_sign_up_forms(page: DenoisingPage) -> int:
+    """Short forms as on lists, each with its frame when the frame invites the reader to sign up.
+
+    The frame (:func:`sign_up_frame`) is a newsletter box's heading, pitch and consent line."""
+    body, limit = page.body, page.limit
+    return page.remove([sign_up_frame(form, body, limit) for form in page_forms(body) if _short(form)])
+
+
+def _short(form: HtmlElement) -> bool:
+    return text_length(form.text_content()) <= FORM_MAX_LENGTH
