@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import link_share, noise_marker, outermost_of, story_blocks
 from pipelines.extraction.denoise.vocabulary import (
@@ -25,20 +26,6 @@ from pipelines.extraction.denoise.vocabulary import (
     marker_pattern,
 )
 from pipelines.extraction.dom import HtmlElement
-
-POST_LIST_MIN_LINK_SHARE = 0.1
-
-MAX_AUTHOR_BLOCKS = 2
-
-FACET_MAX_TEXT_WORDS = 20
-
-#: A story block of at least this many words is spared the class step's common words (ads, share,
-#: newsletter): almanac.com's Drupal ``body-ad-wrapper`` 0.20 → 0.99 and 0.32 → 0.99 word
-#: F1, hubermanlab.com's ``rich-text-newsletter-cms`` 0.24 → 1.00; iawce on WCXB dev,
-#: training / validation domains, 0.8793 / 0.8507 → 0.8808 / 0.8548, no page worse (the
-#: same at 300). Sparing it the article words too kept three Amazon pages' reviews
-#: (session 28, held-out domains).
-MIN_SPARED_STORY = 150
 
 
 def chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:
@@ -84,15 +71,15 @@ def holds_story(element: HtmlElement, marker: str) -> bool:
     return articles == 1 or (articles > 1 and not TEASER_LIST.search(marker))
 
 
-def noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
+def noise_by_class(body: HtmlElement, table: NoiseTable, options: DenoiseOptions) -> list[HtmlElement]:
     """Step 5's elements. The page's story block (:func:`story_blocks`, at least
-    ``MIN_SPARED_STORY`` words) and its ancestors are spared the common words: there an
+    ``min_spared_story`` words) and its ancestors are spared the common words: there an
     ad, share, newsletter or sidebar word is the theme's name for the story's own field
     or wrapper (``body-ad-wrapper``, ``sidebar-wrap``), not a widget. The page type's own
     words and roles still apply. A block named only as a list of posts
-    (``POST_LIST_WORDS``) goes when at least ``POST_LIST_MIN_LINK_SHARE`` of its text is
+    (``POST_LIST_WORDS``) goes when at least ``post_list_min_link_share`` of its text is
     links; blocks named only by ``AUTHOR_WORDS`` go when there are at most
-    ``MAX_AUTHOR_BLOCKS`` of them."""
+    ``max_author_blocks`` of them."""
     roles = frozenset(table.roles)
     conditional = (*POST_LIST_WORDS, *AUTHOR_WORDS)
     plain_words = marker_pattern(tuple(w for w in table.noise_words if w not in conditional))
@@ -100,16 +87,16 @@ def noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     authors: list[HtmlElement] = []
     for el in marked_elements(body, marker_pattern(table.noise_words), roles):
         marker = noise_marker(el)
-        linked_post_list = POST_LIST.search(marker) and link_share(el) >= POST_LIST_MIN_LINK_SHARE
+        linked_post_list = POST_LIST.search(marker) and link_share(el) >= options.post_list_min_link_share
         if plain_words.search(marker) or el.get("role", "").lower() in roles or linked_post_list:
             marked.append(el)
         elif AUTHOR.search(marker):
             authors.append(el)
-    if len(outermost_of(authors)) <= MAX_AUTHOR_BLOCKS:
+    if len(outermost_of(authors)) <= options.max_author_blocks:
         marked.extend(authors)
     stories = story_blocks(body, []) if marked else Counter()
     story, length = stories.most_common(1)[0] if stories else (None, 0)
-    if story is None or length < MIN_SPARED_STORY:
+    if story is None or length < options.min_spared_story:
         return marked
     spared = {story, *story.iterancestors()}
     own = tuple(w for w in table.noise_words if w not in COMMON_NOISE_WORDS)
@@ -123,16 +110,16 @@ def noise_by_class(body: HtmlElement, table: NoiseTable) -> list[HtmlElement]:
     ]
 
 
-def facet_panels(body: HtmlElement) -> list[HtmlElement]:
+def facet_panels(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """Step 5's filter panels on list pages: elements that ``FACET_WORDS`` name, with no
-    ``<img>`` or ``<picture>`` and no text of more than ``FACET_MAX_TEXT_WORDS`` words
+    ``<img>`` or ``<picture>`` and no text of more than ``facet_max_text_words`` words
     (option labels, not a product grid or a section of prose)."""
     return [
         element
         for element in marked_elements(body, FACETS, frozenset())
         if element.find(".//img") is None
         and element.find(".//picture") is None
-        and all(len(text.split()) <= FACET_MAX_TEXT_WORDS for text in element.itertext())
+        and all(len(text.split()) <= options.facet_max_text_words for text in element.itertext())
     ]
 
 
@@ -143,7 +130,7 @@ def is_reader_feedback(element: HtmlElement) -> bool:
 
 
 def remove_chrome(page: DenoisingPage) -> int:
-    """``header`` and ``footer`` (and the ARIA roles ``banner``, ``contentinfo``) outside ``<article>`` and ``<main>``."""
+    """Page headers and footers (their tags or ARIA roles) outside ``<article>`` and ``<main>``."""
     return page.remove(page.small(chrome_outside_content(page.body)))
 
 
@@ -151,19 +138,19 @@ def remove_noise_by_class(page: DenoisingPage) -> int:
     """Elements whose class, id or role names noise: cookie banners, ads, share bars, sidebars...
 
     The table's words and roles; on articles also related lists, author boxes (unless the
-    page has more than ``MAX_AUTHOR_BLOCKS`` of them: a thread's posters), small print.
+    page has more than ``max_author_blocks`` of them: a thread's posters), small print.
     ``html``, ``body``, ``main``, ``article`` and anything that holds the page's ``<h1>``
     (unless it is a modal dialog) are never removed this way, nor is the block holding the
-    page's story (``MIN_SPARED_STORY``) by the common words (ads, share, newsletter,
+    page's story (``min_spared_story``) by the common words (ads, share, newsletter,
     sidebar). A name that states what an element lacks, hides or holds, or that puts a
     sidebar on one side (``STATE_NAME``: ``has-sidebar``, ``hide-read-more-ad``,
     ``c-layout-sidebar-left``) is not read here nor by the discussion step."""
-    return page.remove(page.small(noise_by_class(page.body, page.table)))
+    return page.remove(page.small(noise_by_class(page.body, page.table, page.options)))
 
 
 def remove_facet_panels(page: DenoisingPage) -> int:
     """A shop's filter panel (``FACET_WORDS``), with no picture and only short texts."""
-    return page.remove(page.small(facet_panels(page.body)))
+    return page.remove(page.small(facet_panels(page.body, page.options)))
 
 
 def remove_product_surroundings(page: DenoisingPage) -> int:

@@ -4,82 +4,43 @@ the page also holds."""
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 
 from lxml import etree
 
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import inside, outermost_of, quoted
 from pipelines.extraction.denoise.vocabulary import HIDING_CLASS
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import normalize_space, text_length
 
-#: A block of at least this many words whose text appears exactly twice on the page loses
-#: one copy (the duplicate step). iawce on WCXB dev's raw HTML, word F1, training / validation domains:
-#: 0.8730 / 0.8473 keeping both copies, 0.8759 / 0.8478 keeping one.
-MIN_DUPLICATE_WORDS = 20
 
-#: A block is found from a string of its text at least this long (characters) that occurs
-#: exactly twice on the page.
-MIN_DUPLICATE_CHARS = 50
-
-#: Twins (two adjacent siblings of one tag and one text, no third beside them) of at least
-#: this many characters lose one copy however short (the twin step, on articles:
-#: :func:`twin_copies`). iawce on WCXB dev, training / validation domains: 0.89525 /
-#: 0.87626 -> 0.89562 / 0.87683 (31 pages better: eBay's screen-reader copies of each
-#: title and price, logo strips doubled for a scrolling loop; 6 worse by at most 0.01).
-#: Paragraphs stay (as two short ones alike always did: one page worse by 0.006 for it).
-#: Pairs among any number of siblings, runs of three or more included: 36 better, 10
-#: worse (a plan table's repeated rows, a docs page's identical tab panels); only the
-#: two children of an element: 14 better, none worse, half the gain. On list pages the
-#: twins are part of the cards the list ranking reads (artistcraftsman.com 0.68 -> 0.61).
-MIN_TWIN_CHARS = 3
-
-#: ... and at most this many, whitespace included: a bound on the cost (iawce's output is
-#: the same without it on every WCXB dev training and validation page).
-MAX_TWIN_CHARS = 2400
-
-#: A quotation (``<blockquote>``) goes when at least this share of its text, counted in
-#: strings of at least ``MIN_QUOTED_CHARS`` characters (shorter ones are attributions and
-#: buttons: "jtbell said:", "Click to expand..."), also stands outside every quotation on
-#: the page, and it has at least ``MIN_QUOTE_CHARS`` such characters (the quoted step): a reply
-#: that quotes a post of the same thread then holds only its own words. iawce on WCXB dev's
-#: raw HTML, word F1, training / validation domains: 0.8892 / 0.8677 → 0.8902 / 0.8695 (20
-#: pages better, 16 worse, all forums but two: WCXB's gold drops the quoted copy on most
-#: forums and keeps it on some, physicsforums.com and tomshardware.com among them). A first
-#: version that counted any second copy, quoted or not: 0.8903 / 0.8695, 23 better and 20
-#: worse; with it, shares 0.5 and 0.95 scored 0.8901 on training.
-QUOTED_COPY_SHARE = 0.8
-
-MIN_QUOTED_CHARS = 20
-
-MIN_QUOTE_CHARS = 40
-
-
-def duplicate_copies(body: HtmlElement) -> list[HtmlElement]:
+def duplicate_copies(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The copy to drop of each block whose text ``body`` holds exactly twice (the duplicate step).
 
-    A block is found from a long string of text (``MIN_DUPLICATE_CHARS``) that occurs
+    A block is found from a long string of text (``min_duplicate_chars``) that occurs
     exactly twice: from the two elements holding it, both copies widen to their parents
-    while the parents' texts stay equal. Blocks of at least ``MIN_DUPLICATE_WORDS`` words
+    while the parents' texts stay equal. Blocks of at least ``min_duplicate_words`` words
     count; a block inside a quotation is left alone (a reply quotes the post above it), and
     a string found three times or more is a list's repeated widget, not a copy. Larger
     blocks first: the copies inside a dropped block are gone with it."""
     occurrences: defaultdict[str, list[HtmlElement]] = defaultdict(list)
     for string in body.xpath(".//text()"):
-        if len(string) >= MIN_DUPLICATE_CHARS:
+        if len(string) >= options.min_duplicate_chars:
             holder = string.getparent()
             occurrences[normalize_space(string)].append(holder.getparent() if string.is_tail else holder)
     texts: dict[HtmlElement, str] = {}
     widest: dict[tuple[HtmlElement, HtmlElement], tuple[HtmlElement, HtmlElement]] = {}
     pairs: dict[tuple[HtmlElement, HtmlElement], int] = {}
     for key, holders in occurrences.items():
-        if len(key) >= MIN_DUPLICATE_CHARS and len(holders) == 2:
+        if len(key) >= options.min_duplicate_chars and len(holders) == 2:
             pair = _widest_copies(holders[0], holders[1], texts, widest)
             if pair is not None and pair not in pairs:
                 pairs[pair] = text_length(texts[pair[0]])
     dropped: set[HtmlElement] = set()
     for (first, second), length in sorted(pairs.items(), key=lambda item: item[1], reverse=True):
-        if length < MIN_DUPLICATE_WORDS or any(
+        if length < options.min_duplicate_words or any(
             quoted(el) or el in dropped or any(a in dropped for a in el.iterancestors())
             for el in (first, second)
         ):
@@ -88,9 +49,9 @@ def duplicate_copies(body: HtmlElement) -> list[HtmlElement]:
     return list(dropped)
 
 
-def twin_copies(body: HtmlElement) -> list[HtmlElement]:
+def twin_copies(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The copy to drop of each pair of twins (the twin step): two adjacent siblings of one tag
-    with the same text, of at most ``MAX_TWIN_CHARS``, that no third sibling repeats (a
+    with the same text, of at most ``max_twin_chars``, that no third sibling repeats (a
     price or a title printed again for screen readers, a logo strip doubled for its
     scrolling loop; three or more are a list's repeated items). Paragraphs (a writer's
     own repetition), cells of a table row and items of a list are left alone."""
@@ -102,12 +63,12 @@ def twin_copies(body: HtmlElement) -> list[HtmlElement]:
         return texts[element]
 
     dropped = []
-    for first in _TWIN_CANDIDATES(body):
+    for first in _twin_candidates(options.max_twin_chars)(body):
         second = first.getnext()
         if second is None or (first.tail or "").strip():
             continue
         text = text_of(first)
-        if len(text) < MIN_TWIN_CHARS or text != text_of(second):
+        if len(text) < options.min_twin_chars or text != text_of(second):
             continue
         beside = (el for el in (first.getprevious(), second.getnext()) if el is not None)
         if any(text_of(el) == text for el in beside):
@@ -116,23 +77,25 @@ def twin_copies(body: HtmlElement) -> list[HtmlElement]:
     return outermost_of(dropped)
 
 
-#: Elements that may be the first of twins: not a paragraph, a table row's cell or a list's
-#: item, and the next element has their tag and, spaces normalized, their text; at most
-#: ``MAX_TWIN_CHARS`` of it. Read in C: a Python walk over every pair cost 3.6 ms a page
-#: on WCXB dev's raw bodies, this about 1.5 ms. XPath normalizes ASCII spaces only, so a
-#: pair that differs by a no-break space is no twin (one training or validation page
-#: changed for it: insight.com, -0.001).
-_TWIN_CANDIDATES = etree.XPath(
-    ".//*[name() = name(following-sibling::*[1])][not(self::p)]"
-    "[not(parent::tr | parent::ul | parent::ol | parent::table | parent::thead | parent::tbody)]"
-    f"[string-length(.) <= {MAX_TWIN_CHARS}]"
-    "[normalize-space(.) = normalize-space(following-sibling::*[1])]"
-)
+@lru_cache(maxsize=4)
+def _twin_candidates(max_chars: int) -> etree.XPath:
+    """Elements that may be the first of twins: not a paragraph, a table row's cell or a
+    list's item, and the next element has their tag and, spaces normalized, their text; at
+    most ``max_chars`` of it. Read in C: a Python walk over every pair cost 3.6 ms a page on
+    WCXB dev's raw bodies, this about 1.5 ms. XPath normalizes ASCII spaces only, so a pair
+    that differs by a no-break space is no twin (one training or validation page changed
+    for it: insight.com, -0.001)."""
+    return etree.XPath(
+        ".//*[name() = name(following-sibling::*[1])][not(self::p)]"
+        "[not(parent::tr | parent::ul | parent::ol | parent::table | parent::thead | parent::tbody)]"
+        f"[string-length(.) <= {max_chars}]"
+        "[normalize-space(.) = normalize-space(following-sibling::*[1])]"
+    )
 
 
-def quoted_copies(body: HtmlElement) -> list[HtmlElement]:
+def quoted_copies(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The outermost quotations of ``body`` whose text it also holds outside every
-    quotation (``QUOTED_COPY_SHARE`` of their strings of ``MIN_QUOTED_CHARS`` or more;
+    quotation (``quoted_copy_share`` of their strings of ``min_quoted_chars`` or more;
     the quoted step): a reply's copy of a post above it. Two replies quoting a post that the page
     does not hold both stay."""
     quotes = [quote for quote in body.iter("blockquote") if not inside(quote, "blockquote")]
@@ -142,12 +105,14 @@ def quoted_copies(body: HtmlElement) -> list[HtmlElement]:
     found = []
     for quote in quotes:
         strings = [
-            text for text in map(normalize_space, quote.xpath(".//text()")) if len(text) >= MIN_QUOTED_CHARS
+            text
+            for text in map(normalize_space, quote.xpath(".//text()"))
+            if len(text) >= options.min_quoted_chars
         ]
         total = sum(map(len, strings))
         if (
-            total >= MIN_QUOTE_CHARS
-            and sum(len(text) for text in strings if text in unquoted) >= QUOTED_COPY_SHARE * total
+            total >= options.min_quote_chars
+            and sum(len(text) for text in strings if text in unquoted) >= options.quoted_copy_share * total
         ):
             found.append(quote)
     return found
@@ -210,13 +175,13 @@ def _marked_hidden(element: HtmlElement) -> bool:
 def remove_duplicates(page: DenoisingPage) -> int:
     """One of the two copies of a block whose text the page holds twice.
 
-    At least ``MIN_DUPLICATE_WORDS`` words, exactly two copies, neither inside the other nor
+    At least ``min_duplicate_words`` words, exactly two copies, neither inside the other nor
     in a quotation: a responsive theme's mobile and desktop versions, a site builder's
     conditionally shown twin, a carousel's clone. The copy that markup hides goes, else the
     one outside ``<article>`` when the other is inside, then ``<main>``, else the later one
     (:func:`duplicate_copies`). A copy's removal leaves its twin, so this step and the two
     other copy steps do not spare a declared product description."""
-    return page.remove_copies(duplicate_copies(page.body))
+    return page.remove_copies(duplicate_copies(page.body, page.options))
 
 
 def remove_twins(page: DenoisingPage) -> int:
@@ -224,11 +189,11 @@ def remove_twins(page: DenoisingPage) -> int:
 
     However short (a title printed again for screen readers, a logo strip doubled for its
     scrolling loop: :func:`twin_copies`)."""
-    return page.remove_copies(twin_copies(page.body))
+    return page.remove_copies(twin_copies(page.body, page.options))
 
 
 def remove_quoted_copies(page: DenoisingPage) -> int:
     """A quotation whose text the page also holds outside every quotation: a reply quoting a post.
 
     :func:`quoted_copies`."""
-    return page.remove_copies(quoted_copies(page.body))
+    return page.remove_copies(quoted_copies(page.body, page.options))

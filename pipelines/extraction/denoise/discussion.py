@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import inside, longest_story, noise_marker, outermost_of, shown_length
 from pipelines.extraction.denoise.vocabulary import (
@@ -22,27 +23,8 @@ from pipelines.extraction.denoise.vocabulary import (
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.lengths import normalize_space, text_length
 
-#: Words an article must keep outside its discussion for the discussion to go.
-MIN_TEXT_BESIDES_DISCUSSION = 150
 
-#: Words of ``<p>`` text under one parent (a story) the page must keep outside its
-#: discussion for the discussion to go. iawce on WCXB dev's training / validation domains,
-#: word F1: 0.8692 / 0.8448 without this rule, 0.8713 / 0.8468 at 50 (forum pages 0.738 →
-#: 0.773 / 0.627 → 0.657; article pages 0.945 → 0.944 / 0.942), 0.8712 at 100, 0.8704 at 150.
-#: A story written as lines between ``<br>`` (old blog and Slashdot-style posts) counts
-#: too: 0.8718 → 0.8728 on the training domains, validation unchanged (0.8469).
-MIN_STORY_BESIDES_DISCUSSION = 50
-
-REPLY_SUBJECT_MAX_WORDS = 20
-
-#: A page with this many post chrome elements is a thread, where an element whose whole
-#: text is a number (``LONE_NUMBER``: votes, a poster's post count) is chrome too, outside
-#: ordered lists: 0.8907 / 0.8703 → 0.8908 / 0.8704 (26 pages better, 21 of them threads;
-#: 5 worse by at most 0.003); at 10, 17 better and 2 worse.
-MIN_THREAD_CHROME = 5
-
-
-def reply_subjects(body: HtmlElement) -> list[HtmlElement]:
+def reply_subjects(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The elements of ``body`` that hold only a reply's subject line
     (``REPLY_SUBJECT``, the widest such element around it), when the same subject heads
     at least two of them: "Re: <the thread's title>" over each reply."""
@@ -56,7 +38,7 @@ def reply_subjects(body: HtmlElement) -> list[HtmlElement]:
         if holder is None or holder is body:
             continue
         subject = normalize_space(holder.text_content())
-        if not REPLY_SUBJECT.match(subject) or text_length(subject) > REPLY_SUBJECT_MAX_WORDS:
+        if not REPLY_SUBJECT.match(subject) or text_length(subject) > options.reply_subject_max_words:
             continue
         while (parent := holder.getparent()) is not None and parent is not body:
             if normalize_space(parent.text_content()) != subject:
@@ -67,7 +49,7 @@ def reply_subjects(body: HtmlElement) -> list[HtmlElement]:
     return [holder for holder, subject in holders.items() if repeated[subject] >= 2]
 
 
-def post_chrome(body: HtmlElement) -> list[HtmlElement]:
+def post_chrome(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The outermost elements of ``body`` whose whole text is a forum's chrome around a
     post (``POST_CHROME``), outside code and table cells, and on a thread the lone numbers
     outside ordered lists too."""
@@ -84,12 +66,12 @@ def post_chrome(body: HtmlElement) -> list[HtmlElement]:
         if not any(node.tag in CHROME_SPARING_TAGS for node in (element, *element.iterancestors())):
             kind.append(element)
     found = outermost_of(chrome)
-    if len(found) < MIN_THREAD_CHROME:
+    if len(found) < options.min_thread_chrome:
         return found
     return outermost_of(found + [number for number in numbers if not inside(number, "ol")])
 
 
-def discussion_blocks(body: HtmlElement) -> list[HtmlElement]:
+def discussion_blocks(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The outermost discussion blocks, when the body keeps enough text besides them.
 
     A discussion may hold ``<article>`` elements (one per comment in HTML5 themes).
@@ -116,26 +98,26 @@ def discussion_blocks(body: HtmlElement) -> list[HtmlElement]:
     if len(numbered) > 1 and 2 * sum(shown_length(el) for el in numbered) > discussion_length:
         return []
     besides = shown_length(body) - discussion_length
-    if besides < MIN_TEXT_BESIDES_DISCUSSION:
+    if besides < options.min_text_besides_discussion:
         return []
-    return outermost if longest_story(body, outermost) >= MIN_STORY_BESIDES_DISCUSSION else []
+    return outermost if longest_story(body, outermost) >= options.min_story_besides_discussion else []
 
 
 def remove_reply_subjects(page: DenoisingPage) -> int:
     """The subject line a thread repeats over its replies ("Re: <title>")."""
-    return page.remove(reply_subjects(page.body))
+    return page.remove(reply_subjects(page.body, page.options))
 
 
 def remove_post_chrome(page: DenoisingPage) -> int:
     """The chrome a forum prints beside each post ("Joined 2019", "Posts: 1,204", "Reply", "3 years ago")."""
-    return page.remove(page.small(post_chrome(page.body)))
+    return page.remove(page.small(post_chrome(page.body, page.options)))
 
 
 def remove_discussion(page: DenoisingPage) -> int:
     """Reader discussion under a story (comment threads, by class or id), not a thread's posts.
 
-    When the page keeps at least ``MIN_TEXT_BESIDES_DISCUSSION`` words outside it, and a
-    story (``MIN_STORY_BESIDES_DISCUSSION`` words of ``<p>`` under one parent, or of lines
+    When the page keeps at least ``min_text_besides_discussion`` words outside it, and a
+    story (``min_story_besides_discussion`` words of ``<p>`` under one parent, or of lines
     between ``<br>`` in one block): a news story's comments go, a forum thread (whose posts
     are its content and are often marked "comment", the rest of the page a sidebar) keeps
     them. A page that declares itself a thread or a Q&A page
@@ -145,4 +127,4 @@ def remove_discussion(page: DenoisingPage) -> int:
     other WCXB dev training or validation page changed)."""
     if page.declared.thread:
         return 0
-    return page.remove(discussion_blocks(page.body))
+    return page.remove(discussion_blocks(page.body, page.options))

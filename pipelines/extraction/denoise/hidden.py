@@ -12,30 +12,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import outermost_length, shown_length, text_outside
 from pipelines.extraction.denoise.vocabulary import REVEALABLE_MARKERS
 from pipelines.extraction.dom import HtmlElement, body_of, is_element
 from pipelines.extraction.lengths import text_length
 
-#: Invisible elements holding more than this share of the page's text are a page the
-#: render did not reveal, not hidden boilerplate (:func:`remove_invisible`). iawce on the
-#: captures of WCXB dev's training and validation domains (1,086 pages, rendered DOM and
-#: boxes), word F1: 0.840 trusting every verdict; 0.863 / 0.862 / 0.861 with this share at
-#: 0.2 / 0.35 / 0.5; 0.863 with no boxes at all.
-MAX_HIDDEN_SHARE = 0.2
-
 
 def trusted_hidden(
-    root: HtmlElement, boxes: list[dict[str, Any]], scope: HtmlElement | None = None
+    root: HtmlElement,
+    boxes: list[dict[str, Any]],
+    scope: HtmlElement | None = None,
+    options: DenoiseOptions = DenoiseOptions(),
 ) -> list[HtmlElement]:
     """The elements the render hid (:func:`invisible_elements`), or none when they hold
-    more than ``MAX_HIDDEN_SHARE`` of the text of ``scope`` (the body unless given): that
+    more than ``max_hidden_share`` of the text of ``scope`` (the body unless given): that
     much hidden text is content the render did not reveal (a fade-in that never ran), not
     hidden boilerplate."""
     hidden = invisible_elements(root, boxes)
     within = body_of(root) if scope is None else scope
-    return hidden if outermost_length(hidden) <= MAX_HIDDEN_SHARE * shown_length(within) else []
+    return hidden if outermost_length(hidden) <= options.max_hidden_share * shown_length(within) else []
 
 
 def invisible_elements(root: HtmlElement, boxes: list[dict[str, Any]]) -> list[HtmlElement]:
@@ -113,12 +110,12 @@ def remove_invisible(page: DenoisingPage) -> int:
     An invisible box with a visible descendant box stays (a zero-height container of
     floated children is "invisible" but shows its content), ``<noscript>`` is left to
     :func:`unwrap_noscript`, and when the invisible elements hold more than
-    ``MAX_HIDDEN_SHARE`` of the page's text nothing goes: the render never revealed the page
+    ``max_hidden_share`` of the page's text nothing goes: the render never revealed the page
     (a fade-in or an app shell whose script did not run), and what a reader would see once
     it did is the page itself. Content a reader opens with a click stays too: inside a
     closed ``<details>`` or a container whose class, id or role names a tab, accordion,
     collapsible, toggle, panel, spoiler or FAQ (``REVEALABLE_MARKERS``)."""
-    return page.remove(trusted_hidden(page.root, page.boxes)) if page.boxes else 0
+    return page.remove(trusted_hidden(page.root, page.boxes, options=page.options)) if page.boxes else 0
 
 
 def unwrap_noscript(page: DenoisingPage) -> int:

@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.tree import outermost_of, text_holders
 from pipelines.extraction.denoise.vocabulary import CONTROL_LABELS, PHOTO_CREDIT
 from pipelines.extraction.dom import HEADING_TAGS, HtmlElement
 from pipelines.extraction.lengths import normalize_space, text_length
 
-#: A photo credit is at most this long (words; CJK characters).
-PHOTO_CREDIT_MAX_LENGTH = 12
 
-
-def photo_credits(body: HtmlElement) -> list[HtmlElement]:
+def photo_credits(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
     """The outermost elements whose whole text is a photo credit. Only the
     elements around a text node that starts like one are read (a regular expression on
     every small element's whole text costs twice as much)."""
@@ -22,7 +20,7 @@ def photo_credits(body: HtmlElement) -> list[HtmlElement]:
         credit = None
         while element is not None and element is not body and element.tag not in HEADING_TAGS:
             text = normalize_space(element.text_content())
-            if text_length(text) > PHOTO_CREDIT_MAX_LENGTH:
+            if text_length(text) > options.photo_credit_max_length:
                 break
             if PHOTO_CREDIT.match(text):
                 credit = element
@@ -58,9 +56,9 @@ def is_control_label(text: str) -> bool:
 def remove_photo_credits(page: DenoisingPage) -> int:
     """Elements whose whole text is a short photo credit ("Photo: Jane Doe", "Credit: Amazon").
 
-    Not a heading (``PHOTO_CREDIT``, at most ``PHOTO_CREDIT_MAX_LENGTH`` words: "Image
+    Not a heading (``PHOTO_CREDIT``, at most ``photo_credit_max_length`` words: "Image
     credit: Getty Images", "Фото: ТАСС"). A caption with its credit inside stays."""
-    return page.remove(photo_credits(page.body))
+    return page.remove(photo_credits(page.body, page.options))
 
 
 def remove_control_labels(page: DenoisingPage) -> int:

@@ -8,22 +8,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.tree import remove_all, shown_length
 from pipelines.extraction.denoise.vocabulary import CODE_TAGS, NoiseTable
 from pipelines.extraction.dom import HtmlElement, body_of, is_element
 from pipelines.extraction.lengths import normalize_space
 from pipelines.extraction.metadata import Declarations, page_declarations
-
-#: The steps that spare large blocks (:meth:`DenoisingPage.small`) leave an element alone
-#: when it holds more than this share of the page's text: that is misnested markup (an
-#: unclosed <header> that swallowed the page), not noise.
-MAX_REMOVED_SHARE = 0.7
-
-#: A product's declared description (JSON-LD) must be this long (words) to be looked for.
-MIN_DECLARED_DESCRIPTION_WORDS = 15
-
-#: ... and a text node this long (characters) that it holds marks where the page shows it.
-MIN_DECLARED_FRAGMENT_CHARS = 20
 
 
 @dataclass
@@ -40,6 +30,7 @@ class DenoisingPage:
 
     root: HtmlElement
     table: NoiseTable
+    options: DenoiseOptions
     boxes: list[dict[str, Any]] | None
     declared: Declarations
     spared: frozenset[HtmlElement]
@@ -49,6 +40,7 @@ class DenoisingPage:
         cls,
         root: HtmlElement,
         table: NoiseTable,
+        options: DenoiseOptions,
         boxes: list[dict[str, Any]] | None,
         reads_declarations: bool,
     ) -> DenoisingPage:
@@ -57,11 +49,11 @@ class DenoisingPage:
             page_declarations(root) if reads_declarations else Declarations(product=False, thread=False)
         )
         spared = (
-            declared_description_holders(body_of(root), declared.description)
+            declared_description_holders(body_of(root), declared.description, options)
             if declared.product
             else frozenset()
         )
-        return cls(root, table, boxes, declared, spared)
+        return cls(root, table, options, boxes, declared, spared)
 
     @cached_property
     def body(self) -> HtmlElement:
@@ -69,9 +61,9 @@ class DenoisingPage:
 
     @cached_property
     def limit(self) -> float:
-        """``MAX_REMOVED_SHARE`` of the body's shown text, measured when a step first asks
+        """``max_removed_share`` of the body's shown text, measured when a step first asks
         (the tag step, after the ``<noscript>`` fallback is unwrapped)."""
-        return MAX_REMOVED_SHARE * shown_length(self.body)
+        return self.options.max_removed_share * shown_length(self.body)
 
     def small(self, elements: list[HtmlElement]) -> list[HtmlElement]:
         """Those of ``elements`` within :attr:`limit`."""
@@ -88,28 +80,32 @@ class DenoisingPage:
         return remove_all(self.root, elements)
 
 
-def declared_description_holders(body: HtmlElement, description: str) -> frozenset[HtmlElement]:
+def declared_description_holders(
+    body: HtmlElement, description: str, options: DenoiseOptions
+) -> frozenset[HtmlElement]:
     """The elements that show a product page's declared ``description``: each element
-    with a text of at least ``MIN_DECLARED_FRAGMENT_CHARS`` found in it, and their
+    with a text of at least ``min_declared_fragment_chars`` found in it, and their
     ancestors. No step removes them: shops put the description in a drawer, a modal sheet
     or a tab that the noise words or tags name (gymshark's "sheet" aside, IKEA's
     "product-details-modal")."""
-    if len(description.split()) < MIN_DECLARED_DESCRIPTION_WORDS:
+    if len(description.split()) < options.min_declared_description_words:
         return frozenset()
     holders: list[HtmlElement] = []
     for element in body.iter():
         if not is_element(element) or element.tag in CODE_TAGS:
             continue
-        if _declared_fragment(element.text, description):
+        if _declared_fragment(element.text, description, options.min_declared_fragment_chars):
             holders.append(element)
         parent = element.getparent()
-        if parent is not None and _declared_fragment(element.tail, description):
+        if parent is not None and _declared_fragment(
+            element.tail, description, options.min_declared_fragment_chars
+        ):
             holders.append(parent)
     return frozenset(holder for element in holders for holder in (element, *element.iterancestors()))
 
 
-def _declared_fragment(text: str | None, description: str) -> bool:
-    if not text or len(text) < MIN_DECLARED_FRAGMENT_CHARS:
+def _declared_fragment(text: str | None, description: str, min_chars: int) -> bool:
+    if not text or len(text) < min_chars:
         return False
     fragment = normalize_space(text)
-    return len(fragment) >= MIN_DECLARED_FRAGMENT_CHARS and fragment in description
+    return len(fragment) >= min_chars and fragment in description

@@ -29,6 +29,7 @@ from pipelines.extraction.denoise.discussion import (
 from pipelines.extraction.denoise.empty import remove_empty
 from pipelines.extraction.denoise.hidden import remove_invisible, unwrap_noscript
 from pipelines.extraction.denoise.labels import remove_control_labels, remove_photo_credits
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.denoise.state import DenoisingPage
 from pipelines.extraction.denoise.teasers import remove_teasers
 from pipelines.extraction.denoise.vocabulary import NOISE_TABLES
@@ -78,14 +79,20 @@ STEPS: tuple[Step, ...] = (
 )
 
 
-def denoise(root: HtmlElement, page_type: str, boxes: list[dict[str, Any]] | None = None) -> Counter[str]:
+def denoise(
+    root: HtmlElement,
+    page_type: str,
+    boxes: list[dict[str, Any]] | None = None,
+    options: DenoiseOptions = DenoiseOptions(),
+) -> Counter[str]:
     """Remove noise from the tree of ``root`` in place: the :data:`STEPS` that run on
-    ``page_type``, in order. Returns the removals by step name (those that removed any)."""
+    ``page_type``, in order, with the thresholds of ``options``. Returns the removals by
+    step name (those that removed any)."""
     table = NOISE_TABLES.get(page_type)
     if table is None:
         raise ValueError(f"no noise table for page type {page_type!r}; known: {', '.join(NOISE_TABLES)}")
     steps = [step for step in STEPS if page_type in step.page_types]
-    page = DenoisingPage.read(root, table, boxes, any(step.reads_declarations for step in steps))
+    page = DenoisingPage.read(root, table, options, boxes, any(step.reads_declarations for step in steps))
     removed: Counter[str] = Counter()
     for step in steps:
         removed[step.name] += step.function(page)

@@ -158,13 +158,13 @@ TEASER_LIST_WORDS = (
 #: Lists of other posts under the story: 0.8866 → 0.8873 on the training domains, 3 pages
 #: better (globaltravelerusa.com 0.56 → 1.00), none worse. Not teaser-list words: a forum
 #: may list its thread's <article> posts in a ``post-list``. A block so named (and by no
-#: other noise word) goes only when at least ``POST_LIST_MIN_LINK_SHARE`` of its text is
+#: other noise word) goes only when at least ``post_list_min_link_share`` of its text is
 #: links: a Shopify theme names a listicle's own items ``blog-list listView`` (1 % links;
 #: the lists of other posts above: 14-27 %).
 POST_LIST_WORDS = ("blog-list", "blog-listing", "post-list", "posts-list")
 
 #: An article's byline and author box, by any name (``post-author``, ``byline-wrapper``,
-#: ``cAuthorPane_author``). A page with more than ``MAX_AUTHOR_BLOCKS`` outermost blocks so
+#: ``cAuthorPane_author``). A page with more than ``max_author_blocks`` outermost blocks so
 #: named (and by no other noise word) keeps them all: those are a thread's posters, whose
 #: names WCXB's gold keeps. iawce on WCXB dev, training / validation domains: 0.8880 /
 #: 0.8680 → 0.8883 / 0.8680, 25 pages better (ambujayoga.com 0.89 → 0.99), one worse
@@ -245,7 +245,7 @@ PRODUCT_NOISE_WORDS = (
 
 #: Class/id words of a shop's or a catalogue's filter panel ("Color: Black, Grey...",
 #: "Category", "Price"; the facets step on list pages): such a block goes when it shows no picture
-#: and no text longer than ``FACET_MAX_TEXT_WORDS`` words, so that a product grid a
+#: and no text longer than ``facet_max_text_words`` words, so that a product grid a
 #: theme names ``facets-vertical`` or a section named ``facet-row-container`` stays.
 #: iawce on WCXB dev, training / validation domains: 0.89784 / 0.87690 -> 0.89832 /
 #: 0.87703, 17 list pages better (surplusgiant.com 0.31 -> 0.49, masterlock.com 0.60 ->
@@ -391,7 +391,7 @@ REVEALABLE_MARKERS = re.compile(
 )
 
 #: A reply's subject line: a reply prefix ("Re:", German "Aw:"/"Antw:", Russian "Ответ:",
-#: French "Réf :") and then text, at most ``REPLY_SUBJECT_MAX_WORDS`` words. phpBB,
+#: French "Réf :") and then text, at most ``reply_subject_max_words`` words. phpBB,
 #: FluxBB, TripAdvisor and Nairaland head each reply with "Re: <the thread's title>";
 #: WCXB's gold keeps none. Removed when the page holds the same subject at least twice
 #: (the reply subject step): iawce on WCXB dev's raw HTML, training domains 0.8902 → 0.8903 (5 forum
@@ -412,7 +412,7 @@ REPLY_PREFIX = re.compile(r"\s*" + _REPLY_PREFIXES, re.IGNORECASE)  # a string t
 #: 0.716 (38 pages better, 30 of them threads; 11 worse, 9 by at most 0.002, and two
 #: threads whose gold keeps Reddit's "2 points · 17 hours ago · reply" or the posts'
 #: numbers). A lone number ("12": a post's vote count, but also a step or a rank) goes
-#: only on a thread (``MIN_THREAD_CHROME``); everywhere (measured on iawce's lines) 64
+#: only on a thread (``min_thread_chrome``); everywhere (measured on iawce's lines) 64
 #: pages were better and 28 worse. TripAdvisor's "518 helpful votes" and "Report
 #: inappropriate content" (session 39): one page better (tripadvisor.com 0.71 -> 0.73).
 POST_CHROME = re.compile(
