@@ -10,6 +10,7 @@ from scrapy.settings import Settings
 
 from pipelines.extraction import ExtractorUnavailable, Page, build_extractor
 from pipelines.extraction.denoise import NOISE_TABLES, denoise
+from pipelines.extraction.denoise.catalogue import CATALOGUE_PATH, catalogue
 from pipelines.extraction.denoise.hidden import invisible_elements
 from pipelines.extraction.denoise.labels import control_labels
 from pipelines.extraction.denoise.options import DenoiseOptions
@@ -1153,3 +1154,8 @@ def test_an_unknown_denoise_threshold_in_the_settings_is_an_error():
         match=r"PAGESIGHT_EXTRACTOR_OPTIONS\['iawce'\]\['denoise'\]: no option nope; denoise has ",
     ):
         build_extractor("iawce", bad)
+
+
+def test_the_committed_step_catalogue_is_written_from_the_steps():
+    # Stale after a change to STEPS or a step's docstring: python -m pipelines.extraction.denoise.catalogue
+    assert CATALOGUE_PATH.read_text(encoding="utf-8") == catalogue()

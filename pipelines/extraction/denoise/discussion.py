@@ -104,7 +104,7 @@ def discussion_blocks(body: HtmlElement, options: DenoiseOptions) -> list[HtmlEl
 
 
 def remove_reply_subjects(page: DenoisingPage) -> int:
-    """The subject line a thread repeats over its replies ("Re: <title>")."""
+    """The subject line a thread repeats over its replies ("Re:" and the thread's title)."""
     return page.remove(reply_subjects(page.body, page.options))
 
 
