@@ -29,6 +29,8 @@ from pipelines.extraction.dom import HtmlElement
 
 
 def chrome_outside_content(body: HtmlElement) -> list[HtmlElement]:
+    """``header`` and ``footer`` elements, and elements whose role is ``banner`` or
+    ``contentinfo``, outside ``<article>`` and ``<main>``."""
     found = []
     for element in body.iter("header", "footer", "div", "section"):
         if element.tag in ("div", "section") and element.get("role", "").lower() not in CHROME_ROLES:
@@ -72,7 +74,7 @@ def holds_story(element: HtmlElement, marker: str) -> bool:
 
 
 def noise_by_class(body: HtmlElement, table: NoiseTable, options: DenoiseOptions) -> list[HtmlElement]:
-    """Step 5's elements. The page's story block (:func:`story_blocks`, at least
+    """The class step's elements. The page's story block (:func:`story_blocks`, at least
     ``min_spared_story`` words) and its ancestors are spared the common words: there an
     ad, share, newsletter or sidebar word is the theme's name for the story's own field
     or wrapper (``body-ad-wrapper``, ``sidebar-wrap``), not a widget. The page type's own
@@ -111,7 +113,7 @@ def noise_by_class(body: HtmlElement, table: NoiseTable, options: DenoiseOptions
 
 
 def facet_panels(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
-    """Step 5's filter panels on list pages: elements that ``FACET_WORDS`` name, with no
+    """The facets step's filter panels on list pages: elements that ``FACET_WORDS`` name, with no
     ``<img>`` or ``<picture>`` and no text of more than ``facet_max_text_words`` words
     (option labels, not a product grid or a section of prose)."""
     return [

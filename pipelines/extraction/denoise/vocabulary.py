@@ -450,7 +450,7 @@ HIDING_CLASS = re.compile(
 #: A class name or id that says what an element lacks, hides or holds names no noise of its
 #: own: wired.com's story grids are ``hide-read-more-ad``, many layouts ``has-sidebar``.
 #: A BEM element of such a block is that element (``no-image-card__footer`` is a footer).
-#: Step 5 over WCXB dev's training / validation domains, word F1: 0.8840 / 0.8564 reading
+#: The class step over WCXB dev's training / validation domains, word F1: 0.8840 / 0.8564 reading
 #: them, 0.8847 / 0.8564 not (wired.com 0.21 → 0.86; no other page changed).
 #: So does a name that puts a sidebar on one side (``c-layout-sidebar-left``, a content
 #: layout; ``n-sidebar-left``, a section with its picture on the left): found on WCXB dev's
