@@ -6,11 +6,17 @@ import json
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
+from scrapy.settings import Settings
 
-from pipelines.extraction import Page, build_extractor
-from pipelines.extraction.denoise import NOISE_TABLES, control_labels, denoise, invisible_elements
+from pipelines.extraction import ExtractorUnavailable, Page, build_extractor
+from pipelines.extraction.denoise import NOISE_TABLES, denoise
+from pipelines.extraction.denoise.catalogue import CATALOGUE_PATH, catalogue
+from pipelines.extraction.denoise.hidden import invisible_elements
+from pipelines.extraction.denoise.labels import control_labels
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.dom import body_of, parse_html
 from pipelines.extraction.page import ARTICLE, LIST
+from tests.project_settings import pagesight_settings
 
 STORY = " ".join(["The council met on Tuesday and agreed to repair the bridge."] * 8)
 
@@ -1118,3 +1124,38 @@ def test_a_filter_named_block_that_holds_most_of_the_page_stays():
     root = page(f"<div class='filter-results'><ul>{results}</ul></div><p>Ten results</p>")
     denoise(root, LIST)
     assert "Search result number 9" in text_of(root)
+
+
+def test_a_denoise_threshold_set_through_the_settings_changes_the_extraction():
+    comments = " ".join(["Great news for the town, thanks to everyone who helped out."] * 6)
+    html = (
+        "<html><body><article><h1>Bridge repairs approved</h1>"
+        f"<p>{STORY}</p><div class='comments'><p>{comments}</p></div></article></body></html>"
+    )
+    settings = Settings(
+        pagesight_settings(
+            PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"denoise": {"min_text_besides_discussion": 50}}}
+        )
+    )
+    configured = build_extractor("iawce", settings)
+    assert configured.options.denoise == DenoiseOptions(min_text_besides_discussion=50)
+    shared = Page(html, "https://gazette.example/bridge", ARTICLE)  # one parse, a denoised tree per options
+    by_default, by_settings = build_extractor("iawce").extract(shared), configured.extract(shared)
+    assert by_default is not None and by_settings is not None
+    # The story's 88 words are fewer than the default 150 to keep besides a discussion.
+    assert "thanks to everyone" in by_default.text
+    assert "thanks to everyone" not in by_settings.text and "repair the bridge" in by_settings.text
+
+
+def test_an_unknown_denoise_threshold_in_the_settings_is_an_error():
+    bad = Settings(pagesight_settings(PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"denoise": {"nope": 1}}}))
+    with pytest.raises(
+        ExtractorUnavailable,
+        match=r"PAGESIGHT_EXTRACTOR_OPTIONS\['iawce'\]\['denoise'\]: no option nope; denoise has ",
+    ):
+        build_extractor("iawce", bad)
+
+
+def test_the_committed_step_catalogue_is_written_from_the_steps():
+    # Stale after a change to STEPS or a step's docstring: python -m pipelines.extraction.denoise.catalogue
+    assert CATALOGUE_PATH.read_text(encoding="utf-8") == catalogue()

@@ -6,7 +6,9 @@ without editing modules. Measurements are on WCXB dev's tune split (see README
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from pipelines.extraction.denoise.options import DenoiseOptions
 
 
 @dataclass(frozen=True)
@@ -91,3 +93,6 @@ class IawceOptions:
     #: with no page type: +0.0024 and +0.0180 word F1).
     story_min_words: int = 30
     story_max_link_density: float = 0.2
+    #: The denoiser's thresholds, which every step above reads the page through:
+    #: ``{"iawce": {"denoise": {"max_hidden_share": 0.3}}}`` sets one.
+    denoise: DenoiseOptions = field(default_factory=DenoiseOptions)

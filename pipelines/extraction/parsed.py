@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from pipelines.extraction.denoise import denoise
+from pipelines.extraction.denoise.options import DenoiseOptions
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
 from pipelines.extraction.lengths import TextLengths, subtree_lengths
 from pipelines.extraction.metadata import Metadata, extract_metadata
@@ -49,7 +50,9 @@ class ParsedPage:
     root: HtmlElement
     base: str
     boxes: list[dict[str, Any]] | None = None
-    _denoised: dict[str, DenoisedTree] = field(default_factory=dict, init=False, repr=False)
+    _denoised: dict[tuple[str, DenoiseOptions], DenoisedTree] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     @classmethod
     def parse(cls, html: str, url: str, boxes: list[dict[str, Any]] | None = None) -> ParsedPage | None:
@@ -63,10 +66,11 @@ class ParsedPage:
         return extract_metadata(self.root, self.base)
 
     def denoised(self, page_type: str | None, options: IawceOptions) -> DenoisedTree:
-        """The tree denoised for ``page_type``. An unknown type is guessed on the tree
-        denoised with the list table (``options``' thresholds); an article is denoised
-        afresh with its own table (the list table drops class-marked menus an article
-        keeps)."""
+        """The tree denoised for ``page_type`` with ``options.denoise``. An unknown type is
+        guessed on the tree denoised with the list table (``options``' thresholds); an
+        article is denoised afresh with its own table (the list table drops class-marked
+        menus an article keeps). Kept by page type and denoiser options: extractors with
+        other thresholds get their own."""
         if page_type is None:
             as_list = self.denoised(LIST, options)
             page_type = LIST if guess_page_type(as_list.body, options) == LIST else ARTICLE
@@ -74,9 +78,10 @@ class ParsedPage:
                 as_article = self.denoised(ARTICLE, options)
                 if tells_a_story(as_article.body, as_article.lengths, options):
                     page_type = ARTICLE
-        tree = self._denoised.get(page_type)
+        key = (page_type, options.denoise)
+        tree = self._denoised.get(key)
         if tree is None:
             root = deepcopy(self.root)
-            denoise(root, page_type, self.boxes)
-            tree = self._denoised[page_type] = DenoisedTree(root, page_type)
+            denoise(root, page_type, self.boxes, options.denoise)
+            tree = self._denoised[key] = DenoisedTree(root, page_type)
         return tree

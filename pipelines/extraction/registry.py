@@ -4,7 +4,8 @@ learned and visual ones to come).
 The registry holds extractor classes; :func:`build_extractor` makes one from settings
 (``cls.from_settings``), so a checkpoint is loaded once, at start-up, and a missing one
 fails there. ``PAGESIGHT_EXTRACTOR_OPTIONS`` overrides fields of an extractor's
-``Options`` dataclass by name, e.g. ``{"iawce": {"article_share": 0.6}}``.
+``Options`` dataclass by name, e.g. ``{"iawce": {"article_share": 0.6}}``, and of an
+options dataclass inside it by a dict, e.g. ``{"iawce": {"denoise": {"max_hidden_share": 0.3}}}``.
 """
 
 from __future__ import annotations
@@ -69,18 +70,29 @@ def available_extractors() -> list[str]:
 
 def configured_options(name: str, defaults: OptionsT, settings: SettingsLike | None) -> OptionsT:
     """``defaults`` (an Options dataclass) with the fields ``PAGESIGHT_EXTRACTOR_OPTIONS``
-    sets for extractor ``name``; an unknown field is :class:`ExtractorUnavailable`."""
+    sets for extractor ``name``; a field that is itself an options dataclass (iawce's
+    ``denoise``) is set by a dict of its fields. An unknown field is
+    :class:`ExtractorUnavailable`."""
     if settings is None:
         return defaults
     overrides: dict[str, Any] = dict((settings.getdict("PAGESIGHT_EXTRACTOR_OPTIONS") or {}).get(name) or {})
+    return _with_overrides(defaults, overrides, f"PAGESIGHT_EXTRACTOR_OPTIONS[{name!r}]", name)
+
+
+def _with_overrides(defaults: OptionsT, overrides: dict[str, Any], where: str, label: str) -> OptionsT:
     known = {f.name for f in fields(defaults)}  # type: ignore[arg-type]
     unknown = sorted(set(overrides) - known)
     if unknown:
         raise ExtractorUnavailable(
-            f"PAGESIGHT_EXTRACTOR_OPTIONS[{name!r}]: no option {', '.join(unknown)}; "
-            f"{name} has {', '.join(sorted(known))}"
+            f"{where}: no option {', '.join(unknown)}; {label} has {', '.join(sorted(known))}"
         )
-    return replace(defaults, **overrides)  # type: ignore[type-var]
+    values = {
+        key: _with_overrides(nested, value, f"{where}[{key!r}]", key)
+        if is_dataclass(nested := getattr(defaults, key)) and isinstance(value, dict)
+        else value
+        for key, value in overrides.items()
+    }
+    return replace(defaults, **values)  # type: ignore[type-var]
 
 
 def package_version(package: str) -> str | None:
