@@ -21,7 +21,14 @@ none (the extractor's own HTML fallback). Peers do not use it. With two runs or 
 ``oracle`` row takes the best run on each page (the ceiling of choosing among them; its
 time is all of theirs). A run whose extractor estimates its quality (``ensemble``) also
 gets the estimate's Spearman correlation with the true F1 and its top-vs-bottom quartile
-gap.
+gap, and a run that chooses among candidates (``ensemble``) its choice rate per candidate.
+
+Speed (issue 64): with ``trafilatura`` among the extractors, a second reference row
+``trafilatura.extract (plain)`` runs ``trafilatura.extract(html)`` with trafilatura's own
+defaults (comments included, no metadata: what a user of the library gets), interleaved
+page by page with the others. Every run's mean, median and p95 ms are printed with its
+total and median time as a ratio to the project's ``trafilatura`` extractor (text and
+metadata, comments off) and its median as a ratio to the plain call.
 
 Pages are read with ``pipelines.evaluation.wcxb`` and split by domain with the project's
 one split (``models/splits.py``: train, validation, heldout), or by the folder's own
@@ -36,6 +43,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,8 +76,11 @@ from pipelines.extraction import (
 )
 
 DEFAULT_EXTRACTORS = ("iawce-paper", "iawce", "trafilatura", "readability", "justext")
-#: The run every other run's median time is compared with, when it is in the same run.
+#: The run every other run's time is compared with, when it is in the same run.
 SPEED_REFERENCE = "trafilatura"
+#: The second reference: ``trafilatura.extract(html)`` as the library's user calls it,
+#: run whenever :data:`SPEED_REFERENCE` is.
+PLAIN_TRAFILATURA = "trafilatura.extract (plain)"
 
 
 @dataclass
@@ -153,13 +164,30 @@ def build_runs(
             runs.append(Run(f"{name} [predicted type]", run(lambda page: predicted.get(page.file_id))))
         if auto:
             runs.append(Run(f"{name} [auto type]", run(lambda page: None)))
+        if name == SPEED_REFERENCE:
+            runs.append(Run(PLAIN_TRAFILATURA, plain_trafilatura()))
     return runs
 
 
-def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict[str, dict[str, float]]]:
+def plain_trafilatura() -> Callable[[str, BenchmarkPage], Extraction | None]:
+    """``trafilatura.extract(html)`` with the library's defaults, as an extraction."""
+    import trafilatura
+
+    def extract(html: str, page: BenchmarkPage) -> Extraction | None:
+        text = trafilatura.extract(html)
+        return Extraction(PLAIN_TRAFILATURA, ARTICLE, None, text, text) if text else None
+
+    return extract
+
+
+def run_benchmark(
+    pages: list[BenchmarkPage], runs: list[Run]
+) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, dict[str, str]]]:
     """Per run, per file id: precision, recall, f1, ms (and the extraction's quality
-    estimate, for extractors that give one)."""
+    estimate, for extractors that give one); and per run that chooses among candidates
+    (its extractor is ``name:candidate``), per file id, the candidate it kept."""
     scores: dict[str, dict[str, dict[str, float]]] = {run.label: {} for run in runs}
+    choices: dict[str, dict[str, str]] = {}
     started = time.perf_counter()
     for index, page in enumerate(pages, start=1):
         html = decode_html(read_local_artifact(page.record.html_path))
@@ -177,9 +205,11 @@ def run_benchmark(pages: list[BenchmarkPage], runs: list[Run]) -> dict[str, dict
             }
             if found is not None and found.quality is not None:
                 scores[run.label][page.file_id]["quality"] = found.quality
+            if found is not None and ":" in found.extractor:
+                choices.setdefault(run.label, {})[page.file_id] = found.extractor.split(":", 1)[1]
         if index % 100 == 0:
             print(f"{index}/{len(pages)} pages, {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return scores
+    return scores, choices
 
 
 ORACLE = "oracle"
@@ -200,10 +230,11 @@ def oracle_scores(per_page: dict[str, dict[str, dict[str, float]]]) -> dict[str,
 
 
 def summarize(
-    pages: list[BenchmarkPage], per_page: dict[str, dict[str, float]]
+    pages: list[BenchmarkPage], per_page: dict[str, dict[str, float]], chosen: dict[str, str] | None = None
 ) -> dict[str, dict[str, float]]:
-    """Mean P/R/F1 and ms, and median ms, per WCXB type, on the held-out domains, and
-    overall."""
+    """Mean P/R/F1 and ms, median and p95 ms and total ms, per WCXB type, on the held-out
+    domains, and overall; with ``chosen`` (a choosing run's kept candidate per file id),
+    the share of pages each candidate was kept on (``chose NAME``)."""
     groups: dict[str, list[BenchmarkPage]] = {"overall": pages}
     for wcxb_type in WCXB_TYPES:
         groups[wcxb_type] = [p for p in pages if p.record.page_type == wcxb_type]
@@ -213,11 +244,17 @@ def summarize(
         if not members:
             continue
         rows = [per_page[p.file_id] for p in members]
+        times = np.array([row["ms"] for row in rows])
         summary[group] = {
             "pages": len(rows),
             **{key: fmean(row[key] for row in rows) for key in ("precision", "recall", "f1", "ms")},
-            "median_ms": median(row["ms"] for row in rows),
+            "median_ms": median(times),
+            "p95_ms": float(np.percentile(times, 95)),
+            "total_ms": float(times.sum()),
         }
+        if chosen is not None:
+            kept = Counter(chosen[p.file_id] for p in members if p.file_id in chosen)
+            summary[group] |= {f"chose {name}": count / len(rows) for name, count in sorted(kept.items())}
         rated = [row for row in rows if "quality" in row]
         if rated:
             rating = quality_metrics(
@@ -228,9 +265,16 @@ def summarize(
 
 
 def markdown_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
-    """One row per run: overall P/R/F1, F1 per WCXB type, held-out F1, mean and median
-    ms per page, and the median's ratio to trafilatura's (same pages, same process)."""
-    reference = summaries.get(SPEED_REFERENCE, {}).get("overall", {}).get("median_ms")
+    """One row per run: overall P/R/F1, F1 per WCXB type, held-out F1, mean, median and
+    p95 ms per page, the total and the median as a ratio to the project's trafilatura
+    extractor's, and the median as a ratio to plain ``trafilatura.extract``'s (same pages,
+    same process)."""
+    reference = summaries.get(SPEED_REFERENCE, {}).get("overall", {})
+    plain = summaries.get(PLAIN_TRAFILATURA, {}).get("overall", {})
+
+    def ratio(value: float, of: dict[str, float], key: str) -> str:
+        return f"{value / of[key]:.2f}" if of.get(key) else "–"
+
     header = [
         "extractor",
         "F1",
@@ -240,7 +284,10 @@ def markdown_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
         "held-out F1",
         "ms/page",
         "median ms",
-        "× trafilatura",
+        "p95 ms",
+        "total × trafilatura",
+        "median × trafilatura",
+        "median × plain",
     ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for label, summary in summaries.items():
@@ -250,7 +297,10 @@ def markdown_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
         cells += [f"{summary[HELDOUT]['f1']:.3f}" if HELDOUT in summary else "–", f"{overall['ms']:.1f}"]
         cells += [
             f"{overall['median_ms']:.1f}",
-            f"{overall['median_ms'] / reference:.2f}" if reference else "–",
+            f"{overall['p95_ms']:.1f}",
+            ratio(overall["total_ms"], reference, "total_ms"),
+            ratio(overall["median_ms"], reference, "median_ms"),
+            ratio(overall["median_ms"], plain, "median_ms"),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -276,6 +326,18 @@ def quality_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
         ]
         cells += [f"{heldout[k]:.3f}" if k in heldout else "–" for k in ("spearman", "quartile_gap")]
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
+def choice_table(summaries: dict[str, dict[str, dict[str, float]]]) -> str:
+    """For runs that choose among candidates (the ensemble): the share of pages on which
+    each candidate's text was kept, overall and on the held-out domains."""
+    lines = ["| extractor | candidate | share of pages | held-out share |", "|---|---|---|---|"]
+    for label, summary in summaries.items():
+        overall, heldout = summary["overall"], summary.get(HELDOUT, {})
+        for key in (k for k in overall if k.startswith("chose ")):
+            share = f"{heldout[key]:.3f}" if key in heldout else "–"
+            lines.append(f"| {label} | {key.removeprefix('chose ')} | {overall[key]:.3f} | {share} |")
     return "\n".join(lines) if len(lines) > 2 else ""
 
 
@@ -332,13 +394,17 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(pages)} pages ({unscored} with an empty gold text left out), {len(runs)} runs", file=sys.stderr
     )
 
-    per_page = run_benchmark(pages, runs)
+    per_page, choices = run_benchmark(pages, runs)
     if len(runs) > 1:
-        per_page[ORACLE] = oracle_scores(per_page)
-    summaries = {label: summarize(pages, scores) for label, scores in per_page.items()}
+        per_page[ORACLE] = oracle_scores(
+            {label: scores for label, scores in per_page.items() if label != PLAIN_TRAFILATURA}
+        )
+    summaries = {label: summarize(pages, scores, choices.get(label)) for label, scores in per_page.items()}
     print(markdown_table(summaries))
     if rated := quality_table(summaries):
         print(rated)
+    if choice_rates := choice_table(summaries):
+        print(choice_rates)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(
@@ -352,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
                     "options": args.options,
                     "summaries": summaries,
                     "per_page": per_page,
+                    "choices": choices,
                 },
                 indent=1,
             ),

@@ -85,7 +85,9 @@ def test_tiny_dataset(tmp_path, capsys):
     assert article["recall"] == 1.0 and 0 < article["precision"] < 1
     assert results["summaries"]["iawce"]["listing"]["pages"] == 1
     assert results["summaries"]["iawce"]["heldout"]["pages"] == 1  # forum.example
-    assert table.splitlines()[0].endswith("| ms/page | median ms | × trafilatura |")
+    assert table.splitlines()[0].endswith(
+        "| ms/page | median ms | p95 ms | total × trafilatura | median × trafilatura | median × plain |"
+    )
     oracle = results["per_page"]["oracle"]
     for file_id, best in oracle.items():
         runs = [scores[file_id] for label, scores in results["per_page"].items() if label != "oracle"]
@@ -93,6 +95,45 @@ def test_tiny_dataset(tmp_path, capsys):
         assert best["ms"] == pytest.approx(sum(run["ms"] for run in runs))
     times = sorted(page["ms"] for page in results["per_page"]["iawce"].values())
     assert results["summaries"]["iawce"]["overall"]["median_ms"] == times[1]
+
+
+def test_both_trafilatura_references_the_speed_ratios_and_the_ensembles_choices(tmp_path, capsys):
+    """With trafilatura in the run, plain ``trafilatura.extract`` is a second reference
+    row; every row's total and median are divided by the wrapper's (the wrapper's own
+    row reads 1.00), the plain row stays out of the oracle, and the ensemble's kept
+    candidates are counted per page."""
+    make_dataset(tmp_path / "wcxb")
+    out = tmp_path / "results.json"
+    split = str(tmp_path / "wcxb" / "split.json")
+    code = benchmark.main(
+        [
+            str(tmp_path / "wcxb"),
+            "--extractors",
+            "ensemble,trafilatura",
+            "--out",
+            str(out),
+            "--split-file",
+            split,
+        ]
+    )
+    assert code == 0
+    table = capsys.readouterr().out
+    rows = {line.split(" | ")[0].removeprefix("| "): line.split(" | ") for line in table.splitlines()}
+    assert benchmark.PLAIN_TRAFILATURA in rows
+    assert rows["trafilatura"][-3:-1] == ["1.00", "1.00"]
+    results = json.loads(out.read_text())
+    plain = results["per_page"][benchmark.PLAIN_TRAFILATURA]
+    assert plain["0001"]["recall"] == 1.0
+    summary = results["summaries"]["ensemble"]["overall"]
+    shares = {key: value for key, value in summary.items() if key.startswith("chose ")}
+    assert shares and sum(shares.values()) == pytest.approx(1.0)
+    assert set(results["choices"]["ensemble"]) == {"0001", "0002", "0003"}
+    assert "| ensemble | " in table.split("| extractor | candidate |")[1]
+    assert summary["p95_ms"] >= summary["median_ms"]
+    for file_id, best in results["per_page"]["oracle"].items():
+        assert best["ms"] == pytest.approx(
+            sum(results["per_page"][label][file_id]["ms"] for label in ("ensemble", "trafilatura"))
+        )
 
 
 def test_a_domain_outside_the_split_is_a_clear_error(tmp_path):
