@@ -54,7 +54,7 @@ from models.boilernet_data import (
     PageEncoder,
     Vocabulary,
 )
-from models.errors import why_unreadable
+from models.common.checkpoint import why_unreadable
 
 FORMAT = "pagesight-boilernet"
 FORMAT_VERSION = 3

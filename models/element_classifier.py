@@ -13,16 +13,14 @@ training arguments and metrics.
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from models.errors import why_unreadable
+from models.common.checkpoint import CheckpointError, read_npz_checkpoint, write_npz_checkpoint
 
 FORMAT = "pagesight-element-classifier/1"
 #: The arrays that hold one tree ensemble in a checkpoint.
@@ -35,10 +33,6 @@ LOG_ODDS, ESTIMATE = "log-odds", "estimate"
 
 def sigmoid(x: np.ndarray | float) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=np.float64)))
-
-
-class CheckpointError(ValueError):
-    """A checkpoint that cannot be used; the message names the file and what to do."""
 
 
 @dataclass
@@ -217,43 +211,3 @@ class TreeEnsemble:
             return cls.from_arrays(arrays, meta, meta=extra)
         except ValueError as exc:
             raise CheckpointError(f"{path} is {exc}; {retrain}") from None
-
-
-def write_npz_checkpoint(path: str | Path, meta: dict[str, Any], arrays: dict[str, Any]) -> Path:
-    """Save ``arrays`` and the JSON ``meta`` as one compressed ``.npz`` (no pickle)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as out:
-        np.savez_compressed(out, meta=np.array(json.dumps(meta, ensure_ascii=False)), **arrays)
-    return path
-
-
-def read_npz_checkpoint(
-    path: Path,
-    format_name: str,
-    what: str,
-    retrain: str,
-    error: type[Exception],
-    array_names: Callable[[dict[str, Any]], Iterable[str]],
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The JSON ``meta`` of an ``.npz`` checkpoint of ``format_name`` and the arrays
-    ``array_names(meta)`` names; ``error`` (one line naming the file and ``retrain``) when
-    it is missing, unreadable or of another format. ``what`` names the model ("an element
-    classifier")."""
-    if not path.is_file():
-        raise error(f"{what.split(maxsplit=1)[1]} checkpoint {path} not found; {retrain}")
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"])) if "meta" in data else {}
-            if meta.get("format") != format_name:
-                raise error(
-                    f"{path} is not {what} checkpoint (format {meta.get('format')!r}, "
-                    f"expected {format_name!r}); {retrain}"
-                )
-            return meta, {name: data[name] for name in array_names(meta)}
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
-        if isinstance(exc, error):
-            raise
-        raise error(
-            f"{what.split(maxsplit=1)[1]} checkpoint {path} is unreadable: {why_unreadable(path, exc)}; {retrain}"
-        ) from None

@@ -23,8 +23,8 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from models.annotation import Annotation, annotate
-from models.labels import default_label_mapping
-from models.splits import TRAIN, load_split
+from models.common.splits import TRAIN, load_split
+from models.pagetype.labels import default_label_mapping
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.feed import read_feed
 from pipelines.evaluation.gold import GoldSet

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
 from models.element_classifier import TreeEnsemble
 from models.element_data import PageRows
-from models.splits import HELDOUT, TRAIN, VALIDATION
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction.element_classifier import element_text

@@ -1,7 +1,7 @@
 """Training BoilerNet on annotated WCXB dev (``scrapy train-boilernet``).
 
 Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels from
-:mod:`models.annotation`, domains from the one split (:mod:`models.splits`): the model
+:mod:`models.annotation`, domains from the one split (:mod:`models.common.splits`): the model
 trains on the train domains, picks its best epoch by leaf F1 (content class) on the
 validation domains and calibrates its threshold and the form rule there (best mean page
 word F1), and
@@ -64,8 +64,8 @@ from models.boilernet_data import (
     leaf_flags,
     repetition_rows,
 )
-from models.labels import default_label_mapping
-from models.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
+from models.common.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
+from models.pagetype.labels import default_label_mapping
 from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
 from pipelines.evaluation.scoring import extraction_page_type

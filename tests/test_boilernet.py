@@ -39,7 +39,7 @@ from models.boilernet_data import (
     leaf_flags,
     repetition_features,
 )
-from models.splits import DomainSplit
+from models.common.splits import DomainSplit
 from models.train_boilernet import (
     BoilerNetTrainConfig,
     LabelledPage,

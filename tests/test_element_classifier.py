@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from scrapy.settings import Settings
 
-from models.element_classifier import ESTIMATE, LOG_ODDS, CheckpointError, TreeEnsemble
+from models.common.checkpoint import CheckpointError
+from models.element_classifier import ESTIMATE, LOG_ODDS, TreeEnsemble
 from models.element_data import (
     AUTO,
     TrainingPage,

@@ -11,7 +11,7 @@ import pytest
 import torch
 from PIL import Image
 
-from models.splits import HELDOUT, TRAIN, DomainSplit
+from models.common.splits import HELDOUT, TRAIN, DomainSplit
 from tests.element_pages import layout_boxes, layout_page, write_capture
 
 ROOT = Path(__file__).resolve().parent.parent

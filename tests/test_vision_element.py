@@ -16,10 +16,9 @@ from scrapy.settings import Settings
 from torch.nn import functional
 
 from models.annotation import annotate
-from models.efficientnet import load_imagenet_lite0
+from models.common.efficientnet import Trunk, load_imagenet_lite0
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
 from models.element_data import TrainingPage, read_capture_feed
-from models.pagenet import Trunk
-from models.splits import HELDOUT, TRAIN, VALIDATION
 from models.vision_element import (
     ELEMENT_CLIP,
     GEOMETRY,

@@ -19,9 +19,9 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from crawler.commands import use_help_formatter
+from models.common.splits import FOLDS
 from models.element_classifier import FORMAT, TreeEnsemble
 from models.element_training import F1, MAIN
-from models.splits import FOLDS
 from pipelines.extraction.element_classifier import SHIPPED_CHECKPOINT
 
 

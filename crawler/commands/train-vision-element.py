@@ -46,7 +46,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         use_help_formatter(parser)
         super().add_options(parser)
-        from models.splits import FOLDS
+        from models.common.splits import FOLDS
         from models.vision_element_training import CONFIGS
 
         group = parser.add_argument_group(title="Training")
@@ -75,7 +75,7 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
             raise UsageError(f"unexpected arguments: {' '.join(args)}")
-        from models.registry import resolve_device
+        from models.pagetype.model import resolve_device
 
         try:
             device = resolve_device(opts.device)

@@ -22,7 +22,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from models.element_classifier import CheckpointError, TreeEnsemble
+from models.common.checkpoint import CheckpointError
+from models.element_classifier import TreeEnsemble
 from models.element_data import CapturedPage, collect_rows, labeled_pages, read_marks
 from models.element_training import TrainConfig, train_element_classifier
 from pipelines.evaluation.gold import GoldSet

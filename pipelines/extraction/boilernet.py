@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.denoise import unwrap_script_fallback
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html

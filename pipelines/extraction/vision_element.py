@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.element_classifier import CLEAN_ELEMENT, FALLBACK_BELOW, chosen_extraction
@@ -36,7 +36,7 @@ from pipelines.extraction.parsed import ParsedPage
 from pipelines.extraction.registry import configured_options, register
 
 if TYPE_CHECKING:
-    from models.pagenet import Trunk
+    from models.common.efficientnet import Trunk
     from models.vision_element import BoxHead
 
 # torch and the model code are imported where the model is loaded or run: registering

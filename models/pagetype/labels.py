@@ -22,9 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from models.shipped import shipped_file, shipped_resource
+from models.common.shipped import shipped_file, shipped_resource
 
-LABEL_MAPS_DIR = "label_maps"  # of the models package (models.shipped)
+LABEL_MAPS_DIR = "label_maps"  # of the models package (models.common.shipped)
 DEFAULT_LABEL_MAPPING = "article-list"
 
 

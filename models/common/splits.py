@@ -7,7 +7,7 @@ Held-out domains are the ones the earlier extraction benchmark held out (one dom
 five by MD5 of the domain), so no tuned number so far has seen them; validation domains
 are dealt from the rest, per majority page type, so every split has every type.
 
-Regenerate (deterministic) with ``python -m models.splits ../shared/datasets/wcxb-dev``.
+Regenerate (deterministic) with ``python -m models.common.splits ../shared/datasets/wcxb-dev``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 from pipelines.evaluation.wcxb import read_wcxb
 from pipelines.urls import normalize_site
 

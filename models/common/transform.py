@@ -153,3 +153,9 @@ class ScreenshotTransform:
                 f"{', '.join(differing)}: got {spec!r}, implemented {expected!r}"
             )
         return transform
+
+
+#: The EfficientNet-Lite0 trunk's input: the top square in RGB at 224 px (PageNet's
+#: screenshot branch and the vision element model read the same encoding).
+INPUT_SIZE = 224
+SCREENSHOT_TRANSFORM = ScreenshotTransform(INPUT_SIZE, grayscale=False, rgb="efficientnet-lite")

@@ -36,6 +36,10 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+#: The version of what these functions compute; a model card records the one its
+#: checkpoint was trained with. tests/test_models_pagenet.py pins their output on fixed
+#: boxes: when it changes, bump this and re-measure (or retrain) the shipped page-type models.
+FEATURES_VERSION = 1
 RASTER_HEIGHT = 128
 RASTER_WIDTH = 48
 RASTER_CHANNELS = ("text", "link", "heading", "image", "list", "item")

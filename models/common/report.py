@@ -6,7 +6,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from models.metrics import ClassificationMetrics
+from models.common.metrics import ClassificationMetrics
 
 
 def format_metrics(metrics: ClassificationMetrics) -> str:
