@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from models.annotation import Annotation, annotate
+from models.common.annotation import Annotation, annotate
 from models.common.splits import TRAIN, load_split
 from models.pagetype.labels import default_label_mapping
 from pipelines.artifacts import read_artifact

@@ -3,7 +3,7 @@ the frozen trunk's map of the screenshot's top square (fp16; taken from the page
 model's feature cache when it holds the page, ``--trunk-cache``), every candidate box,
 which one is the main element (the page's ``main_path`` when known, e.g. from the element
 classifier's rows cache, else the auto-annotation of the gold text,
-:func:`models.annotation.annotate`), every candidate's graded target: its word F1
+:func:`models.common.annotation.annotate`), every candidate's graded target: its word F1
 against the gold from the same annotation's token counts (:func:`candidate_f1s`), and its
 element-classifier features (all of :data:`~pipelines.extraction.element_features.ALL_FEATURES`,
 the page cleaned for its type, so a head can read any of them).
@@ -25,7 +25,7 @@ from typing import Any
 
 import torch
 
-from models.annotation import Annotation, annotate
+from models.common.annotation import Annotation, annotate
 from models.common.efficientnet import Trunk
 from models.element_data import TrainingPage, cleaning_type
 from models.vision_element import SCREEN_HEIGHT, decode_screenshot, screenshot_input

@@ -580,10 +580,10 @@ def write_card(checkpoint: Path, command: str) -> Path:
         "head_args": saved["args"],
         "labels": (
             "graded: each candidate's word F1 against the gold from the auto-annotation's token counts "
-            f"(models/annotation.py), listwise target softmax(F1 / {saved['config']['tau']}) plus BCE on "
+            f"(models/common/annotation.py), listwise target softmax(F1 / {saved['config']['tau']}) plus BCE on "
             "the F1; top-1 is counted against the annotation's main element"
             if saved["config"].get("tau", 0) > 0
-            else "one positive per page: the auto-annotation's main element (models/annotation.py)"
+            else "one positive per page: the auto-annotation's main element (models/common/annotation.py)"
         ),
         "data": "WCXB dev captures (/work/data/wcxb-captures/capture-feed.jsonl)",
         "split": "models/splits/wcxb-dev.json: fit on train domains, epoch by validation word F1 of the "

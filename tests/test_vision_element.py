@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from scrapy.settings import Settings
 from torch.nn import functional
 
-from models.annotation import annotate
+from models.common.annotation import annotate
 from models.common.efficientnet import Trunk, load_imagenet_lite0
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
 from models.element_data import TrainingPage, read_capture_feed

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import torch
 
+from models.boilernet.model import EncodedPage
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import BLOCK_TAGS, HtmlElement, body_of
 from pipelines.extraction.iawce import content_region
@@ -36,6 +37,11 @@ from pipelines.extraction.page import LIST
 
 #: Index 0 of both vocabularies: an unknown word / any other tag.
 UNKNOWN = 0
+#: The version of the leaf features, tags and attribute words computed here (what the
+#: denoiser adds is its own version, :mod:`models.common.versions`); a card records the one
+#: its checkpoint was trained with. tests/test_boilernet.py pins their output on fixed
+#: pages: when it changes, bump this and re-measure (or retrain) the shipped BoilerNet.
+FEATURES_VERSION = 1
 
 
 def ancestor_tags(leaf: TextLeaf) -> list[str]:
@@ -375,41 +381,6 @@ class Vocabulary:
         return PageEncoder(self)
 
 
-@dataclass
-class EncodedPage:
-    """One page's leaves as ids: flat word, tag and attribute-word ids with per-leaf
-    counts, the leaves' numeric features and flags (leaves × features / :data:`FLAGS`;
-    zero columns when unused)."""
-
-    word_ids: torch.Tensor
-    word_counts: torch.Tensor
-    tag_ids: torch.Tensor
-    tag_counts: torch.Tensor
-    features: torch.Tensor
-    attribute_ids: torch.Tensor
-    attribute_counts: torch.Tensor
-    flags: torch.Tensor
-
-    def __len__(self) -> int:
-        return len(self.tag_counts)
-
-    def window(self, start: int, stop: int) -> EncodedPage:
-        """Leaves ``start:stop`` as a page of their own."""
-        word_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.word_counts.cumsum(0)])
-        tag_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.tag_counts.cumsum(0)])
-        attribute_starts = torch.cat([torch.zeros(1, dtype=torch.long), self.attribute_counts.cumsum(0)])
-        return EncodedPage(
-            self.word_ids[word_starts[start] : word_starts[stop]],
-            self.word_counts[start:stop],
-            self.tag_ids[tag_starts[start] : tag_starts[stop]],
-            self.tag_counts[start:stop],
-            self.features[start:stop],
-            self.attribute_ids[attribute_starts[start] : attribute_starts[stop]],
-            self.attribute_counts[start:stop],
-            self.flags[start:stop],
-        )
-
-
 class PageEncoder:
     """Turns leaves into ids with one vocabulary (dict lookups built once)."""
 
@@ -468,39 +439,3 @@ class PageEncoder:
             torch.tensor(attribute_counts, dtype=torch.long),
             flags.float(),
         )
-
-
-@dataclass
-class LeafBatch:
-    """Several pages' leaves, flat, with offsets for ``EmbeddingBag``, their features
-    and flags, and each page's leaf count (``lengths``, on the CPU as packing wants)."""
-
-    word_ids: torch.Tensor
-    word_offsets: torch.Tensor
-    tag_ids: torch.Tensor
-    tag_offsets: torch.Tensor
-    features: torch.Tensor
-    attribute_ids: torch.Tensor
-    attribute_offsets: torch.Tensor
-    lengths: torch.Tensor
-    flags: torch.Tensor
-
-    @classmethod
-    def of(cls, pages: Sequence[EncodedPage]) -> LeafBatch:
-        word_counts = torch.cat([p.word_counts for p in pages])
-        tag_counts = torch.cat([p.tag_counts for p in pages])
-        return cls(
-            torch.cat([p.word_ids for p in pages]),
-            _offsets(word_counts),
-            torch.cat([p.tag_ids for p in pages]),
-            _offsets(tag_counts),
-            torch.cat([p.features for p in pages]),
-            torch.cat([p.attribute_ids for p in pages]),
-            _offsets(torch.cat([p.attribute_counts for p in pages])),
-            torch.tensor([len(p) for p in pages], dtype=torch.long),
-            torch.cat([p.flags for p in pages]),
-        )
-
-
-def _offsets(counts: torch.Tensor) -> torch.Tensor:
-    return torch.cat([torch.zeros(1, dtype=torch.long), counts.cumsum(0)[:-1]])

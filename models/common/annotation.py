@@ -27,7 +27,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from models.wcxb_pages import GoldPage
+from models.common.wcxb_pages import GoldPage
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction.dom import HtmlElement, body_of, parse_html

@@ -1,7 +1,7 @@
 """Training BoilerNet on annotated WCXB dev (``scrapy train-boilernet``).
 
-Pages come from :mod:`models.wcxb_pages` (raw HTML or captures), leaf labels from
-:mod:`models.annotation`, domains from the one split (:mod:`models.common.splits`): the model
+Pages come from :mod:`models.common.wcxb_pages` (raw HTML or captures), leaf labels from
+:mod:`models.common.annotation`, domains from the one split (:mod:`models.common.splits`): the model
 trains on the train domains, picks its best epoch by leaf F1 (content class) on the
 validation domains and calibrates its threshold and the form rule there (best mean page
 word F1), and
@@ -21,7 +21,6 @@ word-level loss, nearer the page word F1 the extractor is judged by); Adam.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import logging
@@ -40,22 +39,13 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from models.annotation import annotate
-from models.boilernet import (
-    BoilerNet,
-    BoilerNetConfig,
-    predict,
-    predict_mean,
-    save_boilernet,
-    write_boilernet_card,
-)
-from models.boilernet_data import (
+from models.boilernet.card import boilernet_versions, write_boilernet_card
+from models.boilernet.checkpoint import save_boilernet
+from models.boilernet.data import (
     FEATURES,
     FLAGS,
     REPETITION_FEATURES,
-    EncodedPage,
     IawceMarks,
-    LeafBatch,
     Vocabulary,
     ancestor_tags,
     attribute_words,
@@ -64,9 +54,12 @@ from models.boilernet_data import (
     leaf_flags,
     repetition_rows,
 )
+from models.boilernet.model import BoilerNet, BoilerNetConfig, EncodedPage, LeafBatch, predict, predict_mean
+from models.common.annotation import annotate
 from models.common.splits import HELDOUT, TRAIN, VALIDATION, DomainSplit, load_split
+from models.common.training import BestEpoch, best_index
+from models.common.wcxb_pages import GoldPage, read_gold_pages
 from models.pagetype.labels import default_label_mapping
-from models.wcxb_pages import GoldPage, read_gold_pages
 from pipelines.evaluation.metrics import PRF, word_prf
 from pipelines.evaluation.scoring import extraction_page_type
 from pipelines.evaluation.text import tokens
@@ -399,7 +392,7 @@ def fit(
     ]
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr)
     loss_of = nn.BCEWithLogitsLoss(reduction="none")
-    best_state, best_f1, history = copy.deepcopy(model.state_dict()), -1.0, []
+    selection, history = BestEpoch(), []
     for epoch in range(1, epochs + 1):
         model.train()
         started, losses = time.perf_counter(), []
@@ -443,10 +436,8 @@ def fit(
             word_f1,
             threshold,
         )
-        f1 = word_f1 if config.select == "word-f1" else leaf_f1
-        if f1 >= best_f1:  # among equals the later, better-trained epoch
-            best_f1, best_state = f1, copy.deepcopy(model.state_dict())
-    model.load_state_dict(best_state)
+        selection.offer(epoch, (word_f1 if config.select == "word-f1" else leaf_f1,), model)
+    selection.restore(model)
     return model.eval(), history
 
 
@@ -478,7 +469,7 @@ def fit_members(
 def best_epoch(history: Sequence[dict[str, float]], select: str) -> int:
     """The epoch :func:`fit` kept: the best by ``select``, the later among equals."""
     key = "validation_word_f1" if select == "word-f1" else "validation_content_f1"
-    return int(max(reversed(history), key=lambda row: row[key])["epoch"])
+    return int(history[best_index([(row[key],) for row in history])]["epoch"])
 
 
 def feature_names(config: BoilerNetTrainConfig) -> tuple[str, ...]:
@@ -645,7 +636,7 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
         config.flags,
         feature_names(config),
     )
-    write_boilernet_card(config.out, config.command)
+    write_boilernet_card(config.out, config.command, boilernet_versions())
     return BoilerNetTrainResult(config.out, threshold, metrics)
 
 
