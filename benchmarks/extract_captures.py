@@ -36,7 +36,7 @@ from statistics import fmean, median
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models.element_data import read_capture_feed, wcxb_pages
+from models.element.data import read_capture_feed, wcxb_pages
 from models.pagetype.labels import default_label_mapping
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf

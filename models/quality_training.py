@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
-from models.element_classifier import TreeEnsemble
+from models.element.model import TreeEnsemble
 from models.quality import CHEAP, FULL, MERGE, PICK, QualityEstimate, StageModel, stage_from_sklearn
 from models.quality_data import CandidatePage, QualityRows, quality_rows
 from models.quality_merge import MergeModel

@@ -27,7 +27,7 @@ import torch
 
 from models.common.annotation import Annotation, annotate
 from models.common.efficientnet import Trunk
-from models.element_data import TrainingPage, cleaning_type
+from models.element.data import TrainingPage, cleaning_type
 from models.vision_element import SCREEN_HEIGHT, decode_screenshot, screenshot_input
 from pipelines.artifacts import read_artifact
 from pipelines.extraction.dom import parse_html

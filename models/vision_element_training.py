@@ -46,7 +46,7 @@ import torch
 from torch.nn import functional
 
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
-from models.element_data import TrainingPage
+from models.element.data import TrainingPage
 from models.vision_element import (
     BoxHead,
     SeedElementCNN,

@@ -18,7 +18,7 @@ from torch.nn import functional
 from models.common.annotation import annotate
 from models.common.efficientnet import Trunk, load_imagenet_lite0
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
-from models.element_data import TrainingPage, read_capture_feed
+from models.element.data import TrainingPage, read_capture_feed
 from models.vision_element import (
     ELEMENT_CLIP,
     GEOMETRY,

@@ -84,7 +84,7 @@ class Command(ScrapyCommand):
         configure_logging(self.settings)
         from tqdm import tqdm
 
-        from models.element_data import read_capture_feed, wcxb_pages
+        from models.element.data import read_capture_feed, wcxb_pages
         from models.vision_element import load_backbone
         from models.vision_element_data import load_pages, prepare_pages
         from models.vision_element_training import CONFIGS, train_vision_element, write_card

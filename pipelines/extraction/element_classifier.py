@@ -22,7 +22,7 @@ import numpy as np
 
 from models.common.checkpoint import CheckpointError
 from models.common.shipped import shipped_file
-from models.element_classifier import TreeEnsemble
+from models.element.model import TreeEnsemble
 from pipelines.config import SettingsLike
 from pipelines.extraction.denoise import trusted_hidden
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html

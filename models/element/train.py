@@ -18,14 +18,17 @@ import importlib.metadata
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from statistics import fmean
 from typing import Any
 
 import numpy as np
 
+from models.common.card import write_card
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
-from models.element_classifier import TreeEnsemble
-from models.element_data import PageRows
+from models.common.versions import denoiser_version
+from models.element.data import FEATURES_VERSION, PageRows
+from models.element.model import FORMAT, FORMAT_VERSION, TreeEnsemble
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction.element_classifier import element_text
@@ -276,3 +279,47 @@ def train_element_classifier(
             metrics[role] = summarize([prediction_record(model, p, config, with_f1=True) for p in members])
     model.meta["metrics"] = metrics
     return TrainResult(model, metrics, oof)
+
+
+#: What the model was fitted on, by target.
+LABELS = {
+    MAIN: "one positive per page: a person's mark, else the auto-annotation's main element",
+    F1: "each candidate's word F1 against the gold (the auto-annotation's aligned token counts; "
+    "a person's mark without a text: 1 for the marked element); the pick is the highest estimate",
+}
+
+
+def element_versions() -> dict[str, Any]:
+    """The versions an element classifier trained now is trained with (its card's ``versions``)."""
+    return {
+        "features": FEATURES_VERSION,
+        "denoiser": denoiser_version(),
+        "sklearn": importlib.metadata.version("scikit-learn"),
+    }
+
+
+def write_element_card(
+    checkpoint: Path, model: TreeEnsemble, command: str, versions: dict[str, Any], date: str | None = None
+) -> Path:
+    """The checkpoint's card (:mod:`models.common.card`'s schema): the command, data, split,
+    metrics and the versions it was trained with, its features and setting."""
+    meta = model.meta
+    return write_card(
+        checkpoint,
+        model="element classifier (seed 002): gradient boosting over rendered elements, argmax per page",
+        family="element",
+        command=command,
+        date=date,
+        data={key: meta.get(key) for key in ("args", "trained_pages", "trained_rows")},
+        split="models/splits/wcxb-dev.json: fit on train domains, OOF over its 5 folds, "
+        "measured on validation and held-out domains",
+        metrics=meta["metrics"],
+        versions=versions,
+        format_name=FORMAT,
+        format_version=FORMAT_VERSION,
+        extra={
+            "features": model.features,
+            "labels": LABELS[meta["config"].get("target", MAIN)],
+            "config": meta["config"],
+        },
+    )

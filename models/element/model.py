@@ -4,7 +4,7 @@ crawl time).
 
 Training fits scikit-learn's ``GradientBoostingClassifier`` or
 ``HistGradientBoostingClassifier`` on the main-element label, or their regressors on each
-element's word F1 (see :mod:`models.element_training`); :meth:`TreeEnsemble.from_sklearn`
+element's word F1 (see :mod:`models.element.train`); :meth:`TreeEnsemble.from_sklearn`
 copies its trees into flat arrays. A checkpoint is one ``.npz``: those arrays plus
 ``meta``, a JSON string with the format, feature names, what the scores are (``output``:
 log-odds, or an estimate such as a word F1; files without it hold log-odds), settings,
@@ -21,8 +21,10 @@ from typing import Any
 import numpy as np
 
 from models.common.checkpoint import CheckpointError, read_npz_checkpoint, write_npz_checkpoint
+from models.common.checkpoint import header as checkpoint_header
 
-FORMAT = "pagesight-element-classifier/1"
+FORMAT = "pagesight-element-classifier"
+FORMAT_VERSION = 1
 #: The arrays that hold one tree ensemble in a checkpoint.
 TREE_ARRAYS = ("left", "right", "feature", "threshold", "value", "roots")
 #: The scalars stored beside them (``TreeEnsemble.header``).
@@ -188,7 +190,8 @@ class TreeEnsemble:
         )
 
     def save(self, path: str | Path) -> Path:
-        return write_npz_checkpoint(path, {**self.meta, "format": FORMAT, **self.header()}, self.to_arrays())
+        meta = {**self.meta, **checkpoint_header(FORMAT, FORMAT_VERSION), **self.header()}
+        return write_npz_checkpoint(path, meta, self.to_arrays())
 
     @classmethod
     def load(cls, path: str | Path, known_features: tuple[str, ...] | None = None) -> TreeEnsemble:
@@ -197,7 +200,13 @@ class TreeEnsemble:
         path = Path(path)
         retrain = "train one with `scrapy train-element-classifier`"
         meta, arrays = read_npz_checkpoint(
-            path, FORMAT, "an element classifier", retrain, CheckpointError, lambda meta: TREE_ARRAYS
+            path,
+            FORMAT,
+            "an element classifier",
+            retrain,
+            CheckpointError,
+            lambda meta: TREE_ARRAYS,
+            range(1, FORMAT_VERSION + 1),
         )
         unknown = [
             name for name in meta["features"] if known_features is not None and name not in known_features
