@@ -37,12 +37,14 @@ def write_boilernet_card(
     date: str | None = None,
     benchmark: dict[str, Any] | None = None,
     out_of_fold: dict[str, Any] | None = None,
+    restamped: dict[str, Any] | None = None,
 ) -> Path:
     """Write the card (:mod:`models.common.card`'s schema) of a BoilerNet checkpoint: the
     training command, the versions it was trained with and when (``date``, None: now), and
     the metadata it carries (config, vocabulary, threshold, training, metrics); with
-    ``benchmark`` (:func:`benchmark_section`) and ``out_of_fold`` (where its out-of-fold
-    predictions are and how they were made), those sections too."""
+    ``benchmark`` (:func:`benchmark_section`), ``out_of_fold`` (where its out-of-fold
+    predictions are and how they were made) and ``restamped`` (:mod:`models.boilernet.restamp`),
+    those sections too."""
     loaded = load_boilernet(checkpoint)
     training = loaded.metadata["training"]
     extra: dict[str, Any] = {
@@ -58,6 +60,8 @@ def write_boilernet_card(
         extra["benchmark"] = benchmark
     if out_of_fold is not None:
         extra["out_of_fold"] = out_of_fold
+    if restamped is not None:
+        extra["restamped"] = restamped
     return write_card(
         checkpoint,
         model="BoilerNet (Leonhardt et al. 2020), seed 001",

@@ -40,7 +40,7 @@ from torch import nn
 from tqdm import tqdm
 
 from models.boilernet.card import boilernet_versions, write_boilernet_card
-from models.boilernet.checkpoint import save_boilernet
+from models.boilernet.checkpoint import load_boilernet, save_boilernet
 from models.boilernet.data import (
     FEATURES,
     FLAGS,
@@ -638,6 +638,27 @@ def train_boilernet(config: BoilerNetTrainConfig) -> BoilerNetTrainResult | None
     )
     write_boilernet_card(config.out, config.command, boilernet_versions())
     return BoilerNetTrainResult(config.out, threshold, metrics)
+
+
+def measure(checkpoint: Path, data: Path, role: str = VALIDATION, progress: bool = False) -> dict[str, Any]:
+    """The scores of a trained checkpoint on one role's pages of ``data`` (WCXB dev) with the
+    current code, as :func:`train_boilernet` records them for that role (leaf and page
+    word scores at the checkpoint's threshold and form rule): the re-measure of a card
+    whose denoiser or feature version is no longer the code's."""
+    loaded = load_boilernet(checkpoint)
+    split = load_split()
+    chosen = (page for page in read_gold_pages(data) if split.roles.get(page.record.domain) == role)
+    pages = label_pages(chosen, split, progress)
+    if not pages:
+        raise ValueError(f"{data}: no {role} pages (is it WCXB dev?)")
+    repetition = len(loaded.features) > len(FEATURES)
+    encode(pages, loaded.vocabulary, bool(loaded.features), loaded.flags, repetition)
+    probabilities = loaded.probabilities([page.network_input for page in pages])
+    kept = [
+        kept_leaves(page, p, loaded.threshold, loaded.drop_forms)
+        for page, p in zip(pages, probabilities, strict=True)
+    ]
+    return {"leaf": leaf_scores(pages, kept), "pages": page_scores(pages, kept)}
 
 
 def write_out_of_fold(

@@ -371,20 +371,34 @@ def load_classifier(path: str | Path | None, device: str = "cpu") -> PageTypeCla
     )
 
 
+def page_type_versions() -> dict[str, Any]:
+    """The versions a page-type model trained now is trained with (its card's ``versions``):
+    it reads no denoised page."""
+    return {"features": FEATURES_VERSION, "denoiser": None, "torch": torch.__version__}
+
+
 def write_page_type_card(
-    checkpoint: Path, meta: CheckpointMeta, command: str, data: dict[str, Any], extra: dict[str, Any]
+    checkpoint: Path,
+    meta: CheckpointMeta,
+    command: str,
+    data: dict[str, Any],
+    extra: dict[str, Any],
+    versions: dict[str, Any] | None = None,
+    date: str | None = None,
 ) -> Path:
     """The model card of a page-type checkpoint (:mod:`models.common.card`'s schema): the
-    checkpoint's metadata, the training data's summary and ``extra``."""
+    checkpoint's metadata, the training data's summary and ``extra``; ``versions`` (None:
+    :func:`page_type_versions`) and ``date`` (None: now) when it was trained."""
     return write_card(
         checkpoint,
         model=meta.model,
         family="pagetype",
         command=command,
+        date=date,
         data=data,
         split=meta.split,
         metrics=meta.metrics,
-        versions={"features": FEATURES_VERSION, "denoiser": None, "torch": torch.__version__},
+        versions=versions or page_type_versions(),
         format_name=FORMAT,
         format_version=FORMAT_VERSION,
         extra={
