@@ -449,7 +449,7 @@ def test_missing_screenshot_or_boxes_is_none_with_a_reason(captured, tmp_path, c
     assert "no element boxes for http://a.test/1" in caplog.text
     assert "no screenshot for http://a.test/2" in caplog.text
     assert "unreadable screenshot for http://a.test/3" in caplog.text
-    assert "none.pt is missing" in caplog.text
+    assert "checkpoint not found" in caplog.text and "none.pt; train one" in caplog.text
 
 
 def test_a_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
