@@ -18,7 +18,7 @@ from setuptools.command.bdist_egg import bdist_egg
 PROJECT_PACKAGES = ("crawler", "models", "pipelines", "settings")
 #: Where a wheel puts them (``pagesight.INSTALLED_FOLDER``).
 INSTALLED_UNDER = "pagesight._project"
-#: Shipped files the project reads (found through models.shipped / importlib.resources,
+#: Shipped files the project reads (found through models.common.shipped / importlib.resources,
 #: so that they work from a zipped egg too): checkpoints with their cards, label maps,
 #: the split, and the labelling app's page.
 SHIPPED_DATA = {

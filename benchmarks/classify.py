@@ -37,14 +37,20 @@ sys.path.insert(0, str(ROOT))
 
 import torch
 
-from models.checkpoint import CheckpointError, load_classifier
-from models.classifier import PageTypeClassifier
-from models.data import ManifestError, ManifestRecord, read_manifests, record_roles
-from models.labels import LabelMappingError, label_mapping_from_dict
-from models.metrics import ClassificationMetrics, classification_metrics
-from models.pagenet_data import read_boxes, record_address
-from models.registry import MODELS
-from models.splits import HELDOUT, VALIDATION
+from models.common.checkpoint import CheckpointError
+from models.common.metrics import ClassificationMetrics, classification_metrics
+from models.common.splits import HELDOUT, VALIDATION
+from models.pagetype.classifier import PageTypeClassifier, load_classifier
+from models.pagetype.data import (
+    ManifestError,
+    ManifestRecord,
+    read_boxes,
+    read_manifests,
+    record_address,
+    record_roles,
+)
+from models.pagetype.labels import LabelMappingError, label_mapping_from_dict
+from models.pagetype.model import MODELS
 from pipelines.artifacts import read_local_artifact
 from pipelines.extraction.metadata import page_address
 
@@ -245,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         default="test",
         help="score the checkpoint's held-out test sites (default), the held-out (or "
         "validation: choosing --min-score) domains of the one WCXB dev split "
-        "(models/splits.py), or every page",
+        "(models/common/splits.py), or every page",
     )
     parser.add_argument(
         "--min-score",

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from crawl import pooled, run_measured
 
 from crawler.dataset import serve_html_folder
-from models.splits import SPLIT_FILE, load_split
+from models.common.splits import SPLIT_FILE, load_split
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WcxbRecord, read_wcxb

@@ -31,7 +31,7 @@ total and median time as a ratio to the project's ``trafilatura`` extractor (tex
 metadata, comments off) and its median as a ratio to the plain call.
 
 Pages are read with ``pipelines.evaluation.wcxb`` and split by domain with the project's
-one split (``models/splits.py``: train, validation, heldout), or by the folder's own
+one split (``models/common/splits.py``: train, validation, heldout), or by the folder's own
 ``splits.json`` where it has one (Dragnet's file ids); results are printed for
 all pages and for the held-out domains. ``--options`` overrides extractors' Options
 fields (``PAGESIGHT_EXTRACTOR_OPTIONS``), so thresholds can be swept without edits.
@@ -56,8 +56,8 @@ import numpy as np
 from scrapy.settings import Settings
 
 import settings as project_settings
+from models.common.splits import HELDOUT, ROLES, SPLIT_FILE, UnknownDomain, load_split
 from models.quality_training import quality_metrics
-from models.splits import HELDOUT, ROLES, SPLIT_FILE, UnknownDomain, load_split
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.scoring import extraction_page_type, page_type_mapping

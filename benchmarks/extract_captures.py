@@ -11,7 +11,7 @@ classifier needs the render's geometry (and the vision element model the screens
 this benchmark reads the captures instead (every extractor gets the same rendered HTML,
 boxes, screenshot (read only by those that look at it) and the true page type: WCXB listing
 and collection → "list", the rest → "article"). Pages are chosen by the one split
-(``models/splits.py``; default: the held-out domains). Measure as in ``extract.py``:
+(``models/common/splits.py``; default: the held-out domains). Measure as in ``extract.py``:
 bag-of-words F1 against the gold ``main_content`` (``word_prf`` over ``tokens``), mean
 over pages; a page an extractor returns nothing for scores 0; pages with an empty gold
 are left out.
@@ -36,8 +36,8 @@ from statistics import fmean, median
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models.element_data import read_capture_feed, wcxb_pages
-from models.labels import default_label_mapping
+from models.element.data import read_capture_feed, wcxb_pages
+from models.pagetype.labels import default_label_mapping
 from pipelines.artifacts import read_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.scoring import extraction_page_type

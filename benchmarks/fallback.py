@@ -12,7 +12,7 @@ of those the story test reads as articles, and iawce's word F1 change that readi
 interval over the split's pages, and the F1 of both readings on the pages guessed lists.
 
 Splits: a folder with its own ``splits.json`` of file ids (Dragnet) is split by it; else
-by the project's domain split of WCXB dev (``models/splits.py``). Pages whose gold text
+by the project's domain split of WCXB dev (``models/common/splits.py``). Pages whose gold text
 is empty are left out.
 """
 
@@ -30,7 +30,7 @@ from statistics import fmean
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models.splits import ROLES, UnknownDomain, load_split
+from models.common.splits import ROLES, UnknownDomain, load_split
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.evaluation.wcxb import WcxbRecord, own_split, read_wcxb

@@ -23,7 +23,7 @@ change with ``--expected before.jsonl``.
 Pages: ``fixtures`` (the fast set, ``tests/test_golden_output.py``) is the demo web
 (seed 2026, 4 articles a site: its 73 gold pages, as served), ``tests/fixtures/extraction``
 and the stored captures of ``tests/fixtures/golden/captures``; ``wcxb`` is WCXB dev's raw
-HTML of one role of the project's split (``models/splits.py``; validation: 186 pages),
+HTML of one role of the project's split (``models/common/splits.py``; validation: 186 pages),
 which has no captures, so the element classifier and the vision model find nothing there
 and no classifier runs.
 
@@ -54,8 +54,8 @@ from scrapy.settings import Settings
 
 import settings as project_settings
 from crawler.demo import build_web
-from models.classifier import PageTypeClassifier
-from models.splits import ROLES, VALIDATION, load_split
+from models.common.splits import ROLES, VALIDATION, load_split
+from models.pagetype.classifier import PageTypeClassifier
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.scoring import extraction_page_type, page_type_mapping
 from pipelines.evaluation.wcxb import read_wcxb

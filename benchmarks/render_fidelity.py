@@ -7,7 +7,7 @@ and compared with the same extractors on the raw bytes.
         [--work /work/data/render-fidelity] [--limit N] [--feed FEED.jsonl] \\
         [--out benchmarks/results/render-fidelity.json]
 
-Reported, over the held-out pages with a gold text (``models/splits.py``):
+Reported, over the held-out pages with a gold text (``models/common/splits.py``):
 
 - ``iawce``: word F1 of the crawl's own extraction (feed ``text``; a page without an ok
   line scores 0) against iawce on the raw bytes decoded with ``decode_html``, with the
@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from crawler.dataset import serve_html_folder
-from models.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
-from models.splits import HELDOUT, load_split
+from models.common.splits import HELDOUT, load_split
+from models.pagetype.labels import DEFAULT_LABEL_MAPPING, LabelMappingError, load_label_mapping
 from pipelines.artifacts import read_artifact, read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens

@@ -1,5 +1,5 @@
 """Tune DOM PageRank's α (β fixed at 1: only α/β matters), prior and media weight on the
-train domains of the one split (``models/splits.py``), by mean word F1 of the main
+train domains of the one split (``models/common/splits.py``), by mean word F1 of the main
 element's text leaves against the gold (pages with a gold text).
 
     .venv/bin/python benchmarks/tune_dompagerank.py ../shared/datasets/wcxb-dev [--every 2] [--out tune.json]
@@ -25,7 +25,7 @@ from scipy.sparse.linalg import splu
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models.splits import TRAIN, load_split
+from models.common.splits import TRAIN, load_split
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens

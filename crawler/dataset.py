@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Request
 
-from models.splits import ROLES
+from models.common.splits import ROLES
 from pipelines.artifacts import ArtifactError, read_local_artifact
 from pipelines.evaluation.wcxb import read_wcxb
 

@@ -25,7 +25,7 @@ from w3lib.url import safe_url_string
 
 from crawler import signals as pagesight_signals
 from crawler.items import STATUS_OK, PageItem
-from models.labels import LabelMapping
+from models.pagetype.labels import LabelMapping
 from pipelines.evaluation.scoring import page_type_label, page_type_mapping
 
 logger = logging.getLogger(__name__)

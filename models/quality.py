@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from models.element_classifier import TREE_ARRAYS, TreeEnsemble, read_npz_checkpoint, write_npz_checkpoint
+from models.common.checkpoint import read_npz_checkpoint, write_npz_checkpoint
+from models.element.model import TREE_ARRAYS, TreeEnsemble
 from models.quality_features import feature_names
 from models.quality_lexicon import LEXICON_ARRAYS, Lexicon
 from models.quality_merge import LEXICAL_FEATURES, MergeModel, merge_feature_names

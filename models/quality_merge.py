@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.element_classifier import TreeEnsemble
+from models.element.model import TreeEnsemble
 from models.quality_features import PageStats
 from models.quality_lexicon import Lexicon
 from pipelines.evaluation.text import tokens

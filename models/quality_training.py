@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from models.element_classifier import TreeEnsemble
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
+from models.element.model import TreeEnsemble
 from models.quality import CHEAP, FULL, MERGE, PICK, QualityEstimate, StageModel, stage_from_sklearn
 from models.quality_data import CandidatePage, QualityRows, quality_rows
 from models.quality_merge import MergeModel
-from models.splits import HELDOUT, TRAIN, VALIDATION
 
 #: Extractors of each stage: cheap (ours, a few ms each) and full (with the peers, and
 #: iawce reading the page as the other type: session 36, validation 0.8753 -> 0.8764 for

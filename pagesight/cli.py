@@ -6,7 +6,7 @@ Scrapy finds a project's settings through a ``scrapy.cfg`` in the working direct
 above it, so outside the checkout ``scrapy extract`` is an unknown command. This command
 names the settings module of the installed package instead (``SCRAPY_SETTINGS_MODULE``),
 as trafilatura's finds its settings file from its package; the checkpoints were found from
-the packages already (``models.shipped``).
+the packages already (``models.common.shipped``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
 from crawler.items import PageItem
-from models.classifier import PageTypeClassifier
+from models.pagetype.classifier import PageTypeClassifier
 from pipelines.extraction.metadata import page_address
 from pipelines.steps import record_step_failure
 from pipelines.version import short_hash
@@ -24,7 +24,7 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class ClassifyConfig:
     """Whether to classify, read once (the classifier reads its own settings:
-    :class:`models.classifier.ClassifierConfig`)."""
+    :class:`models.pagetype.classifier.ClassifierConfig`)."""
 
     enabled: bool
     forced_page_type: str

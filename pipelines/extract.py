@@ -16,7 +16,7 @@ from scrapy.settings import BaseSettings
 
 import pipelines.extraction  # noqa: F401  (registers the built-in extractors)
 from crawler.items import PARTIAL_LOAD_WARNING, PageCapture, PageItem
-from models.labels import LabelMapping
+from models.pagetype.labels import LabelMapping
 from pipelines.evaluation.scoring import page_type_label, page_type_mapping
 from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.page import PAGE_TYPES, Extraction, Extractor, Page

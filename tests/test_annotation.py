@@ -1,12 +1,12 @@
-"""Gold text → DOM labels (models.annotation) on hand-made pages."""
+"""Gold text → DOM labels (models.common.annotation) on hand-made pages."""
 
 from __future__ import annotations
 
 import gzip
 import json
 
-from models.annotation import ANNOTATIONS_FILE, annotate_html, matched_tokens, write_annotations
-from models.wcxb_pages import read_gold_pages
+from models.common.annotation import ANNOTATIONS_FILE, annotate_html, matched_tokens, write_annotations
+from models.common.wcxb_pages import read_gold_pages
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.leaves import text_leaves
 

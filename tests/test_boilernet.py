@@ -14,22 +14,14 @@ import pytest
 import torch
 from scrapy.settings import Settings
 
-from models.boilernet import (
-    BoilerNet,
-    BoilerNetCheckpointError,
-    BoilerNetConfig,
-    load_boilernet,
-    predict,
-    predict_mean,
-    save_boilernet,
-    write_boilernet_card,
-)
-from models.boilernet_data import (
+from models.boilernet.card import boilernet_versions, write_boilernet_card
+from models.boilernet.checkpoint import load_boilernet, save_boilernet
+from models.boilernet.data import (
     FEATURES,
+    FEATURES_VERSION,
     FLAGS,
     REPETITION_FEATURES,
     IawceMarks,
-    LeafBatch,
     Vocabulary,
     ancestor_tags,
     attribute_words,
@@ -39,8 +31,8 @@ from models.boilernet_data import (
     leaf_flags,
     repetition_features,
 )
-from models.splits import DomainSplit
-from models.train_boilernet import (
+from models.boilernet.model import BoilerNet, BoilerNetConfig, LeafBatch, predict, predict_mean
+from models.boilernet.train import (
     BoilerNetTrainConfig,
     LabelledPage,
     best_epoch,
@@ -59,7 +51,10 @@ from models.train_boilernet import (
     vocabulary_of,
     write_out_of_fold,
 )
-from models.wcxb_pages import RAW, GoldPage
+from models.common.checkpoint import CheckpointError
+from models.common.splits import DomainSplit
+from models.common.versions import FIXTURE_FOLDERS, denoiser_version
+from models.common.wcxb_pages import RAW, GoldPage
 from pipelines.evaluation.wcxb import WcxbRecord
 from pipelines.extraction.boilernet import BoilerNetExtractor, leaf_probabilities
 from pipelines.extraction.denoise import unwrap_script_fallback
@@ -250,7 +245,7 @@ def test_repetition_features_train_travel_in_the_checkpoint_and_reach_the_extrac
     payload = torch.load(path, weights_only=True)
     payload["features"] = [*FEATURES, "log_text_repeats", "other", "path_token_share"]
     torch.save(payload, tmp_path / "other.pt")
-    with pytest.raises(BoilerNetCheckpointError, match="trained on the leaf features"):
+    with pytest.raises(CheckpointError, match="trained on the leaf features"):
         load_boilernet(tmp_path / "other.pt")
 
 
@@ -398,8 +393,13 @@ def test_checkpoint_round_trip_keeps_weights_in_fp16(trained):
     # The training leaves' feature mean is saved with the weights.
     assert payload["members"][0]["feature_mean"].abs().sum() > 0
     assert loaded.vocabulary == vocabulary and loaded.threshold == 0.5
-    card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
-    assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
+    versions = boilernet_versions()
+    card = json.loads(
+        write_boilernet_card(path, "scrapy train-boilernet ...", versions).read_text(encoding="utf-8")
+    )
+    assert card["checkpoint"]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert (card["family"], card["versions"]["denoiser"]) == ("boilernet", denoiser_version())
+    assert card["versions"]["features"] == FEATURES_VERSION
     assert card["config"]["hidden"] == 16 and card["vocabulary"]["words"] == len(vocabulary.words)
     assert card["members"] == 1
     assert torch.allclose(loaded.models[0].out.weight, model.out.weight, atol=1e-2)
@@ -416,7 +416,9 @@ def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path
     payload["state_dict"] = payload.pop("members")[0]
     torch.save(payload, tmp_path / "v2.pt")
     assert len(load_boilernet(tmp_path / "v2.pt").models) == 1
-    card = json.loads(write_boilernet_card(tmp_path / "v2.pt", "x").read_text(encoding="utf-8"))
+    card = json.loads(
+        write_boilernet_card(tmp_path / "v2.pt", "x", boilernet_versions()).read_text(encoding="utf-8")
+    )
     assert card["checkpoint"]["format_version"] == 2  # the file's, not this code's
     payload["format_version"] = 1  # version 1: no features or flags keys, no feature buffers
     del payload["features"], payload["flags"]
@@ -433,13 +435,13 @@ def test_previous_formats_still_load_and_changed_features_fail(trained, tmp_path
     payload = torch.load(path, weights_only=True)
     payload["features"] = ["log_tokens"]
     torch.save(payload, tmp_path / "other.pt")
-    with pytest.raises(BoilerNetCheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
+    with pytest.raises(CheckpointError, match=r"trained on the leaf features \['log_tokens'\]"):
         load_boilernet(tmp_path / "other.pt")
 
 
 def test_card_sections_for_the_benchmark_and_out_of_fold_predictions_are_written_by_code(trained, tmp_path):
-    from models.boilernet import benchmark_section
-    from models.boilernet_card import main as card_main
+    from models.boilernet.card import benchmark_section
+    from models.boilernet.card import main as card_main
 
     *_, trained_path = trained
     path = tmp_path / "boilernet.pt"
@@ -462,6 +464,10 @@ def test_card_sections_for_the_benchmark_and_out_of_fold_predictions_are_written
     old = {"out_of_fold": {"file": "/somewhere/oof.jsonl", "pages": 979}}
     (tmp_path / "old.card.json").write_text(json.dumps(old), encoding="utf-8")
     argv = [str(path), "--command", "scrapy train-boilernet ...", "--benchmark", str(tmp_path / "bench.json")]
+    with pytest.raises(SystemExit):  # a card that records no versions is re-stamped first
+        card_main(argv)
+    recorded = {"features": 1, "denoiser": "0123456789abcdef", "code": "c0de"}
+    write_boilernet_card(path, "scrapy train-boilernet ...", recorded, "2026-11-01T00:00:00+00:00")
     argv += [
         "--benchmark-command",
         "benchmarks/extract.py ...",
@@ -481,7 +487,8 @@ def test_card_sections_for_the_benchmark_and_out_of_fold_predictions_are_written
         },
     }
     assert card["out_of_fold"] == old["out_of_fold"]
-    assert card["checkpoint"]["md5"] == hashlib.md5(path.read_bytes()).hexdigest()
+    assert card["checkpoint"]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert (card["versions"], card["date"]) == (recorded, "2026-11-01T00:00:00+00:00")  # kept
     card_main([str(path), "--command", "again"])  # without them: no such sections
     assert "benchmark" not in json.loads((tmp_path / "boilernet.card.json").read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match=r"not a benchmarks/extract\.py report"):
@@ -510,7 +517,9 @@ def test_seed_ensemble_averages_its_members_and_round_trips(trained, tmp_path):
     from_page = leaf_probabilities(loaded, text_leaves(body_of(root)), root, "article")
     assert from_page == pytest.approx(loaded.probabilities([train[1].network_input])[0].tolist(), abs=1e-3)
     card = json.loads(
-        write_boilernet_card(path, "scrapy train-boilernet --seeds 2").read_text(encoding="utf-8")
+        write_boilernet_card(path, "scrapy train-boilernet --seeds 2", boilernet_versions()).read_text(
+            encoding="utf-8"
+        )
     )
     assert card["members"] == 2 and card["checkpoint"]["format_version"] == 3
     wider = BoilerNet(
@@ -530,21 +539,21 @@ def test_corrupt_ensemble_checkpoint_names_the_broken_member(trained, tmp_path):
     )
     del payload["members"][1]["out.weight"]
     torch.save(payload, tmp_path / "missing-weight.pt")
-    with pytest.raises(BoilerNetCheckpointError, match=r"malformed .*member 2 of 2: .*out\.weight") as error:
+    with pytest.raises(CheckpointError, match=r"malformed .*member 2 of 2: .*out\.weight") as error:
         load_boilernet(tmp_path / "missing-weight.pt")
     assert "\n" not in str(error.value)
     payload["members"] = []
     torch.save(payload, tmp_path / "no-members.pt")
-    with pytest.raises(BoilerNetCheckpointError, match="members must be a non-empty list"):
+    with pytest.raises(CheckpointError, match="members must be a non-empty list"):
         load_boilernet(tmp_path / "no-members.pt")
     del payload["members"]
     torch.save(payload, tmp_path / "no-weights.pt")
-    with pytest.raises(BoilerNetCheckpointError, match="malformed BoilerNet checkpoint: 'members'"):
+    with pytest.raises(CheckpointError, match="malformed BoilerNet checkpoint: 'members'"):
         load_boilernet(tmp_path / "no-weights.pt")
 
 
 def test_trainer_ships_a_seed_ensemble_calibrated_for_the_mean(tmp_path, monkeypatch):
-    import models.train_boilernet as train_module
+    import models.boilernet.train as train_module
 
     split = DomainSplit(
         {"train.example": "train", "valid.example": "validation", "held.example": "heldout"},
@@ -639,12 +648,16 @@ def test_flags_feed_the_network_and_travel_in_the_checkpoint(trained, tmp_path):
     assert not torch.allclose(predict(model, [page])[0], predict(model, [flipped])[0])
     loaded = load_boilernet(path)
     assert loaded.flags == ("list_page", "denoised_away", "iawce_region")
-    card = json.loads(write_boilernet_card(path, "scrapy train-boilernet ...").read_text(encoding="utf-8"))
+    card = json.loads(
+        write_boilernet_card(path, "scrapy train-boilernet ...", boilernet_versions()).read_text(
+            encoding="utf-8"
+        )
+    )
     assert card["flags"] == ["list_page", "denoised_away", "iawce_region"]
     payload = torch.load(path, weights_only=True)
     payload["flags"] = ["list_page"]
     torch.save(payload, tmp_path / "fewer.pt")
-    with pytest.raises(BoilerNetCheckpointError, match=r"leaf flags \['list_page'\] for 3 flag inputs"):
+    with pytest.raises(CheckpointError, match=r"leaf flags \['list_page'\] for 3 flag inputs"):
         load_boilernet(tmp_path / "fewer.pt")
 
 
@@ -657,16 +670,16 @@ def test_shipped_checkpoint_loads():
 
 def test_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
     missing = tmp_path / "missing.pt"
-    with pytest.raises(BoilerNetCheckpointError, match=r"not found: .*missing\.pt") as error:
+    with pytest.raises(CheckpointError, match=r"not found: .*missing\.pt") as error:
         BoilerNetExtractor.from_settings(Settings({"PAGESIGHT_BOILERNET_CHECKPOINT": str(missing)}))
     assert "\n" not in str(error.value)
     corrupt = tmp_path / "corrupt.pt"
     corrupt.write_bytes(b"not a checkpoint")
-    with pytest.raises(BoilerNetCheckpointError, match=r"corrupt\.pt is unreadable"):
+    with pytest.raises(CheckpointError, match=r"corrupt\.pt is unreadable"):
         load_boilernet(corrupt)
     foreign = tmp_path / "foreign.pt"
     torch.save({"format": "pagesight-page-classifier"}, foreign)
-    with pytest.raises(BoilerNetCheckpointError, match="not a BoilerNet checkpoint"):
+    with pytest.raises(CheckpointError, match="not a BoilerNet checkpoint"):
         load_boilernet(foreign)
 
 
@@ -678,7 +691,7 @@ def test_registered_instance_without_checkpoint_returns_none(tmp_path, caplog):
 
 
 def test_prepared_pages_are_reused_only_from_the_same_denoiser(tmp_path, monkeypatch):
-    import models.train_boilernet as train_module
+    import models.boilernet.train as train_module
 
     prepared_afresh = []
 
@@ -706,3 +719,20 @@ def test_prepared_pages_are_reused_only_from_the_same_denoiser(tmp_path, monkeyp
         pickle.dump({"denoiser": "rules-b", "pages": first}, old)
     prepared_pages(config, split)
     assert len(prepared_afresh) == 4
+
+
+def leaf_features_digest() -> str:
+    """A hash of the leaf inputs models.boilernet.data computes (no denoiser) on fixed pages."""
+    digest = hashlib.sha256()
+    for page in sorted(FIXTURE_FOLDERS[0].glob("*.html")):
+        leaves = text_leaves(body_of(parse_html(page.read_text(encoding="utf-8"))))
+        pairs = [(list(leaf.tokens), ancestor_tags(leaf)) for leaf in leaves]
+        rows = (leaf_features(leaves), repetition_features(pairs), attribute_words(leaves), pairs)
+        digest.update(json.dumps(rows, default=lambda v: round(float(v), 5)).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_the_features_version_is_bumped_when_what_they_compute_changes():
+    """When this fails, BoilerNet's leaf inputs changed: bump FEATURES_VERSION, pin the new
+    hash, and re-measure (or retrain) the shipped BoilerNet."""
+    assert (FEATURES_VERSION, leaf_features_digest()) == (1, "cf53754a1c49f2b9")

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from models.shipped import project_file, shipped_cache, shipped_file
+from models.common.shipped import project_file, shipped_cache, shipped_file
 from pipelines.version import PAGESIGHT_VERSION
 from tests.crawling import PROJECT_ROOT, processes_with_marker
 from tests.redis_server import free_port
@@ -88,7 +88,7 @@ def test_a_relative_path_names_the_shipped_file_unless_the_working_directory_has
 ZIPPED_FILE_PROBE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 print(shipped_file("zipped_weights", "checkpoints/head.bin"))
 """
 
@@ -134,9 +134,9 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from scrapy.utils.project import get_project_settings
 import crawler
-from models.classifier import PageTypeClassifier
-from models.labels import shipped_label_mappings
-from models.splits import load_split
+from models.pagetype.classifier import PageTypeClassifier
+from models.pagetype.labels import shipped_label_mappings
+from models.common.splits import load_split
 from pipelines.extraction.boilernet import BoilerNetExtractor
 from pipelines.extraction.element_classifier import ElementClassifierExtractor
 from pipelines.extraction.vision_element import VisionElementExtractor

@@ -3,6 +3,7 @@ marked captures, the extractor and its bad-input paths (no browser)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import subprocess
@@ -13,9 +14,11 @@ import numpy as np
 import pytest
 from scrapy.settings import Settings
 
-from models.element_classifier import ESTIMATE, LOG_ODDS, CheckpointError, TreeEnsemble
-from models.element_data import (
+from models.common.checkpoint import CheckpointError
+from models.common.versions import denoiser_version
+from models.element.data import (
     AUTO,
+    FEATURES_VERSION,
     TrainingPage,
     apply_marks,
     cleaning_type,
@@ -27,7 +30,14 @@ from models.element_data import (
     read_marks,
     save_rows,
 )
-from models.element_training import TrainConfig, train_element_classifier, training_rows
+from models.element.model import ESTIMATE, LOG_ODDS, TreeEnsemble
+from models.element.train import (
+    TrainConfig,
+    element_versions,
+    train_element_classifier,
+    training_rows,
+    write_element_card,
+)
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
@@ -233,6 +243,19 @@ def test_train_on_marks_then_the_extractor_picks_the_story_of_an_unmarked_page(m
     assert found is not None and found.extractor == "element-classifier"
     assert found.text == element_text(html, boxes, MAIN_PATH)
     assert found.text.split("\n\n")[0] == parse_html(html).find(".//h1").text
+    card = json.loads(
+        write_element_card(
+            checkpoint, result.model, "scrapy train-element-classifier", element_versions()
+        ).read_text()
+    )
+    assert (card["family"], card["versions"]["denoiser"], card["versions"]["features"]) == (
+        "element",
+        denoiser_version(),
+        FEATURES_VERSION,
+    )
+    assert (
+        card["checkpoint"]["format"] == "pagesight-element-classifier" and card["metrics"] == result.metrics
+    )
 
 
 def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout, tmp_path, monkeypatch):
@@ -261,7 +284,7 @@ def test_graded_targets_are_each_elements_word_f1_against_the_gold(marked_layout
     assert reloaded is not None
     np.testing.assert_array_equal(reloaded[0].targets, graded.targets)
     with monkeypatch.context() as patched:  # rows computed by other denoiser rules are not reused
-        patched.setattr("models.element_data.denoiser_fingerprint", lambda: "other rules")
+        patched.setattr("models.element.data.denoiser_fingerprint", lambda: "other rules")
         assert load_rows(cache, list(KNOWN_FEATURES), 768) is None
     config = TrainConfig.from_setting("hgb-f1-page", list(KNOWN_FEATURES), 3, 0, 768)
     x, y = training_rows([graded], config)
@@ -381,3 +404,21 @@ def test_predict_element_command_renders_and_picks_the_story(marked_layout, tmp_
 def test_training_pages_are_cleaned_for_the_extractors_page_type():
     assert [cleaning_type(t) for t in ("listing", "collection", "list")] == ["list"] * 3
     assert [cleaning_type(t) for t in ("article", "product", "forum")] == ["article"] * 3
+
+
+def element_features_digest() -> str:
+    """A hash of every element feature on fixed pages, as an article and as a list."""
+    digest = hashlib.sha256()
+    for seed in range(4):
+        html = layout_page(seed)
+        for page_type in ("article", "list"):
+            found, rows = feature_matrix(parse_html(html), layout_boxes(html), KNOWN_FEATURES, 768, page_type)
+            digest.update(json.dumps([c.path for c in found]).encode())
+            digest.update(np.round(rows, 5).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def test_the_features_version_is_bumped_when_what_they_compute_changes():
+    """When this fails, the element features changed: bump FEATURES_VERSION, pin the new
+    hash, and re-measure (or retrain) the shipped element classifier."""
+    assert (FEATURES_VERSION, element_features_digest()) == (1, "e127111b734faf07")

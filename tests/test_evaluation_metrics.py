@@ -3,7 +3,7 @@
 import pytest
 from simhash import Simhash
 
-from models.labels import load_label_mapping
+from models.pagetype.labels import load_label_mapping
 from pipelines.evaluation.calibration import unrelated_distances
 from pipelines.evaluation.fingerprint import (
     hamming_distance,

@@ -11,7 +11,7 @@ import pytest
 import torch
 from PIL import Image
 
-from models.splits import HELDOUT, TRAIN, DomainSplit
+from models.common.splits import HELDOUT, TRAIN, DomainSplit
 from tests.element_pages import layout_boxes, layout_page, write_capture
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,7 @@ def make_pages(root: Path) -> Path:
 def test_scores_and_times_beside_iawce(tmp_path, monkeypatch, capsys):
     feed = make_pages(tmp_path)
     split = DomainSplit({"gazette.test": HELDOUT, "herald.test": TRAIN}, {"herald.test": 0}, 1)
-    monkeypatch.setattr("models.element_data.load_split", lambda: split)
+    monkeypatch.setattr("models.element.data.load_split", lambda: split)
     out = tmp_path / "results.json"
     argv = [str(feed), str(tmp_path), "--extractors", "iawce,vision-element", "--role", "all"]
     threads = torch.get_num_threads()

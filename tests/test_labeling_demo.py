@@ -13,7 +13,7 @@ from playwright.sync_api import FloatRect, Page
 
 from crawler.demo import DemoWeb
 from crawler.snapshot import FEED_NAME
-from models.element_data import read_capture_feed
+from models.element.data import read_capture_feed
 from pipelines.extraction.dom import parse_html
 from tests.test_labeling import app_page, label_server
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from crawler.labeling.session import LabelError, LabelSession
-from models.element_data import labeled_pages, read_capture_feed
+from models.element.data import labeled_pages, read_capture_feed
 from pipelines.evaluation.gold import read_gold_jsonl
 from pipelines.urls import url_key
 from tests.element_pages import MAIN_PATH, write_marked_layout

@@ -11,19 +11,19 @@ import torch
 from PIL import Image
 from scrapy.settings import Settings
 
-from models.checkpoint import (
-    CheckpointError,
+from models.common.card import CARD_FIELDS, card_path
+from models.common.checkpoint import CheckpointError, content_hash
+from models.common.transform import ScreenshotTransform
+from models.pagetype.classifier import (
     CheckpointMeta,
+    PageTypeClassifier,
     load_classifier,
-    model_card_path,
     read_checkpoint,
     save_checkpoint,
-    write_model_card,
+    write_page_type_card,
 )
-from models.classifier import PageTypeClassifier
-from models.lenet import LeNet5
-from models.registry import MODELS, LeNet5Model, model_spec
-from models.transform import ScreenshotTransform
+from models.pagetype.layout import FEATURES_VERSION
+from models.pagetype.model import MODELS, LeNet5, LeNet5Model, model_spec
 from tests.project_settings import pagesight_settings
 
 INPUT_SIZE = 32
@@ -133,7 +133,7 @@ def test_garbage_file(tmp_path):
 def test_plain_state_dict_is_not_a_checkpoint(tmp_path):
     path = tmp_path / "state.pt"
     torch.save(LeNet5(input_size=INPUT_SIZE).state_dict(), path)
-    with pytest.raises(CheckpointError, match="not a PageSight classifier checkpoint"):
+    with pytest.raises(CheckpointError, match="not a page-type classifier checkpoint"):
         load_classifier(path)
 
 
@@ -195,11 +195,19 @@ def test_metadata_must_be_plain_data(tmp_path):
 
 def test_model_card_repeats_metadata_with_file_facts(saved):
     path, _ = saved
-    card_path = write_model_card(path, lenet_meta(), {"data": {"train": {"pages": 3}}})
-    assert card_path == model_card_path(path) == path.with_name("lenet5.card.json")
-    card = json.loads(card_path.read_text())
+    written = write_page_type_card(path, lenet_meta(), "scrapy train-classifier", {"train": {"pages": 3}}, {})
+    assert written == card_path(path) == path.with_name("lenet5.card.json")
+    card = json.loads(written.read_text())
+    assert list(card)[: len(CARD_FIELDS)] == list(CARD_FIELDS)
+    assert (card["family"], card["command"], card["versions"]["denoiser"]) == (
+        "pagetype",
+        "scrapy train-classifier",
+        None,
+    )
+    assert card["versions"]["features"] == FEATURES_VERSION
     assert card["checkpoint"]["file"] == "lenet5.pt"
-    assert card["checkpoint"]["bytes"] == path.stat().st_size and len(card["checkpoint"]["md5"]) == 32
+    assert card["checkpoint"]["bytes"] == path.stat().st_size
+    assert card["checkpoint"]["sha256"] == content_hash(path)
     assert (card["model"], card["labels"], card["data"]) == (
         "lenet5",
         ["article", "list"],

@@ -11,16 +11,16 @@ import pytest
 import torch
 from PIL import Image
 
-from models.data import ManifestError, read_manifest, read_manifests, record_roles
-from models.labels import LabelMappingError, load_label_mapping, shipped_label_mappings
-from models.splits import HELDOUT, TRAIN, VALIDATION, load_split
-from models.transform import (
+from models.common.splits import HELDOUT, TRAIN, VALIDATION, load_split
+from models.common.transform import (
     IMAGENET_MEAN,
     IMAGENET_STD,
     ScreenshotTransform,
     open_screenshot,
     screenshot_transform,
 )
+from models.pagetype.data import ManifestError, read_manifest, read_manifests, record_roles
+from models.pagetype.labels import LabelMappingError, load_label_mapping, shipped_label_mappings
 
 WCXB_TYPES = ["article", "listing", "collection", "forum", "product", "documentation", "service"]
 

@@ -8,8 +8,8 @@ import pytest
 import torch
 from PIL import Image
 
-from models import efficientnet
-from models.efficientnet import (
+from models.common import efficientnet
+from models.common.efficientnet import (
     WHEEL,
     EfficientNetLite0,
     EfficientNetWeightsError,

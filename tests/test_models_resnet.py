@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from models.resnet import (
+from models.pagetype.model import (
     IMAGENET_WEIGHTS_FILE,
     PretrainedWeightsError,
     ResNet101Classifier,

@@ -15,13 +15,13 @@ from scrapy.cmdline import execute
 from scrapy.exceptions import UsageError
 from torchvision.models import resnet101
 
-import models.transform
-from models.checkpoint import load_classifier, read_checkpoint
-from models.data import ManifestError, read_manifest
-from models.labels import LabelMappingError
-from models.resnet import PretrainedWeightsError
-from models.train import TrainConfig, train_classifier
-from models.transform import open_screenshot
+import models.common.transform
+from models.common.transform import open_screenshot
+from models.pagetype.classifier import load_classifier, read_checkpoint
+from models.pagetype.data import ManifestError, read_manifest
+from models.pagetype.labels import LabelMappingError
+from models.pagetype.model import PretrainedWeightsError
+from models.pagetype.train import TrainConfig, train_classifier
 
 ROOT = Path(__file__).resolve().parent.parent
 SITES = 12
@@ -165,13 +165,13 @@ def test_resnet_trains_its_head_on_a_weights_file_backbone(tmp_path):
 
 def test_training_and_inference_share_the_transform(dataset, tmp_path, monkeypatch):
     calls: list[tuple[int, bool]] = []
-    original = models.transform.screenshot_transform
+    original = models.common.transform.screenshot_transform
 
     def spy(image, input_size, grayscale, rgb):
         calls.append((input_size, grayscale))
         return original(image, input_size, grayscale, rgb)
 
-    monkeypatch.setattr(models.transform, "screenshot_transform", spy)
+    monkeypatch.setattr(models.common.transform, "screenshot_transform", spy)
     result = train_classifier(config(dataset, tmp_path / "lenet5.pt", epochs=1))
     assert calls == [(32, True)] * SITES * PAGES_PER_SITE
     load_classifier(result.checkpoint).predict([open_screenshot(next(dataset.glob("png/*.png")))])

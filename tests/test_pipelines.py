@@ -16,8 +16,9 @@ from scrapy.utils.test import get_crawler as scrapy_get_crawler
 from crawler import signals as pagesight_signals
 from crawler.extensions import ReportExtension
 from crawler.items import PARTIAL_LOAD_WARNING, PageCapture, PageItem
-from models.checkpoint import CheckpointError, save_checkpoint
-from models.lenet import LeNet5
+from models.common.checkpoint import CheckpointError
+from models.pagetype.classifier import save_checkpoint
+from models.pagetype.model import LeNet5
 from pipelines.classify import ClassifyPipeline
 from pipelines.evaluation.gold import GoldFormatError
 from pipelines.extract import ExtractPipeline

@@ -14,8 +14,8 @@ import pytest
 from crawler.dataset import LabeledPage, serve_static_folder, styled_pages, write_manifest
 from crawler.styled import THEMES, build_sites, read_styled_pages
 from crawler.styled.generator import training_posts
-from models.data import read_manifest
-from models.splits import ROLES, load_split
+from models.common.splits import ROLES, load_split
+from models.pagetype.data import read_manifest
 from tests.crawling import PROJECT_ROOT
 
 TEXT = "A sentence of real gold text about the subject of this post, long enough. " * 12

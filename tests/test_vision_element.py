@@ -15,32 +15,29 @@ from PIL import Image, ImageDraw
 from scrapy.settings import Settings
 from torch.nn import functional
 
-from models.annotation import annotate
-from models.efficientnet import load_imagenet_lite0
-from models.element_data import TrainingPage, read_capture_feed
-from models.pagenet import Trunk
-from models.splits import HELDOUT, TRAIN, VALIDATION
-from models.vision_element import (
+from models.common.annotation import annotate
+from models.common.checkpoint import CheckpointError
+from models.common.efficientnet import Trunk, load_imagenet_lite0
+from models.common.splits import HELDOUT, TRAIN, VALIDATION
+from models.common.versions import denoiser_version
+from models.element.data import TrainingPage, read_capture_feed
+from models.vision_element.checkpoint import load_checkpoint, save_checkpoint
+from models.vision_element.data import candidate_f1s, load_pages, prepare_pages, screenshot_input, seed_pixels
+from models.vision_element.model import (
     ELEMENT_CLIP,
     GEOMETRY,
     RELATIONS,
     TEXT_GEOMETRY,
     BoxHead,
-    CheckpointError,
     SeedElementCNN,
     box_pool,
     box_relations,
     kept_parents,
     load_backbone,
-    load_checkpoint,
-    save_checkpoint,
-    screenshot_input,
-    seed_pixels,
     size_mask,
     text_context,
 )
-from models.vision_element_data import candidate_f1s, load_pages, prepare_pages
-from models.vision_element_training import (
+from models.vision_element.train import (
     CONFIGS,
     PageRows,
     batch_loss,
@@ -50,7 +47,8 @@ from models.vision_element_training import (
     page_rows,
     seed_batch,
     train_vision_element,
-    write_card,
+    vision_versions,
+    write_vision_card,
 )
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.dom import parse_html
@@ -377,7 +375,10 @@ def test_train_then_the_extractor_picks_the_story(captured, tmp_path, caplog, na
     assert [r["file_id"] for r in result.oof] == ["p0", "p1", "p2"]
     assert all(r["path"] == MAIN_PATH for r in result.oof)
 
-    card = json.loads(write_card(result.checkpoint, "scrapy train-vision-element").read_text())
+    card = json.loads(
+        write_vision_card(result.checkpoint, "scrapy train-vision-element", vision_versions()).read_text()
+    )
+    assert (card["family"], card["versions"]["denoiser"]) == ("vision_element", denoiser_version())
     assert ("no pixels" in card["model"]) == (name == "no-pixels")
     assert "the element classifier's 31 features" in card["model"]
     assert card["head_args"]["element_features"] == list(ALL_FEATURES)
@@ -448,11 +449,11 @@ def test_missing_screenshot_or_boxes_is_none_with_a_reason(captured, tmp_path, c
     assert "no element boxes for http://a.test/1" in caplog.text
     assert "no screenshot for http://a.test/2" in caplog.text
     assert "unreadable screenshot for http://a.test/3" in caplog.text
-    assert "none.pt is missing" in caplog.text
+    assert "checkpoint not found" in caplog.text and "none.pt; train one" in caplog.text
 
 
 def test_a_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
-    with pytest.raises(CheckpointError, match=r"gone\.pt is missing; train one") as missing:
+    with pytest.raises(CheckpointError, match=r"checkpoint not found: .*gone\.pt; train one") as missing:
         build_extractor(
             "vision-element", Settings({"PAGESIGHT_VISION_ELEMENT_CHECKPOINT": str(tmp_path / "gone.pt")})
         )
@@ -462,7 +463,7 @@ def test_a_missing_or_broken_checkpoint_fails_at_start_up_in_one_line(tmp_path):
     with pytest.raises(CheckpointError, match="is unreadable: it is truncated or not a checkpoint"):
         load_checkpoint(broken)
     torch.save({"format": "other"}, broken)
-    with pytest.raises(CheckpointError, match="not a pagesight-vision-element/1 checkpoint; train one"):
+    with pytest.raises(CheckpointError, match=r"is not a vision-element checkpoint .*; train one"):
         load_checkpoint(broken)
 
 

@@ -1,5 +1,5 @@
 """``scrapy annotate DATA --gold WCXB --out DIR``: label every page's text leaves, main
-element and elements from its gold text (:mod:`models.annotation`)."""
+element and elements from its gold text (:mod:`models.common.annotation`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ class Command(ScrapyCommand):
         return "Label text leaves and the main element of gold pages (annotations.jsonl)"
 
     def long_desc(self) -> str:
-        from models.annotation import ANNOTATIONS_FILE
+        from models.common.annotation import ANNOTATIONS_FILE
 
         return (
             "DATA is a WCXB folder (its raw HTML) or a capture feed of the WCXB pages (a feed "
@@ -36,7 +36,7 @@ class Command(ScrapyCommand):
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         use_help_formatter(parser)
-        from models.annotation import MIN_RUN
+        from models.common.annotation import MIN_RUN
 
         super().add_options(parser)
         parser.add_argument("--gold", metavar="WCXB", help="WCXB folder with the gold (default: DATA)")
@@ -53,8 +53,8 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give one DATA folder or feed: scrapy annotate DATA --gold WCXB --out DIR")
-        from models.annotation import ANNOTATIONS_FILE, write_annotations
-        from models.wcxb_pages import read_gold_pages
+        from models.common.annotation import ANNOTATIONS_FILE, write_annotations
+        from models.common.wcxb_pages import read_gold_pages
         from pipelines.evaluation.wcxb import WcxbFormatError
 
         configure_logging(self.settings)

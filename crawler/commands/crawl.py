@@ -148,7 +148,7 @@ class HeldLog(logging.Handler):
 def startup_errors() -> tuple[type[BaseException], ...]:
     """What a crawl's start-up raises for bad input or configuration (torch is imported
     only by the components that load a model)."""
-    from models.errors import CheckpointError
+    from models.common.checkpoint import CheckpointError
 
     return (ValueError, OSError, ImportError, CheckpointError, BrowserNotFound)
 

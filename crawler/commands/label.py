@@ -59,7 +59,7 @@ class Command(ScrapyCommand):
         from crawler.labeling.server import serving
         from crawler.labeling.session import LabelError, LabelSession
         from crawler.snapshot import capture_only, crawl_pages, page_urls
-        from models.element_data import read_capture_feed
+        from models.element.data import read_capture_feed
         from pipelines.evaluation.gold import GoldFormatError, load_gold
         from pipelines.extraction.element_classifier import SHIPPED_CHECKPOINT
 

@@ -62,8 +62,8 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("give exactly one URL_OR_FILE")
         from crawler.snapshot import crawl_pages, page_urls
-        from models.element_classifier import CheckpointError
-        from models.element_data import read_capture_feed
+        from models.common.checkpoint import CheckpointError
+        from models.element.data import read_capture_feed
         from pipelines.extraction.dom import base_url
         from pipelines.extraction.element_classifier import ElementClassifierExtractor, shown_blocks
         from pipelines.extraction.page import Page

@@ -1,4 +1,4 @@
-"""``scrapy train-boilernet``: train BoilerNet on annotated WCXB dev (:mod:`models.train_boilernet`).
+"""``scrapy train-boilernet``: train BoilerNet on annotated WCXB dev (:mod:`models.boilernet.train`).
 
 torch is imported only once this command runs, so other commands start without it.
 """
@@ -141,7 +141,7 @@ class Command(ScrapyCommand):
         except ValueError:
             raise UsageError(f"--oof-folds wants fold numbers like 0,1: {opts.oof_folds!r}") from None
         configure_logging(self.settings)
-        from models.train_boilernet import BoilerNetTrainConfig, train_boilernet
+        from models.boilernet.train import BoilerNetTrainConfig, train_boilernet
         from pipelines.evaluation.wcxb import WcxbFormatError
 
         config = BoilerNetTrainConfig(

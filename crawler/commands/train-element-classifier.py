@@ -1,27 +1,23 @@
 """``scrapy train-element-classifier``: train the element classifier on captured pages.
 
-The work happens in :mod:`models.element_data` (rows) and :mod:`models.element_training`
-(fit, measure, out-of-fold predictions); this module maps options onto them.
+The work happens in :mod:`models.element.data` (rows) and :mod:`models.element.train`
+(fit, measure, out-of-fold predictions, the card); this module maps options onto them.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from crawler.commands import use_help_formatter
-from models.element_classifier import FORMAT, TreeEnsemble
-from models.element_training import F1, MAIN
-from models.splits import FOLDS
+from models.common.splits import FOLDS
 from pipelines.extraction.element_classifier import SHIPPED_CHECKPOINT
 
 
@@ -48,7 +44,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         use_help_formatter(parser)
         super().add_options(parser)
-        from models.element_training import SETTINGS
+        from models.element.train import SETTINGS
 
         group = parser.add_argument_group(title="Training")
         group.add_argument(
@@ -87,7 +83,7 @@ class Command(ScrapyCommand):
         configure_logging(self.settings)
         from tqdm import tqdm
 
-        from models.element_data import (
+        from models.element.data import (
             AUTO,
             apply_marks,
             collect_rows,
@@ -98,7 +94,12 @@ class Command(ScrapyCommand):
             save_rows,
             wcxb_pages,
         )
-        from models.element_training import TrainConfig, train_element_classifier
+        from models.element.train import (
+            TrainConfig,
+            element_versions,
+            train_element_classifier,
+            write_element_card,
+        )
         from pipelines.extraction.element_classifier import KNOWN_FEATURES
 
         assert self.settings is not None
@@ -152,8 +153,9 @@ class Command(ScrapyCommand):
         except (ValueError, OSError) as exc:
             raise UsageError(str(exc), print_help=False) from None
         result.model.save(out)
-        card = out.with_name(out.name.removesuffix(".npz") + ".card.json")
-        card.write_text(json.dumps(model_card(out, result.model), indent=1, ensure_ascii=False) + "\n")
+        # scrapy popped its name from sys.argv
+        command = "scrapy train-element-classifier " + " ".join(sys.argv[1:])
+        card = write_element_card(out, result.model, command, element_versions())
         if opts.oof:
             Path(opts.oof).parent.mkdir(parents=True, exist_ok=True)
             with Path(opts.oof).open("w", encoding="utf-8") as lines:
@@ -161,35 +163,3 @@ class Command(ScrapyCommand):
         print(f"{len(collected)} pages with a main element; setting {opts.setting}")
         print(result.report())
         print(f"Checkpoint: {out} (card: {card})")
-
-
-#: What the model was fitted on, by target (``models.element_training``).
-LABELS = {
-    MAIN: "one positive per page: a person's mark, else the auto-annotation's main element",
-    F1: "each candidate's word F1 against the gold (the auto-annotation's aligned token counts; "
-    "a person's mark without a text: 1 for the marked element); the pick is the highest estimate",
-}
-
-
-def model_card(checkpoint: Path, model: TreeEnsemble) -> dict[str, Any]:
-    """The checkpoint's model card: file, data, split, setting, metrics, command."""
-    data, meta = checkpoint.read_bytes(), model.meta
-    return {
-        "checkpoint": {
-            "file": checkpoint.name,
-            "bytes": len(data),
-            "md5": hashlib.md5(data).hexdigest(),
-            "format": FORMAT,
-        },
-        "model": "element classifier (seed 002): gradient boosting over rendered elements, argmax per page",
-        "features": model.features,
-        "labels": LABELS[meta["config"].get("target", MAIN)],
-        "split": "models/splits/wcxb-dev.json: fit on train domains, OOF over its 5 folds, "
-        "measured on validation and held-out domains",
-        **{
-            key: meta[key]
-            for key in ("config", "args", "trained_pages", "trained_rows", "sklearn", "trained_at")
-        },
-        "metrics": meta["metrics"],
-        "command": "scrapy train-element-classifier " + " ".join(sys.argv[1:]),  # scrapy popped its name
-    }

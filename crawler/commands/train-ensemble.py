@@ -80,9 +80,9 @@ class Command(ScrapyCommand):
         configure_logging(self.settings)
         from tqdm import tqdm
 
+        from models.common.splits import load_split
         from models.quality_data import collect_candidates
         from models.quality_training import FULL_CANDIDATES, TrainConfig, train_quality
-        from models.splits import load_split
         from pipelines.evaluation.wcxb import read_wcxb
         from pipelines.extraction import Page, build_extractor
 

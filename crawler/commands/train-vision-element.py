@@ -1,7 +1,7 @@
 """``scrapy train-vision-element``: train the vision element model on captured WCXB pages.
 
-The work happens in :mod:`models.vision_element_data` (backbone features once per page,
-cached) and :mod:`models.vision_element_training` (head, out-of-fold predictions, report);
+The work happens in :mod:`models.vision_element.data` (backbone features once per page,
+cached) and :mod:`models.vision_element.train` (head, out-of-fold predictions, report);
 this module maps options onto them.
 """
 
@@ -46,8 +46,8 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         use_help_formatter(parser)
         super().add_options(parser)
-        from models.splits import FOLDS
-        from models.vision_element_training import CONFIGS
+        from models.common.splits import FOLDS
+        from models.vision_element.train import CONFIGS
 
         group = parser.add_argument_group(title="Training")
         group.add_argument("--captures", required=True, metavar="FEED", help="capture feed JSONL")
@@ -75,7 +75,7 @@ class Command(ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if args:
             raise UsageError(f"unexpected arguments: {' '.join(args)}")
-        from models.registry import resolve_device
+        from models.pagetype.model import resolve_device
 
         try:
             device = resolve_device(opts.device)
@@ -84,10 +84,15 @@ class Command(ScrapyCommand):
         configure_logging(self.settings)
         from tqdm import tqdm
 
-        from models.element_data import read_capture_feed, wcxb_pages
-        from models.vision_element import load_backbone
-        from models.vision_element_data import load_pages, prepare_pages
-        from models.vision_element_training import CONFIGS, train_vision_element, write_card
+        from models.element.data import read_capture_feed, wcxb_pages
+        from models.vision_element.data import load_pages, prepare_pages
+        from models.vision_element.model import load_backbone
+        from models.vision_element.train import (
+            CONFIGS,
+            train_vision_element,
+            vision_versions,
+            write_vision_card,
+        )
         from pipelines.extraction.vision_element import SHIPPED_CHECKPOINT
 
         assert self.settings is not None
@@ -132,5 +137,7 @@ class Command(ScrapyCommand):
             Path(opts.report).write_text(json.dumps(result.metrics, indent=1), encoding="utf-8")
         print(result.report())
         if result.checkpoint is not None:
-            card = write_card(result.checkpoint, "scrapy train-vision-element " + " ".join(sys.argv[1:]))
+            card = write_vision_card(
+                result.checkpoint, "scrapy train-vision-element " + " ".join(sys.argv[1:]), vision_versions()
+            )
             print(f"Checkpoint: {result.checkpoint} (card: {card})")

@@ -22,9 +22,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from models.element_classifier import CheckpointError, TreeEnsemble
-from models.element_data import CapturedPage, collect_rows, labeled_pages, read_marks
-from models.element_training import TrainConfig, train_element_classifier
+from models.common.checkpoint import CheckpointError
+from models.element.data import CapturedPage, collect_rows, labeled_pages, read_marks
+from models.element.model import TreeEnsemble
+from models.element.train import TrainConfig, train_element_classifier
 from pipelines.evaluation.gold import GoldSet
 from pipelines.extraction.element_classifier import KNOWN_FEATURES, ElementClassifierExtractor, element_text
 from pipelines.extraction.page import PAGE_TYPES, Page

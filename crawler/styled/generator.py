@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from models.splits import TRAIN, load_split
+from models.common.splits import TRAIN, load_split
 from pipelines.evaluation.wcxb import read_wcxb
 
 logger = logging.getLogger(__name__)

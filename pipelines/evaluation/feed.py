@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from models.labels import LabelMapping
+from models.pagetype.labels import LabelMapping
 from pipelines.artifacts import ArtifactError, UnsupportedStoreError, read_artifact
 from pipelines.evaluation.gold import GoldSet
 from pipelines.evaluation.scorebook import Evaluation

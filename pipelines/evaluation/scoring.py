@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from models.labels import LabelMapping, LabelMappingError, load_label_mapping
+from models.pagetype.labels import LabelMapping, LabelMappingError, load_label_mapping
 from pipelines.config import SettingsLike
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
 from pipelines.evaluation.gold import GoldPage, items_text

@@ -111,7 +111,7 @@ def _read_json(path: Path) -> Any:
 
 #: A folder's own split: ``splits.json`` beside ``metadata.json``, file ids by role
 #: (Dragnet's domain-disjoint train / validation / heldout). WCXB dev has none: its pages
-#: are split by domain (``models/splits.py``).
+#: are split by domain (``models/common/splits.py``).
 OWN_SPLIT_FILE = "splits.json"
 
 

@@ -8,7 +8,7 @@ validation with the threshold: some forums wrap their posts in a form). A ``<nos
 holding most of the page's text (a script-built page's server-rendered fallback) is
 unwrapped first, as iawce's denoiser and the trainer do. The network and
 its calibration come from a checkpoint trained by ``scrapy train-boilernet``
-(:mod:`models.train_boilernet`).
+(:mod:`models.boilernet.train`).
 
 torch is imported when the checkpoint is loaded, not when this module is.
 """
@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.denoise import unwrap_script_fallback
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html
@@ -32,7 +32,7 @@ from pipelines.extraction.result import extraction_of
 from pipelines.extraction.textformat import render_blocks
 
 if TYPE_CHECKING:
-    from models.boilernet import LoadedBoilerNet
+    from models.boilernet.checkpoint import LoadedBoilerNet
 
 logger = logging.getLogger(__name__)
 
@@ -62,9 +62,9 @@ class BoilerNetExtractor:
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
-        """Load the checkpoint once; BoilerNetCheckpointError (one line) when it is
+        """Load the checkpoint once; CheckpointError (one line) when it is
         missing or broken."""
-        from models.boilernet import load_boilernet
+        from models.boilernet.checkpoint import load_boilernet
 
         options = cls.Options()
         if settings is not None:
@@ -81,11 +81,12 @@ class BoilerNetExtractor:
         logs why, once, when it cannot)."""
         with self._lock:
             if self._network is None and self._failure is None:
-                from models.boilernet import BoilerNetCheckpointError, load_boilernet
+                from models.boilernet.checkpoint import load_boilernet
+                from models.common.checkpoint import CheckpointError
 
                 try:
                     self._network = load_boilernet(self.options.checkpoint)
-                except BoilerNetCheckpointError as error:
+                except CheckpointError as error:
                     self._failure = str(error)
                     logger.error("boilernet is unusable: %s", error)
             return self._network
@@ -130,7 +131,7 @@ def leaf_probabilities(
 ) -> list[float]:
     """P(content) of each leaf (the text leaves of ``root``'s body, in order) of a page of
     ``page_type``: the checkpoint's networks' mean (the leaf inputs are computed once)."""
-    from models.boilernet_data import (
+    from models.boilernet.data import (
         IawceMarks,
         ancestor_tags,
         attribute_words,

@@ -20,8 +20,9 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from models.element_classifier import CheckpointError, TreeEnsemble
-from models.shipped import shipped_file
+from models.common.checkpoint import CheckpointError
+from models.common.shipped import shipped_file
+from models.element.model import TreeEnsemble
 from pipelines.config import SettingsLike
 from pipelines.extraction.denoise import trusted_hidden
 from pipelines.extraction.dom import HtmlElement, base_url, body_of, parse_html

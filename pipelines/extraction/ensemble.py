@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, ClassVar, Self
 
 import numpy as np
 
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.degenerate import capped_quality
 from pipelines.extraction.metadata import Metadata

@@ -2,11 +2,11 @@
 main content. Candidates are the element classifier's (boxed elements under body with
 text, :func:`pipelines.extraction.element_features.candidates`) at least ``min_side`` px
 wide and high (the size its checkpoint was trained with, unless the option sets another;
-shown or not: :func:`models.vision_element.size_mask`); one pass of the frozen trunk over
+shown or not: :func:`models.vision_element.model.size_mask`); one pass of the frozen trunk over
 the screenshot's top square, each candidate's box pooled over its feature map plus the box
 geometry (and, for a head that takes them, the box's relations to its parent and children
 and the element classifier's features of the same element), a small head scores them
-(:mod:`models.vision_element`), and the best one's shown text is the extraction
+(:mod:`models.vision_element.model`), and the best one's shown text is the extraction
 (:func:`~pipelines.extraction.element_classifier.chosen_extraction`: cleaned of what the
 denoiser drops inside it; the page's cleaned body when no candidate passes the size filter
 or the best scores below ``fallback_below``).
@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from models.shipped import shipped_file
+from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
 from pipelines.extraction.dom import HtmlElement
 from pipelines.extraction.element_classifier import CLEAN_ELEMENT, FALLBACK_BELOW, chosen_extraction
@@ -36,8 +36,8 @@ from pipelines.extraction.parsed import ParsedPage
 from pipelines.extraction.registry import configured_options, register
 
 if TYPE_CHECKING:
-    from models.pagenet import Trunk
-    from models.vision_element import BoxHead
+    from models.common.efficientnet import Trunk
+    from models.vision_element.model import BoxHead
 
 # torch and the model code are imported where the model is loaded or run: registering
 # this extractor (every import of pipelines.extraction) must not cost torch's 3 s import.
@@ -63,7 +63,7 @@ class VisionModel:
     @classmethod
     def load(cls, path: Path) -> VisionModel:
         """The checkpoint at ``path``; CheckpointError (one line) when it is unusable."""
-        from models.vision_element import load_checkpoint
+        from models.vision_element.checkpoint import load_checkpoint
 
         head, trunk, meta = load_checkpoint(path)
         return cls(head, trunk, float(meta.get("config", {}).get("min_side", MIN_SIDE)))
@@ -128,14 +128,13 @@ class VisionElementExtractor:
         with a logged reason when the page, its screenshot or the model cannot be used."""
         import torch
 
-        from models.vision_element import (
+        from models.common.checkpoint import CheckpointError
+        from models.vision_element.data import decode_screenshot, screenshot_input
+        from models.vision_element.model import (
             SCREEN_HEIGHT,
-            CheckpointError,
             box_relations,
-            decode_screenshot,
             head_inputs,
             kept_parents,
-            screenshot_input,
             size_mask,
             text_context,
         )
