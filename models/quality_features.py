@@ -112,7 +112,7 @@ def candidate_features(
     rows = []
     for i, text in enumerate(texts):
         others = [agreement[i][j] for j in range(len(texts)) if j != i]
-        majority = _majority_bag(bags[:i] + bags[i + 1 :])
+        majority = majority_bag(bags[:i] + bags[i + 1 :])
         majority_total = sum(majority.values())
         matched = sum((bags[i] & majority).values())
         lines = [line for line in (text or "").splitlines() if line.strip()]
@@ -142,7 +142,7 @@ def candidate_features(
     return rows
 
 
-def _majority_bag(bags: Sequence[Counter[str]]) -> Counter[str]:
+def majority_bag(bags: Sequence[Counter[str]]) -> Counter[str]:
     """Words (with the median count) that at least half of ``bags`` contain."""
     if not bags:
         return Counter()

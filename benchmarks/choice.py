@@ -1,0 +1,367 @@
+"""Choosing among extractors without learning "trust iawce" (issue 64): both gold families,
+one protocol.
+
+    .venv/bin/python benchmarks/choice.py collect ../shared/datasets/wcxb-dev --cache $DATA/wcxb.jsonl
+    .venv/bin/python benchmarks/choice.py collect ../shared/datasets/dragnet --cache $DATA/dragnet.jsonl
+    .venv/bin/python benchmarks/choice.py evaluate --wcxb $DATA/wcxb.jsonl --dragnet $DATA/dragnet.jsonl \\
+        [--fit-on trafilatura,readability,justext] [--choose-among iawce,trafilatura,readability] [--heldout]
+
+``collect`` runs every candidate (:data:`CANDIDATES`) on each page of a WCXB-layout folder
+with no page type (what ``scrapy extract`` and an unsure crawl do) and caches, per page, its
+split role, iawce's page-type reading, the page's word statistics and each candidate's text
+and milliseconds (JSONL; an interrupted run goes on where it stopped). The cache holds page
+text: keep it outside the project (Dragnet's licence forbids copying it in).
+
+``evaluate`` fits a regression of a candidate's word F1 on features that never name the
+candidate (:func:`candidate_agnostic_features`: its length and share of the page, link
+text, line shape, agreement with the other candidates, and where its unsupported text sits:
+before, inside or after the lines the other candidates also have). It is fitted on WCXB
+dev's training pages, on the rows of ``--fit-on`` only: candidates whose rules were never
+tuned on WCXB dev (the peers), so that their outputs there are as good as anywhere else.
+The margin by which another candidate's estimate must beat iawce's is chosen on Dragnet's
+validation split (no rule has seen it); WCXB dev's validation pages are reported beside it,
+and the held-out splits of both only with ``--heldout`` (once per change set).
+
+Printed per family and split: iawce's, trafilatura's and the oracle's mean word F1, and for
+each margin the pick's mean word F1, how often it leaves iawce, and the Spearman
+correlation of the picked candidate's estimate with its true F1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import fmean, median
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import numpy as np
+from scrapy.settings import Settings
+
+import settings as project_settings
+from models.common.splits import HELDOUT, SPLIT_FILE, TRAIN, VALIDATION
+from models.quality_features import PageStats, majority_bag, page_stats
+from models.quality_training import quality_metrics
+from pipelines.artifacts import read_local_artifact
+from pipelines.evaluation.metrics import PRF, word_prf
+from pipelines.evaluation.text import tokens
+from pipelines.extraction import Page, build_extractor, decode_html
+
+#: The extractors collected: ours (iawce reads the page as its guessed type and as the
+#: other one; DOM PageRank) and the peers.
+CANDIDATES = ("iawce", "iawce-other-type", "dom-pagerank", "trafilatura", "readability", "justext")
+#: Candidates no rule of this project was tuned on: their rows train the estimate.
+PEERS = ("trafilatura", "readability", "justext")
+#: Margins tried (how much another candidate's estimate must beat iawce's).
+MARGINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 1.0)
+#: Share of a line's words the other candidates' majority must hold for the line to be
+#: "supported".
+SUPPORTED = 0.8
+#: A line of at most this many words is short (bylines, dates, "Reply", teaser titles).
+SHORT_LINE = 5
+
+
+#: The columns of :func:`candidate_agnostic_features`, in order.
+FEATURE_NAMES = (
+    "empty",
+    "log_words",
+    "page_share",
+    "median_ratio",
+    "link_share",
+    "log_lines",
+    "words_per_line",
+    "short_line_share",
+    "agreement_mean",
+    "agreement_max",
+    "agreement_min",
+    "page_agreement",
+    "majority_precision",
+    "majority_recall",
+    "precision_mean",
+    "recall_mean",
+    "page_log_words",
+    "page_link_share",
+    "is_list",
+    "length_rank",
+    "before",
+    "after",
+    "inside",
+    "unsupported_short_share",
+    "unsupported_link_share",
+)
+
+
+@dataclass
+class CachedPage:
+    """One page of a cache: id, split role, iawce's page-type reading, word statistics,
+    gold text, and each candidate's text and milliseconds."""
+
+    file_id: str
+    role: str
+    page_type: str
+    stats: PageStats
+    gold: str
+    texts: dict[str, str | None]
+    ms: dict[str, float]
+
+
+def collect(dataset: Path, cache: Path) -> int:
+    """Run :data:`CANDIDATES` on the pages of ``dataset`` not yet in ``cache``; the number
+    of pages the cache then holds."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from extract import load_pages
+
+    settings = Settings()
+    settings.setmodule(project_settings)
+    pages, _ = load_pages(dataset, SPLIT_FILE, settings)
+    extractors = {name: build_extractor(name, settings) for name in CANDIDATES}
+    done = {page.file_id for page in read_cache(cache)}
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with cache.open("a", encoding="utf-8") as out:
+        for index, page in enumerate(pages, start=1):
+            if page.file_id in done:
+                continue
+            html = decode_html(read_local_artifact(page.record.html_path))
+            parsed = Page(html, page.record.url, None).parsed
+            texts, ms, page_type = {}, {}, "article"
+            for name, extractor in extractors.items():
+                begin = time.perf_counter()
+                found = extractor.extract(Page(html, page.record.url, None))
+                ms[name] = (time.perf_counter() - begin) * 1000
+                texts[name] = found.text if found else None
+                if name == "iawce" and found is not None:
+                    page_type = found.page_type
+            row = {
+                "file_id": page.file_id,
+                "role": page.role,
+                "page_type": page_type,
+                "stats": page_stats(parsed.root if parsed is not None else None).to_dict(),
+                "gold": page.record.gold_text,
+                "texts": texts,
+                "ms": ms,
+            }
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.flush()
+            done.add(page.file_id)
+            if index % 100 == 0:
+                print(f"{index}/{len(pages)} pages", file=sys.stderr)
+    return len(done)
+
+
+def read_cache(path: Path) -> list[CachedPage]:
+    """The cached pages, in file order (none when the file does not exist). Lines split at
+    ``\n`` only: page text may hold U+2028, where ``str.splitlines`` would split too."""
+    if not path.is_file():
+        return []
+    pages = []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.strip():
+            row = json.loads(line)
+            pages.append(CachedPage(**{**row, "stats": PageStats(**row["stats"])}))
+    return pages
+
+
+def candidate_agnostic_features(
+    texts: Sequence[str | None], stats: PageStats, page_type: str
+) -> list[list[float]]:
+    """One row per candidate text, never naming the candidate: its size (log words, share
+    of the page's words, ratio to the median candidate), link share, line shape (log
+    lines, words per line, short-line share), agreement with the others (word F1 mean,
+    max, min; the page's mean), precision and recall against the others' majority and
+    against each other one (mean), the page's size, link share and type reading, its
+    length rank, and where its unsupported text sits: the share of its words before the
+    first and after the last line the others' majority holds, and inside that span, with
+    the short-line and link share of that unsupported text. A news story's comments and
+    related-story rails sit after the span; the paragraphs a narrower extractor missed,
+    inside it. Columns: :data:`FEATURE_NAMES`."""
+    words = [tokens(text) for text in texts]
+    bags = [Counter(w) for w in words]
+    counts = [len(w) for w in words]
+    found = [c for c in counts if c]
+    typical = median(found) if found else 0
+    link_bag = Counter(stats.link_bag)
+    n = len(texts)
+    shared = [[sum((bags[i] & bags[j]).values()) for j in range(n)] for i in range(n)]
+    agreement = [
+        [1.0 if i == j else PRF.from_counts(shared[i][j], counts[i], counts[j]).f1 for j in range(n)]
+        for i in range(n)
+    ]
+    pairs = [agreement[i][j] for i in range(n) for j in range(i + 1, n)]
+    page_agreement = fmean(pairs) if pairs else 0.0
+    rows = []
+    for i, text in enumerate(texts):
+        others = [j for j in range(n) if j != i and counts[j]]
+        agree = [agreement[i][j] for j in others]
+        precision = [shared[i][j] / counts[i] for j in others if counts[i]]
+        recall = [shared[i][j] / counts[j] for j in others]
+        majority = majority_bag(bags[:i] + bags[i + 1 :])
+        matched = PRF.from_counts(sum((bags[i] & majority).values()), counts[i], sum(majority.values()))
+        lines = [tokens(line) for line in (text or "").splitlines()]
+        lines = [line for line in lines if line]
+        total = sum(len(line) for line in lines) or 1
+        supported = [sum(1 for word in line if majority[word]) / len(line) >= SUPPORTED for line in lines]
+        held = [k for k, ok in enumerate(supported) if ok]
+        unsupported = [line for line, ok in zip(lines, supported, strict=True) if not ok]
+        loose = sum(len(line) for line in unsupported) or 1
+        if held:
+            before = sum(len(line) for line in lines[: held[0]]) / total
+            after = sum(len(line) for line in lines[held[-1] + 1 :]) / total
+            inside = (
+                sum(len(line) for k, line in enumerate(lines) if held[0] < k < held[-1] and not supported[k])
+                / total
+            )
+        else:
+            before, after, inside = 0.0, 1.0 if lines else 0.0, 0.0
+        loose_bag = Counter(word for line in unsupported for word in line)
+        rows.append(
+            [
+                float(counts[i] == 0),
+                math.log1p(counts[i]),
+                counts[i] / stats.words if stats.words else 0.0,
+                counts[i] / typical if typical else 0.0,
+                sum((bags[i] & link_bag).values()) / counts[i] if counts[i] else 0.0,
+                math.log1p(len(lines)),
+                counts[i] / len(lines) if lines else 0.0,
+                sum(1 for line in lines if len(line) <= SHORT_LINE) / len(lines) if lines else 0.0,
+                fmean(agree) if agree else 0.0,
+                max(agree, default=0.0),
+                min(agree, default=0.0),
+                page_agreement,
+                matched.precision,
+                matched.recall,
+                fmean(precision) if precision else 0.0,
+                fmean(recall) if recall else 0.0,
+                math.log1p(stats.words),
+                stats.link_words / stats.words if stats.words else 0.0,
+                float(page_type == "list"),
+                sum(1 for c in found if c < counts[i]) / len(found) if found and counts[i] else 0.0,
+                before,
+                after,
+                inside,
+                sum(len(line) for line in unsupported if len(line) <= SHORT_LINE) / loose,
+                sum((loose_bag & link_bag).values()) / loose,
+            ]
+        )
+    return rows
+
+
+@dataclass
+class Table:
+    """Feature rows (pages × candidates × features), true word F1 (pages × candidates)
+    and each page's role."""
+
+    features: np.ndarray
+    f1: np.ndarray
+    roles: np.ndarray
+
+
+def table(pages: list[CachedPage], candidates: Sequence[str]) -> Table:
+    """The rows and targets of ``candidates`` on ``pages``."""
+    features, f1 = [], []
+    for page in pages:
+        texts = [page.texts[name] for name in candidates]
+        features.append(candidate_agnostic_features(texts, page.stats, page.page_type))
+        gold = tokens(page.gold)
+        f1.append([word_prf(tokens(text), gold).f1 for text in texts])
+    return Table(np.array(features), np.array(f1), np.array([page.role for page in pages]))
+
+
+def evaluate(
+    wcxb: list[CachedPage],
+    dragnet: list[CachedPage],
+    fit_on: Sequence[str],
+    among: Sequence[str],
+    heldout: bool,
+) -> str:
+    """The report (see the module docstring)."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    if among[0] != "iawce":
+        raise SystemExit("--choose-among must start with iawce (the default the margin is measured against)")
+    names = list(dict.fromkeys([*among, *fit_on]))
+    families = {"WCXB dev": table(wcxb, names), "Dragnet": table(dragnet, names)}
+    train = families["WCXB dev"]
+    fit_columns = [names.index(name) for name in fit_on]
+    x = train.features[train.roles == TRAIN][:, fit_columns]
+    y = train.f1[train.roles == TRAIN][:, fit_columns]
+    model = HistGradientBoostingRegressor(
+        max_iter=200, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=20, random_state=0
+    )
+    model.fit(x.reshape(-1, x.shape[-1]), y.reshape(-1))
+    columns = [names.index(name) for name in among]
+    roles = (TRAIN, VALIDATION, HELDOUT) if heldout else (TRAIN, VALIDATION)
+    lines = [
+        f"estimate fitted on WCXB dev train, rows of {', '.join(fit_on)}; choosing among {', '.join(among)}"
+    ]
+    for family, data in families.items():
+        for role in roles:
+            rows = data.roles == role
+            if not rows.any():
+                continue
+            features, f1 = data.features[rows][:, columns], data.f1[rows][:, columns]
+            estimates = np.clip(model.predict(features.reshape(-1, features.shape[-1])), 0, 1).reshape(
+                f1.shape
+            )
+            lines.append(
+                f"{family} {role} ({rows.sum()} pages): iawce {f1[:, 0].mean():.4f}"
+                + (
+                    f", trafilatura {f1[:, among.index('trafilatura')].mean():.4f}"
+                    if "trafilatura" in among
+                    else ""
+                )
+                + f", oracle {f1.max(axis=1).mean():.4f}"
+            )
+            index = np.arange(len(f1))
+            for margin in MARGINS:
+                best = estimates.argmax(axis=1)
+                picked = np.where(estimates[index, best] - estimates[:, 0] > margin, best, 0)
+                chosen = f1[index, picked]
+                ranking = quality_metrics(estimates[index, picked], chosen)
+                lines.append(
+                    f"  margin {margin:.2f}: pick {chosen.mean():.4f} ({chosen.mean() - f1[:, 0].mean():+.4f}), "
+                    f"leaves iawce on {(picked != 0).mean():.1%}, Spearman {ranking['spearman']:.3f}"
+                )
+    return "\n".join(lines)
+
+
+def names(value: str) -> list[str]:
+    """A comma-separated list of extractor names."""
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    collecting = commands.add_parser("collect", help="run the candidates on a WCXB-layout folder, cached")
+    collecting.add_argument("dataset", type=Path)
+    collecting.add_argument("--cache", type=Path, required=True, help="JSONL, kept outside the project")
+    evaluating = commands.add_parser("evaluate", help="fit on WCXB dev's peers, choose on Dragnet validation")
+    evaluating.add_argument("--wcxb", type=Path, required=True, help="WCXB dev's cache")
+    evaluating.add_argument("--dragnet", type=Path, required=True, help="Dragnet's cache")
+    evaluating.add_argument("--fit-on", default=",".join(PEERS), help=f"default {','.join(PEERS)}")
+    evaluating.add_argument("--choose-among", default="iawce,trafilatura,readability")
+    evaluating.add_argument("--heldout", action="store_true", help="also score the held-out splits (once)")
+    args = parser.parse_args(argv)
+    if args.command == "collect":
+        if not (args.dataset / "ground-truth").is_dir():
+            raise SystemExit(f"{args.dataset}: no ground-truth/ (not a WCXB-layout folder)")
+        print(f"{collect(args.dataset, args.cache)} pages in {args.cache}")
+        return 0
+    caches = {path: read_cache(path) for path in (args.wcxb, args.dragnet)}
+    if missing := [str(path) for path, pages in caches.items() if not pages]:
+        raise SystemExit(f"no cached pages in {', '.join(missing)}: run `collect` first")
+    fit_on, among = names(args.fit_on), names(args.choose_among)
+    print(evaluate(caches[args.wcxb], caches[args.dragnet], fit_on, among, args.heldout))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
