@@ -40,8 +40,8 @@ from crawler.demo import DemoWeb
 def tree_memory_kib(root_pid: int) -> dict[int, dict[str, int]]:
     """Memory of a process and each of its descendants by PID, KiB (Linux /proc): ``pss``,
     the proportional set size (a page shared by N processes counts 1/N in each), and
-    ``private``, the pages no other process maps. A process that ends while being read is
-    left out."""
+    ``private``, the pages no other process maps, and ``anonymous``, the memory the process
+    allocated (no file behind it). A process that ends while being read is left out."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -60,7 +60,11 @@ def tree_memory_kib(root_pid: int) -> dict[int, dict[str, int]]:
             continue
         kib = {line.split(":")[0]: int(line.split()[1]) for line in rollup if line.endswith(" kB")}
         if "Pss" in kib:
-            memory[pid] = {"pss": kib["Pss"], "private": kib["Private_Clean"] + kib["Private_Dirty"]}
+            memory[pid] = {
+                "pss": kib["Pss"],
+                "private": kib["Private_Clean"] + kib["Private_Dirty"],
+                "anonymous": kib["Anonymous"],
+            }
     return memory
 
 

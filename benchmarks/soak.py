@@ -13,10 +13,11 @@ report beside them. ``--results FILE`` writes soak.json's summary there too (it 
 PAGES_PER_WEB pages, several demo webs (seeds ``--seed``, ``--seed`` + 1, ...) are served
 and crawled together.
 
-Memory is the proportional set size (memory shared between processes counted once) and the
-private memory of the crawl's process tree, read every READ_EVERY_S seconds and split by
-role: the crawl process, Playwright's node driver, Chromium's browser process, its
-renderers, and its other children (GPU process, network and storage services, zygotes).
+Memory is the proportional set size (memory shared between processes counted once), the
+private memory and the anonymous memory (what the processes allocated) of the crawl's
+process tree, read every READ_EVERY_S seconds and split by role: the crawl process,
+Playwright's node driver, Chromium's browser process, its renderers, and its other children
+(GPU process, network and storage services, zygotes).
 Each sample, at every 50 feed lines, holds each role's median, and the whole tree's, over
 the readings since the previous sample. A single reading is hostage to how many renderers
 are alive at that moment: in the 1,000-page soak 1 to 6 were, 31-229 MiB together (454 MiB
@@ -69,8 +70,13 @@ ROLES = ("crawl", "driver", "browser", "renderers", "chromium_other", "other")
 #: PSS counts a page shared by N processes 1/N in each, so the tree's falls when processes
 #: outside it (another crawl's Chromium, a test's torch) map the same libraries. Private
 #: memory (pages only one process maps) is blind to those, but leaves out what the tree's
-#: own processes share (a renderer's pages shared with the zygote). A leak grows both.
-MEASURES = ("pss", "private")
+#: own processes share (a renderer's pages shared with the zygote). A leak grows both. Both
+#: also count the pages of mapped files (libtorch, Chromium's binary), which move between
+#: shared and private as other processes on the machine map them or stop: in a 5,000-page
+#: soak beside other crawls the crawl process's private memory went from 708 MiB at page
+#: 500 to 1,012-1,030 MiB at pages 1,700-2,050 (819 at 1,900) while its anonymous memory (what it
+#: allocated; /proc/PID/smaps_rollup's Anonymous) stayed at 686-698 MiB.
+MEASURES = ("pss", "private", "anonymous")
 TOLERANCE = 0.10  # largest deviation of the total from the baseline sample of a flat crawl
 #: Most pages one demo web is asked for. The generator names a site's topics with distinct
 #: words of its language (one topic per 2 articles), and the blog's Japanese word list has

@@ -40,15 +40,18 @@ def test_glibc_trim_runs():
 
 
 def test_the_trim_first_empties_trafilaturas_string_caches():
+    from trafilatura.deduplication import Simhash, _vector_to_add
     from trafilatura.utils import trim
 
     crawler = get_crawler(NewsSpider, pagesight_settings(PAGESIGHT_MALLOC_TRIM_PAGES=2))
     extension = MallocTrimExtension.from_crawler(crawler)
     extension.trim = lambda pad: 1
     trim("  a text node   kept as a cache key  ")
-    assert trim.cache_info().currsize >= 1
+    Simhash("tokens of a page kept as the simhash's cache keys")
+    caches = (trim, _vector_to_add)
+    assert all(cache.cache_info().currsize >= 1 for cache in caches)
     for n in range(2):
         crawler.signals.send_catch_log(
             signals.item_scraped, item=PageItem(url=f"http://a/{n}", site="a"), response=None, spider=None
         )
-    assert trim.cache_info().currsize == 0
+    assert [cache.cache_info().currsize for cache in caches] == [0, 0]

@@ -45,13 +45,13 @@ def test_each_process_of_the_tree_gets_its_role_from_its_command_line(cmdline: l
     assert soak.process_role(cmdline) == role
 
 
-def test_a_reading_adds_up_each_role_under_both_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_reading_adds_up_each_role_under_each_measure(monkeypatch: pytest.MonkeyPatch) -> None:
     tree = {
-        10: {"pss": 1000, "private": 900},  # the crawl process itself
-        11: {"pss": 200, "private": 150},
-        12: {"pss": 300, "private": 100},
-        13: {"pss": 50, "private": 20},
-        14: {"pss": 70, "private": 30},
+        10: {"pss": 1000, "private": 900, "anonymous": 890},  # the crawl process itself
+        11: {"pss": 200, "private": 150, "anonymous": 140},
+        12: {"pss": 300, "private": 100, "anonymous": 90},
+        13: {"pss": 50, "private": 20, "anonymous": 10},
+        14: {"pss": 70, "private": 30, "anonymous": 20},
     }
     commands = {
         11: [NODE, "cli.js", "run-driver"],
@@ -74,17 +74,19 @@ def test_a_reading_adds_up_each_role_under_both_measures(monkeypatch: pytest.Mon
         "total": 1620,
     }
     assert (reading["private"]["renderers"], reading["private"]["total"]) == (50, 1200)
+    assert (reading["anonymous"]["crawl"], reading["anonymous"]["total"]) == (890, 1150)
     assert soak.read_memory(99) is None  # the crawl process has ended
 
 
 def reading(total_mib: int, renderers: int) -> dict[str, Any]:
     """A reading (KiB) with the crawl at 1 GiB and ``renderers`` renderers of 100 MiB each,
-    half of it private."""
+    half of it private and anonymous."""
     pss = dict.fromkeys(soak.ROLES, 0) | {"crawl": 1024 * 1024, "renderers": renderers * 100 * 1024}
     private = {role: kib // 2 for role, kib in pss.items()}
     return {
         "pss": pss | {"total": total_mib * 1024},
         "private": private | {"total": total_mib * 512},
+        "anonymous": private | {"total": total_mib * 512},
         "renderers": renderers,
     }
 
@@ -109,6 +111,7 @@ def sample(pages: int, total: float, renderers: float, private_total: float = 10
         "readings": 12,
         "pss_mib": pss | {"total": total},
         "private_mib": private | {"total": private_total},
+        "anonymous_mib": private | {"total": private_total},
         "renderers": [1, 4],
     }
 
@@ -151,8 +154,10 @@ def test_no_verdict_without_the_baseline_sample_or_a_later_one() -> None:
 def test_the_table_shows_each_role_at_the_baseline_and_the_end() -> None:
     samples = [sample(500, 2000.0, 100.0), sample(550, 2300.0, 400.0, 1100.0)]
     table = soak.memory_table(samples, soak.flatness(samples, 500))
-    assert "| renderers | 100.0 | 400.0 | +300.0% | 0.0 | 0.0 | n/a |" in table
-    assert "| total | 2000.0 | 2300.0 | +15.0% | 1000.0 | 1100.0 | +10.0% |" in table
+    assert "| renderers | 100.0 | 400.0 | +300.0% | 0.0 | 0.0 | n/a | 0.0 | 0.0 | n/a |" in table
+    assert (
+        "| total | 2000.0 | 2300.0 | +15.0% | 1000.0 | 1100.0 | +10.0% | 1000.0 | 1100.0 | +10.0% |" in table
+    )
     assert "NOT flat" in table
 
 
