@@ -30,15 +30,15 @@ def scrapy_crawl(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]
         ),
         (
             ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_CLASSIFIER_CHECKPOINT={corrupt}"],
-            "Error: classifier checkpoint {corrupt} is unreadable",
+            "Error: page-type classifier checkpoint {corrupt} is unreadable",
         ),
         (
             ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_CLASSIFIER_CHECKPOINT={empty}"],
-            "Error: classifier checkpoint {empty} is unreadable: the file is empty; train one with",
+            "Error: page-type classifier checkpoint {empty} is unreadable: the file is empty; train one with",
         ),
         (
             ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_CLASSIFIER_CHECKPOINT={pickled}"],
-            "Error: classifier checkpoint {pickled} is unreadable: it holds Python objects besides tensors",
+            "Error: page-type classifier checkpoint {pickled} is unreadable: it holds Python objects besides tensors",
         ),
         (
             ["-a", "start_urls=http://127.0.0.1:9/", "-s", "PAGESIGHT_EXTRACTOR=nope"],
