@@ -183,9 +183,10 @@ PAGESIGHT_NEARDUP_DISTANCE = 3
 
 # --- Page-type classifier (pipelines.classify.ClassifyPipeline) -------------------------
 PAGESIGHT_CLASSIFY_ENABLED = True
-# Self-describing checkpoint (model, labels, transform, inputs); by default the shipped
-# PageNet (docs/models/pagetype.md: what it reads, held-out scores, model card).
-PAGESIGHT_CLASSIFIER_CHECKPOINT = "models/checkpoints/pagenet-article-list.pt"
+# Self-describing checkpoint (model, labels, transform, inputs); empty: the shipped
+# PageNet, models/checkpoints/pagenet-article-list.pt (docs/models/pagetype.md: what it
+# reads, held-out scores, model card).
+PAGESIGHT_CLASSIFIER_CHECKPOINT = ""
 # cpu, cuda or auto.
 PAGESIGHT_CLASSIFIER_DEVICE = "cpu"
 # torch threads for inference: Chromium keeps the cores busy, and one thread is faster

@@ -662,9 +662,9 @@ def test_flags_feed_the_network_and_travel_in_the_checkpoint(trained, tmp_path):
 
 
 def test_shipped_checkpoint_loads():
-    from pipelines.extraction.boilernet import DEFAULT_CHECKPOINT
+    from pipelines.extraction.boilernet import SHIPPED_CHECKPOINT
 
-    loaded = load_boilernet(DEFAULT_CHECKPOINT)
+    loaded = load_boilernet(SHIPPED_CHECKPOINT)
     assert loaded.flags == ("list_page", "denoised_away", "iawce_region")  # as README says
 
 

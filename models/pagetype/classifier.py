@@ -37,13 +37,16 @@ from models.common.checkpoint import (
     save_torch_checkpoint,
 )
 from models.common.efficientnet import EfficientNetWeightsError, pretrained_weights
-from models.common.shipped import project_file
+from models.common.shipped import project_file, shipped_file
 from models.common.transform import ScreenshotTransform, open_screenshot
 from models.pagetype.layout import DEFAULT_STATISTICS_GROUPS, FEATURES_VERSION, layout_raster, page_statistics
 from models.pagetype.model import PageTypeModel, model_spec, resolve_device, trunk_keys
 from pipelines.config import SettingsLike
 
 DEFAULT_BATCH_SIZE = 16
+#: The checkpoint shipped with the package (PAGESIGHT_CLASSIFIER_CHECKPOINT's default), a
+#: real path also from a zipped Scrapyd egg.
+SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/pagenet-article-list.pt")
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class ClassifierConfig:
     @classmethod
     def from_settings(cls, settings: SettingsLike) -> Self:
         return cls(
-            checkpoint=settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT"),
+            checkpoint=settings.get("PAGESIGHT_CLASSIFIER_CHECKPOINT") or str(SHIPPED_CHECKPOINT),
             device=settings.get("PAGESIGHT_CLASSIFIER_DEVICE"),
             threads=settings.getint("PAGESIGHT_CLASSIFIER_THREADS"),
         )

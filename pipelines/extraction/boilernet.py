@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: The shipped checkpoint (PAGESIGHT_BOILERNET_CHECKPOINT's default).
-DEFAULT_CHECKPOINT = str(shipped_file("models", "checkpoints/boilernet.pt"))
+#: The checkpoint shipped with the package (PAGESIGHT_BOILERNET_CHECKPOINT's default), a
+#: real path also from a zipped Scrapyd egg.
+SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/boilernet.pt")
 
 
 @register
@@ -48,7 +49,7 @@ class BoilerNetExtractor:
 
     @dataclass(frozen=True)
     class Options:
-        checkpoint: str = DEFAULT_CHECKPOINT
+        checkpoint: str = str(SHIPPED_CHECKPOINT)
         #: P(content) a leaf needs; None: the threshold calibrated on validation (checkpoint).
         threshold: float | None = None
         #: Drop the leaves inside a <form>; None: the checkpoint's calibrated choice.
@@ -70,7 +71,7 @@ class BoilerNetExtractor:
         if settings is not None:
             threshold = settings.get("PAGESIGHT_BOILERNET_THRESHOLD")
             options = cls.Options(
-                checkpoint=settings.get("PAGESIGHT_BOILERNET_CHECKPOINT") or DEFAULT_CHECKPOINT,
+                checkpoint=settings.get("PAGESIGHT_BOILERNET_CHECKPOINT") or str(SHIPPED_CHECKPOINT),
                 threshold=float(threshold) if threshold not in (None, "") else None,
             )
         options = configured_options(cls.name, options, settings)
