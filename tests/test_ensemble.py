@@ -376,8 +376,9 @@ def demo_pages() -> list[tuple[str, str, dict]]:
 
 @pytest.mark.parametrize("name", ["ensemble", "ensemble-fast"])
 def test_ensemble_on_demo_pages(name):
-    """On the demo web's gold pages the ensemble's text is about as good as the best of
-    its candidates, and its quality estimate is a probability that ranks pages."""
+    """On the demo web's gold pages the ensemble's text is as good as iawce's (both 0.800
+    mean word F1 on the 48 pages when this was written: within 0.005, so a real
+    regression fails), and its quality estimate is a probability."""
     ensemble = build_extractor(name, Settings({"PAGESIGHT_ENSEMBLE_CONFIDENT": ""}))
     iawce = build_extractor("iawce")
     scores, iawce_scores = [], []
@@ -395,7 +396,7 @@ def test_ensemble_on_demo_pages(name):
         scores.append(word_prf(tokens(found.text), tokens(gold["text"])).f1)
         iawce_scores.append(word_prf(tokens(reference.text), tokens(gold["text"])).f1)
     assert len(scores) >= 10
-    assert np.mean(scores) >= np.mean(iawce_scores) - 0.05
+    assert np.mean(scores) >= np.mean(iawce_scores) - 0.005
 
 
 def test_chinese_and_japanese_pages_keep_iawces_text():
