@@ -19,6 +19,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 # The settings reference, from settings/__init__.py (tests/test_docs.py fails when stale).
 docs: $(STAMP)
