@@ -31,14 +31,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import fmean, median
+from statistics import fmean
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,10 +47,10 @@ from scrapy.settings import Settings
 
 import settings as project_settings
 from models.common.splits import HELDOUT, SPLIT_FILE, TRAIN, VALIDATION
-from models.quality_features import PageStats, majority_bag, page_stats
+from models.quality_features import AGNOSTIC_FEATURES, PageStats, agnostic_features, majority_bag, page_stats
 from models.quality_training import quality_metrics
 from pipelines.artifacts import read_local_artifact
-from pipelines.evaluation.metrics import PRF, word_prf
+from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction import Page, build_extractor, decode_html
 
@@ -69,27 +68,13 @@ SUPPORTED = 0.8
 SHORT_LINE = 5
 
 
-#: The columns of :func:`candidate_agnostic_features`, in order.
+#: The columns of :func:`candidate_agnostic_features`, in order: the ensemble's
+#: candidate-agnostic ones, then these.
 FEATURE_NAMES = (
-    "empty",
-    "log_words",
-    "page_share",
-    "median_ratio",
-    "link_share",
-    "log_lines",
-    "words_per_line",
-    "short_line_share",
-    "agreement_mean",
-    "agreement_max",
+    *AGNOSTIC_FEATURES,
     "agreement_min",
-    "page_agreement",
-    "majority_precision",
-    "majority_recall",
     "precision_mean",
     "recall_mean",
-    "page_log_words",
-    "page_link_share",
-    "is_list",
     "length_rank",
     "before",
     "after",
@@ -172,40 +157,27 @@ def read_cache(path: Path) -> list[CachedPage]:
 def candidate_agnostic_features(
     texts: Sequence[str | None], stats: PageStats, page_type: str
 ) -> list[list[float]]:
-    """One row per candidate text, never naming the candidate: its size (log words, share
-    of the page's words, ratio to the median candidate), link share, line shape (log
-    lines, words per line, short-line share), agreement with the others (word F1 mean,
-    max, min; the page's mean), precision and recall against the others' majority and
-    against each other one (mean), the page's size, link share and type reading, its
-    length rank, and where its unsupported text sits: the share of its words before the
-    first and after the last line the others' majority holds, and inside that span, with
-    the short-line and link share of that unsupported text. A news story's comments and
-    related-story rails sit after the span; the paragraphs a narrower extractor missed,
-    inside it. Columns: :data:`FEATURE_NAMES`."""
-    words = [tokens(text) for text in texts]
-    bags = [Counter(w) for w in words]
-    counts = [len(w) for w in words]
+    """One row per candidate text, never naming the candidate: the ensemble's
+    :func:`models.quality_features.agnostic_features` (size, link share, line shape,
+    agreement, the page), then the least word F1 with another text, the mean precision and
+    recall against each other one, its length rank, and where its unsupported text sits:
+    the share of its words before the first and after the last line the others' majority
+    holds, and inside that span, with the short-line and link share of that unsupported
+    text. A news story's comments and related-story rails sit after the span; the
+    paragraphs a narrower extractor missed, inside it. Columns: :data:`FEATURE_NAMES`."""
+    shared_rows, agreement = agnostic_features(texts, stats, page_type)
+    bags = [Counter(tokens(text)) for text in texts]
+    counts = [sum(bag.values()) for bag in bags]
     found = [c for c in counts if c]
-    typical = median(found) if found else 0
     link_bag = Counter(stats.link_bag)
-    n = len(texts)
-    shared = [[sum((bags[i] & bags[j]).values()) for j in range(n)] for i in range(n)]
-    agreement = [
-        [1.0 if i == j else PRF.from_counts(shared[i][j], counts[i], counts[j]).f1 for j in range(n)]
-        for i in range(n)
-    ]
-    pairs = [agreement[i][j] for i in range(n) for j in range(i + 1, n)]
-    page_agreement = fmean(pairs) if pairs else 0.0
     rows = []
     for i, text in enumerate(texts):
-        others = [j for j in range(n) if j != i and counts[j]]
-        agree = [agreement[i][j] for j in others]
-        precision = [shared[i][j] / counts[i] for j in others if counts[i]]
-        recall = [shared[i][j] / counts[j] for j in others]
+        others = [j for j in range(len(texts)) if j != i and counts[j]]
+        shared = {j: sum((bags[i] & bags[j]).values()) for j in others}
+        precision = [shared[j] / counts[i] for j in others if counts[i]]
+        recall = [shared[j] / counts[j] for j in others]
         majority = majority_bag(bags[:i] + bags[i + 1 :])
-        matched = PRF.from_counts(sum((bags[i] & majority).values()), counts[i], sum(majority.values()))
-        lines = [tokens(line) for line in (text or "").splitlines()]
-        lines = [line for line in lines if line]
+        lines = [line for line in (tokens(line) for line in (text or "").splitlines()) if line]
         total = sum(len(line) for line in lines) or 1
         supported = [sum(1 for word in line if majority[word]) / len(line) >= SUPPORTED for line in lines]
         held = [k for k, ok in enumerate(supported) if ok]
@@ -223,25 +195,10 @@ def candidate_agnostic_features(
         loose_bag = Counter(word for line in unsupported for word in line)
         rows.append(
             [
-                float(counts[i] == 0),
-                math.log1p(counts[i]),
-                counts[i] / stats.words if stats.words else 0.0,
-                counts[i] / typical if typical else 0.0,
-                sum((bags[i] & link_bag).values()) / counts[i] if counts[i] else 0.0,
-                math.log1p(len(lines)),
-                counts[i] / len(lines) if lines else 0.0,
-                sum(1 for line in lines if len(line) <= SHORT_LINE) / len(lines) if lines else 0.0,
-                fmean(agree) if agree else 0.0,
-                max(agree, default=0.0),
-                min(agree, default=0.0),
-                page_agreement,
-                matched.precision,
-                matched.recall,
+                *shared_rows[i],
+                min((agreement[i][j] for j in others), default=0.0),
                 fmean(precision) if precision else 0.0,
                 fmean(recall) if recall else 0.0,
-                math.log1p(stats.words),
-                stats.link_words / stats.words if stats.words else 0.0,
-                float(page_type == "list"),
                 sum(1 for c in found if c < counts[i]) / len(found) if found and counts[i] else 0.0,
                 before,
                 after,

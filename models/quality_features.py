@@ -67,26 +67,32 @@ def _overlap_f1(first: Counter[str], first_total: int, second: Counter[str], sec
     return PRF.from_counts(matched, first_total, second_total).f1
 
 
+#: The columns that never name a candidate (:func:`agnostic_features`), first in every row.
+AGNOSTIC_FEATURES = (
+    "empty",
+    "log_words",
+    "page_share",
+    "median_ratio",
+    "link_share",
+    "log_lines",
+    "words_per_line",
+    "short_line_share",
+    "agreement_mean",
+    "agreement_max",
+    "page_agreement",
+    "majority_precision",
+    "majority_recall",
+    "page_log_words",
+    "page_link_share",
+    "is_list",
+)
+
+
 def feature_names(candidates: Sequence[str]) -> list[str]:
     """The feature names for a candidate set (its order fixes the one-hot and the
     per-candidate agreement columns)."""
     return [
-        "empty",
-        "log_words",
-        "page_share",
-        "median_ratio",
-        "link_share",
-        "log_lines",
-        "words_per_line",
-        "short_line_share",
-        "agreement_mean",
-        "agreement_max",
-        "page_agreement",
-        "majority_precision",
-        "majority_recall",
-        "page_log_words",
-        "page_link_share",
-        "is_list",
+        *AGNOSTIC_FEATURES,
         *(f"agrees_{name}" for name in candidates),
         *(f"is_{name}" for name in candidates),
     ]
@@ -96,7 +102,19 @@ def candidate_features(
     texts: Sequence[str | None], candidates: Sequence[str], page: PageStats, page_type: str
 ) -> list[list[float]]:
     """One feature row per candidate (``texts[i]`` is candidate ``candidates[i]``'s text,
-    None when it found nothing), in :func:`feature_names` order."""
+    None when it found nothing), in :func:`feature_names` order: the
+    :func:`agnostic_features`, then the word F1 with each candidate and the one-hot."""
+    rows, agreement = agnostic_features(texts, page, page_type)
+    return [
+        [*row, *agreement[i], *(float(i == j) for j in range(len(candidates)))] for i, row in enumerate(rows)
+    ]
+
+
+def agnostic_features(
+    texts: Sequence[str | None], page: PageStats, page_type: str
+) -> tuple[list[list[float]], list[list[float]]]:
+    """One row of :data:`AGNOSTIC_FEATURES` per text (None: found nothing), none of them
+    naming whose text it is, and the texts' pairwise word F1 (1 on the diagonal)."""
     words = [tokens(text) for text in texts]
     bags = [Counter(w) for w in words]
     counts = [len(w) for w in words]
@@ -135,11 +153,9 @@ def candidate_features(
                 math.log1p(page.words),
                 page.link_words / page.words if page.words else 0.0,
                 float(page_type == "list"),
-                *agreement[i],
-                *(float(i == j) for j in range(len(candidates))),
             ]
         )
-    return rows
+    return rows, agreement
 
 
 def majority_bag(bags: Sequence[Counter[str]]) -> Counter[str]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.element.model import TreeEnsemble
-from models.quality_features import PageStats
+from models.quality_features import AGNOSTIC_FEATURES, PageStats
 from models.quality_lexicon import Lexicon
 from pipelines.evaluation.text import tokens
 
@@ -34,10 +34,10 @@ NGRAM = 3
 CONTAINED = 0.5
 #: Lines on each side whose votes describe a line's neighbourhood.
 WINDOW = 3
-#: How many of each candidate's page-level features (leading columns of
+#: How many of each candidate's page-level features (the leading columns of
 #: :func:`models.quality_features.candidate_features`, those that do not depend on the
 #: candidate set) a line carries: the first candidate's and its source's.
-PAGE_FEATURES = 16
+PAGE_FEATURES = len(AGNOSTIC_FEATURES)
 
 
 @dataclass(frozen=True)
