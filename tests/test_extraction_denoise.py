@@ -104,6 +104,30 @@ def test_class_words_match_whole_words_only(kept):
     assert text_of(root).endswith("Kept one")
 
 
+@pytest.mark.parametrize(
+    "filed",
+    [
+        "post-7 post type-post hentry category-game-reviews tag-review",
+        "hentry post publish author-kgs category-conferences",
+        "entry-author-jane_doe entry-type-post entry",
+        "entry-category-advertising entry-category-book_reviews entry-author-jane_doe entry",
+    ],
+)
+def test_a_post_filed_under_taxonomy_terms_is_not_named_noise_by_them(filed):
+    """A blog engine's post container names its category, tags and author: those terms
+    (reviews, advertising, author) are data, not the element's role."""
+    archive = (
+        "<div>"
+        + "".join(f"<p>{month} 2012: twelve posts about the river.</p>" for month in range(40))
+        + "</div>"
+    )
+    root = page(
+        f'<div class="{filed}"><h2>A review</h2><p>{STORY}</p></div><div class="author-bio">By Jane</div>{archive}'
+    )
+    denoise(root, ARTICLE)
+    assert text_of(root).startswith(f"A review {STORY} 0 2012")  # the unfiled author box still goes
+
+
 def test_iawce_keeps_a_list_page_s_grids_whose_class_names_the_ads_they_hide():
     sections = "".join(
         f"<section><h2>Section {s}</h2><div class='summary-grid hide-read-more-ad'>"

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 
-from pipelines.extraction.denoise.vocabulary import CODE_TAGS, STATE_NAME
+from pipelines.extraction.denoise.vocabulary import CODE_TAGS, FILED_UNDER, STATE_NAME, TAXONOMY_TERM
 from pipelines.extraction.dom import HtmlElement, remove_keeping_tail
 from pipelines.extraction.lengths import text_length
 
@@ -59,13 +59,18 @@ def quoted(element: HtmlElement) -> bool:
 
 def noise_marker(element: HtmlElement) -> str:
     """The class names and id that the class and discussion steps read, without the names that state what
-    an element lacks or holds (``STATE_NAME``: ``hide-read-more-ad``, ``has-sidebar``)."""
-    return _without_state_names(f"{element.get('class', '')} {element.get('id', '')}")
+    an element lacks or holds (``STATE_NAME``: ``hide-read-more-ad``, ``has-sidebar``), nor,
+    on a post filed under taxonomy terms (``FILED_UNDER``), the terms (``TAXONOMY_TERM``:
+    ``author-kgs``, ``category-game-reviews``)."""
+    return _read_names(f"{element.get('class', '')} {element.get('id', '')}")
 
 
 @lru_cache(maxsize=4096)
-def _without_state_names(names: str) -> str:
-    return " ".join(name for name in names.split() if not STATE_NAME.match(name))
+def _read_names(names: str) -> str:
+    read = [name for name in names.split() if not STATE_NAME.match(name)]
+    if FILED_UNDER.search(names):
+        read = [name for name in read if not TAXONOMY_TERM.match(name)]
+    return " ".join(read)
 
 
 def links(element: HtmlElement) -> list[HtmlElement]:

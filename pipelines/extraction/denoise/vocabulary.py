@@ -462,6 +462,18 @@ STATE_NAME = re.compile(
     re.IGNORECASE,
 )
 
+#: A blog engine files a post's container under its taxonomy terms, one class name each:
+#: ``category-game-reviews``, ``tag-tax-credits``, ``author-kgs``, ``entry-author-garr``,
+#: ``entry-type-post``. The term is the post's data, not the element's role, so on an
+#: element filed under a category, tag or type (``FILED_UNDER``) the names of its terms
+#: (``TAXONOMY_TERM``) are not read as noise words: an ``author-…`` or ``…-reviews`` term
+#: removed the whole post. iawce without a trusted page type, word F1, training /
+#: validation splits: Dragnet 0.8198 / 0.8183 → 0.8608 / 0.8515 (64 pages better, 2 worse,
+#: both by a changed page-type guess); WCXB dev 0.9004 / 0.8742 unchanged, no page changed.
+#: An ``author-bio`` box filed under nothing is still an author box.
+FILED_UNDER = re.compile(r"(?:^|\s)(?:entry-)?(?:category|tag|type)-\w", re.IGNORECASE)
+TAXONOMY_TERM = re.compile(r"(?:entry-)?(?:category|tag|author|type)[-_]\w", re.IGNORECASE)
+
 #: ARIA roles of navigation and page chrome. A ``menu`` or ``menubar`` is a widget's list of
 #: actions (eBay's "Why you're seeing this ad" / "Help & report" behind each sponsored
 #: card): iawce on WCXB dev, word F1, training / validation domains 0.89357 / 0.87490 ->
