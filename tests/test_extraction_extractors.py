@@ -250,3 +250,18 @@ def test_threads_get_the_same_results():
     serial = [iawce.extract(page).to_dict() for page in pages]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert [found.to_dict() for found in pool.map(iawce.extract, pages)] == serial
+
+
+def test_a_story_beside_a_heavy_menu_is_no_list_without_repeated_items():
+    """More than half of the page is link text (two long linked teasers beside the
+    story), but the page holds no three repeated blocks: the story is not read as a list."""
+    teaser = " ".join(f"Section {i} of the paper" for i in range(25))
+    column = f"<a href='/a'>{teaser}</a><a href='/b'>{teaser}</a>"
+    paragraphs = ARTICLE_TEXT.split("\n\n")
+    story = f"<h2>{paragraphs[0]}</h2><p>{' '.join(paragraphs[1:3])}</p><p>{' '.join(paragraphs[3:])}</p>"
+    root = parse_html(
+        f"<html><body><div class='page'><div class='center'>{story}</div>"
+        f"<div class='right'>{column}</div></div></body></html>"
+    )
+    denoise(root, LIST)
+    assert guess_page_type(body_of(root), IawceOptions()) == "article"

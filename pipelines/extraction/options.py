@@ -79,7 +79,8 @@ class IawceOptions:
     #: the earlier of the two is the content (the paper's constant).
     paper_gap: int = 100
     #: Page-type guess (no classifier): a page whose denoised text is more than this
-    #: share link text is a list ...
+    #: share link text is a list when the list ranking finds ``card_min_count`` repeated
+    #: blocks ...
     list_link_share: float = 0.5
     #: ... and so is one whose repeated blocks (the list ranking's pick) are at least
     #: this many, every one with a link, short on average, and hold this share of the text.
