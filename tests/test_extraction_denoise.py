@@ -1086,7 +1086,8 @@ def thread_of_form_wrapped_comments(count: int) -> str:
         for i in range(count)
     )
     search = "<form class='search'><input name='q'><p>Search the forum</p></form>"
-    return f"<div class='thread'><p>{STORY}</p>{comments}</div>{search}"
+    question = "Has anyone got the bridge patch to work? It fails on my machine. " * 3  # no story of 50 words
+    return f"<div class='thread'><p>{question}</p>{comments}</div>{search}"
 
 
 def test_forms_that_wrap_the_comments_of_a_thread_are_its_posts_not_forms():
@@ -1158,17 +1159,17 @@ def test_a_denoise_threshold_set_through_the_settings_changes_the_extraction():
     )
     settings = Settings(
         pagesight_settings(
-            PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"denoise": {"min_text_besides_discussion": 50}}}
+            PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"denoise": {"min_story_besides_discussion": 100}}}
         )
     )
     configured = build_extractor("iawce", settings)
-    assert configured.options.denoise == DenoiseOptions(min_text_besides_discussion=50)
+    assert configured.options.denoise == DenoiseOptions(min_story_besides_discussion=100)
     shared = Page(html, "https://gazette.example/bridge", ARTICLE)  # one parse, a denoised tree per options
     by_default, by_settings = build_extractor("iawce").extract(shared), configured.extract(shared)
     assert by_default is not None and by_settings is not None
-    # The story's 88 words are fewer than the default 150 to keep besides a discussion.
-    assert "thanks to everyone" in by_default.text
-    assert "thanks to everyone" not in by_settings.text and "repair the bridge" in by_settings.text
+    # The story's 88 words are more than the default 50 to keep besides a discussion, fewer than 100.
+    assert "thanks to everyone" not in by_default.text and "repair the bridge" in by_default.text
+    assert "thanks to everyone" in by_settings.text
 
 
 def test_an_unknown_denoise_threshold_in_the_settings_is_an_error():

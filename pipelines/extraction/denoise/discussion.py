@@ -72,7 +72,7 @@ def post_chrome(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]
 
 
 def discussion_blocks(body: HtmlElement, options: DenoiseOptions) -> list[HtmlElement]:
-    """The outermost discussion blocks, when the body keeps enough text besides them.
+    """The outermost discussion blocks, when the body keeps a story besides them.
 
     A discussion may hold ``<article>`` elements (one per comment in HTML5 themes).
     Inline elements and code (a highlighter's ``hljs-comment``) are no discussion. When
@@ -97,9 +97,6 @@ def discussion_blocks(body: HtmlElement, options: DenoiseOptions) -> list[HtmlEl
     discussion_length = sum(shown_length(el) for el in outermost)
     if len(numbered) > 1 and 2 * sum(shown_length(el) for el in numbered) > discussion_length:
         return []
-    besides = shown_length(body) - discussion_length
-    if besides < options.min_text_besides_discussion:
-        return []
     return outermost if longest_story(body, outermost) >= options.min_story_besides_discussion else []
 
 
@@ -116,9 +113,8 @@ def remove_post_chrome(page: DenoisingPage) -> int:
 def remove_discussion(page: DenoisingPage) -> int:
     """Reader discussion under a story (comment threads, by class or id), not a thread's posts.
 
-    When the page keeps at least ``min_text_besides_discussion`` words outside it, and a
-    story (``min_story_besides_discussion`` words of ``<p>`` under one parent, or of lines
-    between ``<br>`` in one block): a news story's comments go, a forum thread (whose posts
+    When the page keeps a story (``min_story_besides_discussion`` words of ``<p>`` under
+    one parent, or of lines between ``<br>`` in one block): a news story's comments go, a forum thread (whose posts
     are its content and are often marked "comment", the rest of the page a sidebar) keeps
     them. A page that declares itself a thread or a Q&A page
     (:func:`~pipelines.extraction.metadata.page_declarations`: JSON-LD or microdata
