@@ -181,17 +181,18 @@ def plain_trafilatura() -> Callable[[str, BenchmarkPage], Extraction | None]:
 
 
 def run_benchmark(
-    pages: list[BenchmarkPage], runs: list[Run]
+    pages: list[BenchmarkPage], runs: list[Run], with_comments: bool = False
 ) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, dict[str, str]]]:
     """Per run, per file id: precision, recall, f1, ms (and the extraction's quality
     estimate, for extractors that give one); and per run that chooses among candidates
-    (its extractor is ``name:candidate``), per file id, the candidate it kept."""
+    (its extractor is ``name:candidate``), per file id, the candidate it kept. The gold is
+    the main text, followed by the readers' comments ``with_comments``."""
     scores: dict[str, dict[str, dict[str, float]]] = {run.label: {} for run in runs}
     choices: dict[str, dict[str, str]] = {}
     started = time.perf_counter()
     for index, page in enumerate(pages, start=1):
         html = decode_html(read_local_artifact(page.record.html_path))
-        gold = tokens(page.record.gold_text)
+        gold = tokens(page.record.gold_text_with_comments if with_comments else page.record.gold_text)
         for run in runs:
             begin = time.perf_counter()
             found = run.extract(html, page)
@@ -367,6 +368,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--options", type=json.loads, default={}, help="extractor options, JSON {name: {field: value}}"
     )
+    parser.add_argument(
+        "--with-comments",
+        action="store_true",
+        help="score against the main text followed by the readers' comments (Dragnet's gold keeps "
+        'them apart); run the extractors with theirs: --options \'{"iawce": {"include_comments": true}, '
+        '"trafilatura": {"include_comments": true}}\'',
+    )
     args = parser.parse_args(argv)
 
     if not (args.dataset / "ground-truth").is_dir():
@@ -394,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(pages)} pages ({unscored} with an empty gold text left out), {len(runs)} runs", file=sys.stderr
     )
 
-    per_page, choices = run_benchmark(pages, runs)
+    per_page, choices = run_benchmark(pages, runs, args.with_comments)
     if len(runs) > 1:
         per_page[ORACLE] = oracle_scores(
             {label: scores for label, scores in per_page.items() if label != PLAIN_TRAFILATURA}
@@ -416,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
                     "split": args.split,
                     "split_file": str(args.split_file),
                     "options": args.options,
+                    "with_comments": args.with_comments,
                     "summaries": summaries,
                     "per_page": per_page,
                     "choices": choices,

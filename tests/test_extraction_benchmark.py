@@ -140,3 +140,41 @@ def test_a_domain_outside_the_split_is_a_clear_error(tmp_path):
     make_dataset(tmp_path / "wcxb")
     with pytest.raises(SystemExit, match=r"domain gazette\.example is not in the split"):
         benchmark.main([str(tmp_path / "wcxb"), "--extractors", "iawce"])
+
+
+def test_scoring_with_the_readers_comments(tmp_path, capsys):
+    """--with-comments scores against the gold's main text and then its comments: iawce
+    and the trafilatura wrapper asked for the comments recall them, at their defaults not."""
+    root = tmp_path / "news"
+    (root / "html").mkdir(parents=True)
+    (root / "ground-truth").mkdir()
+    story = " ".join(["The council met on Tuesday and agreed to repair the old bridge."] * 6)
+    comments = [f"Comment number {i} thanks the council for the repair." for i in range(3)]
+    thread = "".join(f"<div class='comment'><p>{text}</p></div>" for text in comments)
+    html = f"<html><body><article><p>{story}</p></article><div id='comments'>{thread}</div></body></html>"
+    (root / "html" / "0001.html.gz").write_bytes(gzip.compress(html.encode()))
+    gold = {"main_content": story, "comments": "\n".join(comments)}
+    record = {"url": "https://gazette.example/1", "ground_truth": gold}
+    (root / "ground-truth" / "0001.json").write_text(json.dumps(record))
+    files = {"0001": {"page_type": "article", "domain": "gazette.example", "split": "dev"}}
+    (root / "metadata.json").write_text(json.dumps({"files": files}))
+    split = {"train": ["gazette.example"], "validation": [], "heldout": [], "folds": [["gazette.example"]]}
+    (root / "split.json").write_text(json.dumps(split))
+    asked = {name: {"include_comments": True} for name in ("iawce", "trafilatura")}
+    for name, options in (("defaults", {}), ("asked", asked)):
+        out = tmp_path / f"{name}.json"
+        common = [
+            "--extractors",
+            "iawce,trafilatura",
+            "--split-file",
+            str(root / "split.json"),
+            "--out",
+            str(out),
+        ]
+        assert benchmark.main([str(root), *common, "--with-comments", "--options", json.dumps(options)]) == 0
+        results = json.loads(out.read_text())
+        assert results["with_comments"] is True
+        for extractor in ("iawce", "trafilatura"):
+            recall = results["per_page"][extractor]["0001"]["recall"]
+            assert recall == 1.0 if name == "asked" else recall < 0.9, (name, extractor, recall)
+    capsys.readouterr()

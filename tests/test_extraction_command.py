@@ -165,3 +165,34 @@ def test_one_page_outside_a_crawl_imports_no_crawl_machinery():
     from tests.test_crawl_startup import imported_after
 
     assert imported_after("import pipelines.extraction.standalone", ("scrapy", "pipelines.extract")) == []
+
+
+def test_command_keeps_a_story_s_comments_when_asked(tmp_path):
+    story = " ".join(["The council met on Tuesday and agreed to repair the old bridge."] * 6)
+    comments = "".join(
+        f"<li class='comment'><b>reader{i}</b> said: Comment number {i} thanks the council.</li>"
+        for i in range(3)
+    )
+    page = tmp_path / "story.html"
+    page.write_text(
+        f"<html><body><article><h1>Bridge repairs</h1><p>{story}</p>"
+        f"<ol class='comments'>{comments}</ol></article></body></html>",
+        encoding="utf-8",
+    )
+    plain = scrapy_extract(str(page), "--format", "text", "--extractor", "iawce", "--page-type", "article")
+    assert plain.returncode == 0, plain.stderr
+    assert "repair the old bridge" in plain.stdout and "Comment number" not in plain.stdout
+    asked = scrapy_extract(
+        str(page),
+        "--format",
+        "text",
+        "--extractor",
+        "iawce",
+        "--page-type",
+        "article",
+        "-s",
+        'PAGESIGHT_EXTRACTOR_OPTIONS={"iawce": {"include_comments": true}}',
+    )
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.startswith(plain.stdout.rstrip("\n"))
+    assert asked.stdout.rstrip("\n").endswith("reader2 said: Comment number 2 thanks the council.")

@@ -1184,3 +1184,11 @@ def test_an_unknown_denoise_threshold_in_the_settings_is_an_error():
 def test_the_committed_step_catalogue_is_written_from_the_steps():
     # Stale after a change to STEPS or a step's docstring: python -m pipelines.extraction.denoise.catalogue
     assert CATALOGUE_PATH.read_text(encoding="utf-8") == catalogue()
+
+
+def test_denoise_hands_back_the_discussion_it_removed():
+    root = page(f"<article><p>{STORY}</p><div class='comments'><p>First comment.</p></div></article>")
+    removed: list = []
+    denoise(root, ARTICLE, discussion=removed)
+    assert [element.get("class") for element in removed] == ["comments"]
+    assert text_of(root) == STORY and " ".join(removed[0].itertext()) == "First comment."

@@ -40,6 +40,12 @@ class WcxbRecord:
         return self.ground_truth.get("main_content") or ""
 
     @property
+    def gold_text_with_comments(self) -> str:
+        """The main text, then the readers' comments where the gold keeps them apart
+        (Dragnet's ``comments``): what an extraction with ``include_comments`` is scored on."""
+        return "\n\n".join(part for part in (self.gold_text, self.ground_truth.get("comments") or "") if part)
+
+    @property
     def known_page_type(self) -> str:
         """The page type, for records read with ``require_page_type`` (the default)."""
         if self.page_type is None:

@@ -46,8 +46,9 @@ def description_blocks(root: HtmlElement) -> list[Block]:
 class _Iawce(ABC):
     """Shared steps: the page's tree denoised for its type and measured (shared by both
     modes: :meth:`ParsedPage.denoised <pipelines.extraction.parsed.ParsedPage.denoised>`),
-    then the mode's own article or list algorithm; the page's metadata. Thresholds come
-    from ``options``."""
+    then the mode's own article or list algorithm (on an article, with
+    ``options.include_comments``, the reader discussion after it); the page's metadata.
+    Thresholds come from ``options``."""
 
     name: ClassVar[str] = ""
     Options: ClassVar[type[IawceOptions]] = IawceOptions
@@ -70,6 +71,10 @@ class _Iawce(ABC):
             blocks, items = self.list_content(tree.body, tree.lengths, parsed.base)
         else:
             blocks, items = self.article_content(tree.body, tree.lengths, parsed.base), []
+            if self.options.include_comments:
+                blocks += [
+                    block for thread in tree.discussion for block in render_blocks(thread, parsed.base)
+                ]
         if not blocks:
             blocks = description_blocks(parsed.root)
         if not blocks:

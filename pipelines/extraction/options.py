@@ -97,3 +97,7 @@ class IawceOptions:
     #: The denoiser's thresholds, which every step above reads the page through:
     #: ``{"iawce": {"denoise": {"max_hidden_share": 0.3}}}`` sets one.
     denoise: DenoiseOptions = field(default_factory=DenoiseOptions)
+    #: Keep the reader discussion under an article (comment threads, which the discussion
+    #: step removes) after its content, as trafilatura's ``include_comments`` does:
+    #: ``{"iawce": {"include_comments": true}}``. Off: a corpus of stories wants none.
+    include_comments: bool = False

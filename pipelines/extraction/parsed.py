@@ -31,6 +31,8 @@ class DenoisedTree:
 
     root: HtmlElement
     page_type: str
+    #: The reader discussion denoising removed (detached subtrees, in page order).
+    discussion: tuple[HtmlElement, ...] = ()
 
     @property
     def body(self) -> HtmlElement:
@@ -82,6 +84,7 @@ class ParsedPage:
         tree = self._denoised.get(key)
         if tree is None:
             root = deepcopy(self.root)
-            denoise(root, page_type, self.boxes, options.denoise)
-            tree = self._denoised[key] = DenoisedTree(root, page_type)
+            discussion: list[HtmlElement] = []
+            denoise(root, page_type, self.boxes, options.denoise, discussion)
+            tree = self._denoised[key] = DenoisedTree(root, page_type, tuple(discussion))
         return tree

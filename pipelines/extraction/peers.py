@@ -147,10 +147,13 @@ class TrafilaturaExtractor(PeerExtractor):
             favor_recall=self.options.favor_recall,
         )
         data = json.loads(found) if found else {}
+        # trafilatura's JSON keeps the comments apart from the text, where its plain text
+        # output appends them: with include_comments they follow the text here too.
+        parts = (data.get("text"), data.get("comments") if self.options.include_comments else None)
         return text_extraction(
             self.name,
             page,
-            data.get("text"),
+            "\n".join(part for part in parts if part),
             title=data.get("title"),
             author=data.get("author"),
             published=data.get("date"),

@@ -123,4 +123,6 @@ def remove_discussion(page: DenoisingPage) -> int:
     other WCXB dev training or validation page changed)."""
     if page.declared.thread:
         return 0
-    return page.remove(discussion_blocks(page.body, page.options))
+    blocks = [block for block in discussion_blocks(page.body, page.options) if block not in page.spared]
+    page.discussion.extend(blocks)
+    return page.remove(blocks)

@@ -4,7 +4,7 @@ a declared product description, one for copies that need not)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -34,6 +34,9 @@ class DenoisingPage:
     boxes: list[dict[str, Any]] | None
     declared: Declarations
     spared: frozenset[HtmlElement]
+    #: The reader discussion the discussion step removed, in page order (detached
+    #: subtrees): ``include_comments`` renders them after the content.
+    discussion: list[HtmlElement] = field(default_factory=list)
 
     @classmethod
     def read(

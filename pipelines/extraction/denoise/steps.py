@@ -84,10 +84,12 @@ def denoise(
     page_type: str,
     boxes: list[dict[str, Any]] | None = None,
     options: DenoiseOptions = DenoiseOptions(),
+    discussion: list[HtmlElement] | None = None,
 ) -> Counter[str]:
     """Remove noise from the tree of ``root`` in place: the :data:`STEPS` that run on
     ``page_type``, in order, with the thresholds of ``options``. Returns the removals by
-    step name (those that removed any)."""
+    step name (those that removed any); the reader discussion the discussion step removed
+    is added to ``discussion`` when given (for ``include_comments``)."""
     table = NOISE_TABLES.get(page_type)
     if table is None:
         raise ValueError(f"no noise table for page type {page_type!r}; known: {', '.join(NOISE_TABLES)}")
@@ -96,4 +98,6 @@ def denoise(
     removed: Counter[str] = Counter()
     for step in steps:
         removed[step.name] += step.function(page)
+    if discussion is not None:
+        discussion.extend(page.discussion)
     return +removed
