@@ -220,3 +220,20 @@ def test_justext_keeps_a_story_in_a_script_its_stoplists_miss_and_drops_its_menu
     assert found is not None
     assert all(p in found.text for p in story)
     assert menu[-1] not in found.text and footer not in found.text
+
+
+@pytest.mark.parametrize("name", ["trafilatura", "justext"])
+def test_a_peer_built_holds_the_one_merged_jus_text_stoplist_trafilatura_falls_back_on(name, monkeypatch):
+    """Built with the extractor, not midway through a crawl, and trafilatura's fallback
+    to jusText uses ours instead of building its own copy."""
+    import justext.core
+    import trafilatura.external
+
+    from pipelines.extraction.peers import all_stoplists
+
+    monkeypatch.setattr(trafilatura.external, "JT_STOPLIST", None)
+    justext.core.define_stoplist.cache_clear()
+    all_stoplists.cache_clear()
+    build_extractor(name)
+    assert trafilatura.external.JT_STOPLIST is all_stoplists()
+    assert justext.core.define_stoplist.cache_info().currsize == 1
