@@ -237,3 +237,15 @@ def test_a_peer_built_holds_the_one_merged_jus_text_stoplist_trafilatura_falls_b
     build_extractor(name)
     assert trafilatura.external.JT_STOPLIST is all_stoplists()
     assert justext.core.define_stoplist.cache_info().currsize == 1
+
+
+def test_trafilatura_built_has_dateparser_compile_every_locale_it_could_try_midway(monkeypatch):
+    """Its regexes, which dateparser keeps per locale once compiled: at build time, not at
+    the first date string that sends it through most locales."""
+    from dateparser.languages.dictionary import Dictionary
+    from dateparser.languages.loader import default_loader
+
+    monkeypatch.setattr(Dictionary, "_split_regex_cache", {})
+    build_extractor("trafilatura")
+    (compiled,) = Dictionary._split_regex_cache.values()
+    assert len(compiled) == len(list(default_loader.get_locale_map()))

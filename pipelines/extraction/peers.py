@@ -141,6 +141,7 @@ class TrafilaturaExtractor(PeerExtractor):
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
         extractor = super().from_settings(settings)
         preload_all_stoplists()
+        preload_date_locales()
         return extractor
 
     def extract(self, page: Page) -> Extraction | None:
@@ -289,6 +290,22 @@ def preload_all_stoplists() -> None:
     with contextlib.suppress(ImportError):  # trafilatura is optional here
         trafilatura_external: Any = importlib.import_module("trafilatura.external")
         trafilatura_external.JT_STOPLIST = stoplist
+
+
+#: A string no dateparser locale reads, so that it tries them all.
+UNREADABLE_DATE = "qzxv wkpj"
+
+
+def preload_date_locales() -> None:
+    """Compile now the regexes dateparser compiles for each locale it tries and keeps for
+    the process's life. trafilatura's date search (htmldate) hands dateparser the strings
+    its own patterns miss, and dateparser tries locale after locale until one reads the
+    string; the first string that sent it through most of them was a step of 40.5 MiB in
+    the crawl process at page 3,068 of a 5,000-page soak (replaying the feed's extraction
+    reproduces it). A string no locale reads compiles them all at once: 40.3 MiB, 1.4 s."""
+    from htmldate.extractors import get_external_parser
+
+    get_external_parser().get_date_data(UNREADABLE_DATE)
 
 
 def html_fragment_text(fragment: str) -> str:
