@@ -61,8 +61,9 @@ class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # typ
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         """The crawler's one handler, for http and https alike: Scrapy builds a handler
-        per scheme, and each of scrapy-playwright's starts its own Playwright driver and
-        browser, so a crawl kept two of each, one never used when every URL is http."""
+        per scheme, and each of scrapy-playwright's starts its own Playwright driver, and
+        its own browser at its first page, so a crawl kept an idle second driver, and a
+        second browser once it met both schemes."""
         handler = _HANDLERS.get(crawler)
         if not isinstance(handler, cls):
             handler = _HANDLERS[crawler] = cls(crawler)
