@@ -32,15 +32,16 @@ run beside the test suite until page 3,350, the crawl process's private memory w
 from 811 to 813.
 
 The 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs, one
-Playwright driver and browser, jusText's stoplists built at start), 0 lost, 0 duplicates,
+Playwright driver, jusText's stoplists built at start), 0 lost, 0 duplicates,
 was not flat: the total anonymous memory went from 1,157 MiB at page 500 to 1,360 at page
 5,100 (+15.5 % the median of the last 10 samples; +28.3 % at most, at a 4 MB page near
 page 4,900; beyond ±10 % in 39 of 92 samples, all from page 3,100). The crawl process
 went from 700 to 828 MiB, in steps at the runs of list pages near pages 1,975 (+35) and
 3,100 (+45), and flat between; the driver from 168 to 238 (up to 255), the browser from 49
-to 67. Replaying the extraction of the feed's first 3,300 pages in one process
-(``pagesight.api.extract``, with the crawl's cache clearing and trimming) held it flat,
-so the crawl process's steps are elsewhere (not found yet). The earlier run, before the
+to 67. Replaying the feed's extraction in one process (``pagesight.api.extract``, with
+the crawl's cache clearing and trimming) reproduced the second step, at page 3,068
+(dateparser's regexes for most locales, now compiled when trafilatura is built:
+``pipelines.extraction.peers.preload_date_locales``), not the first. The earlier run, before the
 stoplists and the driver were shared, had total PSS +28.1 % (1,798 to 2,173 MiB).
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
