@@ -26,23 +26,22 @@ while a 4 MB page rendered), and the tree's total at page 1,100 came out +18 % o
 and of the total, from the sample at ``--baseline-page`` (500) over every later sample; the
 crawl is flat when the total anonymous memory's stays within ±10 % (VERDICT_MEASURE).
 Anonymous, not PSS or private memory, because those also count mapped files, which other
-processes on the machine move between shared and private: in the 5,000-page soak below,
-run beside the test suite until page 3,350, the crawl process's private memory went from
-835 to 1,148 MiB between pages 3,350 and 3,400, as the suite ended, its anonymous memory
-from 811 to 813.
+processes on the machine move between shared and private: in a 5,000-page soak run beside
+the test suite until page 3,350, the crawl process's private memory went from 835 to
+1,148 MiB between pages 3,350 and 3,400, as the suite ended, its anonymous memory from 811
+to 813.
 
 The 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs, one
-Playwright driver, jusText's stoplists built at start), 0 lost, 0 duplicates,
-was not flat: the total anonymous memory went from 1,157 MiB at page 500 to 1,360 at page
-5,100 (+15.5 % the median of the last 10 samples; +28.3 % at most, at a 4 MB page near
-page 4,900; beyond ±10 % in 39 of 92 samples, all from page 3,100). The crawl process
-went from 700 to 828 MiB, in steps at the runs of list pages near pages 1,975 (+35) and
-3,100 (+45), and flat between; the driver from 168 to 238 (up to 255), the browser from 49
-to 67. Replaying the feed's extraction in one process (``pagesight.api.extract``, with
-the crawl's cache clearing and trimming) reproduced the second step, at page 3,068
-(dateparser's regexes for most locales, now compiled when trafilatura is built:
-``pipelines.extraction.peers.preload_date_locales``), not the first. The earlier run, before the
-stoplists and the driver were shared, had total PSS +28.1 % (1,798 to 2,173 MiB).
+Playwright driver, jusText's stoplists and dateparser's locales built at start), 0 lost,
+0 duplicates, was not flat: the total anonymous memory went from 1,194 MiB at page 500 to
+1,452 at page 5,100 (+18.0 % the median of the last 10 samples; +35.9 % at most, at a
+sample at page 4,900; beyond ±10 % in 37 of 92 samples, all from page 3,100). The
+crawl process went from 749 to 896 MiB, in steps (+30 MiB at the list pages near page
+1,800, +50 after the 4 MB page near 3,450), the driver from 161 to 269, the browser from
+49 to 69. The run before it, without dateparser's locales at start, had +28.3 % at most:
+then the crawl process also stepped up 40.5 MiB at page 3,068, where replaying the feed's
+extraction in one process (``pagesight.api.extract``) found dateparser compiling its
+regexes for most locales (``pipelines.extraction.peers.preload_date_locales``).
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to
