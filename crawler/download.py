@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
+from typing import Self
 
 from scrapy.crawler import Crawler
 from scrapy.http import Request, Response
@@ -29,6 +31,10 @@ logger = logging.getLogger(__name__)
 #: Seconds a page's download may take beyond its load and capture timeouts (opening and
 #: closing the page, reading its content) before it counts as stalled.
 DEADLINE_MARGIN = 30.0
+
+
+#: Each crawler's one handler (:meth:`DeadlinePlaywrightDownloadHandler.from_crawler`).
+_HANDLERS: weakref.WeakKeyDictionary[Crawler, DeadlinePlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
 
 
 class BrowserStalled(TimeoutError):
@@ -50,6 +56,24 @@ class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # typ
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.deadline = download_deadline(crawler.settings)
+        self.closed = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        """The crawler's one handler, for http and https alike: Scrapy builds a handler
+        per scheme, and each of scrapy-playwright's starts its own Playwright driver, and
+        its own browser at its first page, so a crawl kept an idle second driver, and a
+        second browser once it met both schemes."""
+        handler = _HANDLERS.get(crawler)
+        if not isinstance(handler, cls):
+            handler = _HANDLERS[crawler] = cls(crawler)
+        return handler
+
+    async def close(self) -> None:
+        """Close once, though Scrapy closes the handler of each scheme."""
+        if not self.closed:
+            self.closed = True
+            await super().close()
 
     async def download_request(self, request: Request) -> Response:
         response: Response

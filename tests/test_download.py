@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from scrapy.core.downloader.handlers import DownloadHandlers
 from scrapy.http import HtmlResponse, Request
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
@@ -49,6 +50,29 @@ def test_the_project_downloads_pages_through_the_deadline_handler():
     # The e2e crawls (tests/test_crawl*.py) run through it; here: the names resolve.
     for path in project_settings.DOWNLOAD_HANDLERS.values():
         assert load_object(path) is DeadlinePlaywrightDownloadHandler
+
+
+def test_one_handler_and_one_browser_serve_both_schemes_and_close_once(monkeypatch):
+    launched, closed = [], []
+    monkeypatch.setattr(
+        ScrapyPlaywrightDownloadHandler, "__init__", lambda self, crawler: launched.append(self)
+    )
+
+    async def close(self):
+        closed.append(self)
+
+    monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "close", close)
+    crawler = get_crawler(
+        settings_dict={
+            name: getattr(project_settings, name)
+            for name in ("DOWNLOAD_HANDLERS", "PAGESIGHT_PAGE_TIMEOUT", "PAGESIGHT_CAPTURE_TIMEOUT")
+        }
+    )
+    handlers = DownloadHandlers(crawler)  # builds the (not lazy) handler of each scheme
+    assert handlers._get_handler("http") is handlers._get_handler("https") is launched[0]
+    assert len(launched) == 1
+    asyncio.run(handlers._close())  # as at engine_stopped: each scheme's handler closed
+    assert closed == launched
 
 
 def test_a_page_the_browser_never_finishes_fails_as_a_timeout(monkeypatch):

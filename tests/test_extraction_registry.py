@@ -220,3 +220,32 @@ def test_justext_keeps_a_story_in_a_script_its_stoplists_miss_and_drops_its_menu
     assert found is not None
     assert all(p in found.text for p in story)
     assert menu[-1] not in found.text and footer not in found.text
+
+
+@pytest.mark.parametrize("name", ["trafilatura", "justext"])
+def test_a_peer_built_holds_the_one_merged_jus_text_stoplist_trafilatura_falls_back_on(name, monkeypatch):
+    """Built with the extractor, not midway through a crawl, and trafilatura's fallback
+    to jusText uses ours instead of building its own copy."""
+    import justext.core
+    import trafilatura.external
+
+    from pipelines.extraction.peers import all_stoplists
+
+    monkeypatch.setattr(trafilatura.external, "JT_STOPLIST", None)
+    justext.core.define_stoplist.cache_clear()
+    all_stoplists.cache_clear()
+    build_extractor(name)
+    assert trafilatura.external.JT_STOPLIST is all_stoplists()
+    assert justext.core.define_stoplist.cache_info().currsize == 1
+
+
+def test_trafilatura_built_has_dateparser_compile_every_locale_it_could_try_midway(monkeypatch):
+    """Its regexes, which dateparser keeps per locale once compiled: at build time, not at
+    the first date string that sends it through most locales."""
+    from dateparser.languages.dictionary import Dictionary
+    from dateparser.languages.loader import default_loader
+
+    monkeypatch.setattr(Dictionary, "_split_regex_cache", {})
+    build_extractor("trafilatura")
+    (compiled,) = Dictionary._split_regex_cache.values()
+    assert len(compiled) == len(list(default_loader.get_locale_map()))

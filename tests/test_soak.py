@@ -102,16 +102,20 @@ def test_a_sample_is_the_median_of_its_readings_and_the_renderers_range() -> Non
     assert sample["renderers"] == [1, 6]
 
 
-def sample(pages: int, total: float, renderers: float, private_total: float = 1000.0) -> dict[str, Any]:
-    """A sample (MiB): the crawl and the renderers make the total PSS."""
+def sample(
+    pages: int, total: float, renderers: float, private_total: float = 1000.0, anonymous_total: float = 900.0
+) -> dict[str, Any]:
+    """A sample (MiB): the crawl and the renderers make the total PSS; the crawl alone the
+    private and the anonymous memory."""
     pss = dict.fromkeys(soak.ROLES, 0.0) | {"crawl": total - renderers, "renderers": renderers}
     private = dict.fromkeys(soak.ROLES, 0.0) | {"crawl": private_total}
+    anonymous = dict.fromkeys(soak.ROLES, 0.0) | {"crawl": anonymous_total}
     return {
         "pages": pages,
         "readings": 12,
         "pss_mib": pss | {"total": total},
         "private_mib": private | {"total": private_total},
-        "anonymous_mib": private | {"total": private_total},
+        "anonymous_mib": anonymous | {"total": anonymous_total},
         "renderers": [1, 4],
     }
 
@@ -121,7 +125,7 @@ def test_the_verdict_is_the_largest_deviation_from_the_baseline_page_after_it() 
         sample(450, 4000.0, 100.0),  # before the baseline: not judged
         sample(500, 2000.0, 100.0),
         sample(550, 2150.0, 250.0),
-        sample(600, 1880.0, 50.0, private_total=900.0),
+        sample(600, 1880.0, 50.0, private_total=900.0, anonymous_total=990.0),
         sample(650, 2100.0, 50.0),
     ]
     verdict = soak.flatness(samples, 500)
@@ -133,16 +137,18 @@ def test_the_verdict_is_the_largest_deviation_from_the_baseline_page_after_it() 
     assert pss["crawl"] == pytest.approx(0.0789, abs=1e-4)  # 2,050 against 1,900
     assert pss["driver"] is None  # no memory at the baseline: no ratio
     assert verdict["max_deviation"]["private"]["total"] == -0.1
-    assert verdict["flat"]
+    assert verdict["max_deviation"]["anonymous"]["total"] == 0.1
+    assert verdict["measure"] == "anonymous" and verdict["flat"]
 
 
-def test_only_the_total_pss_beyond_ten_percent_either_way_is_not_flat() -> None:
-    for total in (2201.0, 1799.0):
-        verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, total, 100.0)], 500)
+def test_only_the_total_anonymous_memory_beyond_ten_percent_either_way_is_not_flat() -> None:
+    for total in (990.1, 809.9):
+        verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, 2000.0, 100.0, 1000.0, total)], 500)
         assert verdict is not None and not verdict["flat"], total
-    verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, 2200.0, 100.0, 1500.0)], 500)
+    verdict = soak.flatness([sample(500, 2000.0, 100.0), sample(550, 3000.0, 100.0, 1500.0, 990.0)], 500)
     assert verdict is not None and verdict["flat"]
-    assert verdict["max_deviation"]["private"]["total"] == 0.5  # reported, not judged
+    assert verdict["max_deviation"]["pss"]["total"] == 0.5  # reported, not judged
+    assert verdict["max_deviation"]["private"]["total"] == 0.5
 
 
 def test_no_verdict_without_the_baseline_sample_or_a_later_one() -> None:
@@ -152,13 +158,13 @@ def test_no_verdict_without_the_baseline_sample_or_a_later_one() -> None:
 
 
 def test_the_table_shows_each_role_at_the_baseline_and_the_end() -> None:
-    samples = [sample(500, 2000.0, 100.0), sample(550, 2300.0, 400.0, 1100.0)]
+    samples = [sample(500, 2000.0, 100.0), sample(550, 2300.0, 400.0, 1100.0, 1000.0)]
     table = soak.memory_table(samples, soak.flatness(samples, 500))
     assert "| renderers | 100.0 | 400.0 | +300.0% | 0.0 | 0.0 | n/a | 0.0 | 0.0 | n/a |" in table
     assert (
-        "| total | 2000.0 | 2300.0 | +15.0% | 1000.0 | 1100.0 | +10.0% | 1000.0 | 1100.0 | +10.0% |" in table
+        "| total | 2000.0 | 2300.0 | +15.0% | 1000.0 | 1100.0 | +10.0% | 900.0 | 1000.0 | +11.1% |" in table
     )
-    assert "NOT flat" in table
+    assert "NOT flat: the total anonymous memory's largest deviation from page 500" in table
 
 
 def test_the_feed_is_counted_from_where_the_last_count_stopped(tmp_path: Path) -> None:
