@@ -114,9 +114,9 @@ def remove_discussion(page: DenoisingPage) -> int:
     """Reader discussion under a story (comment threads, by class or id), not a thread's posts.
 
     When the page keeps a story (``min_story_besides_discussion`` words of ``<p>`` under
-    one parent, or of lines between ``<br>`` in one block): a news story's comments go, a forum thread (whose posts
-    are its content and are often marked "comment", the rest of the page a sidebar) keeps
-    them. A page that declares itself a thread or a Q&A page
+    one parent, or of lines between ``<br>`` in one block): a news story's comments go, a
+    forum thread (whose posts are its content and are often marked "comment", the rest of
+    the page a sidebar) keeps them. A page that declares itself a thread or a Q&A page
     (:func:`~pipelines.extraction.metadata.page_declarations`: JSON-LD or microdata
     ``DiscussionForumPosting``, ``QAPage``) keeps them too: Vanilla marks the replies under
     a first post of several paragraphs as comments (open.vanillaforums.com 0.67 -> 0.98; no
