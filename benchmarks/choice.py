@@ -5,6 +5,7 @@ one protocol.
     .venv/bin/python benchmarks/choice.py collect ../shared/datasets/dragnet --cache $DATA/dragnet.jsonl
     .venv/bin/python benchmarks/choice.py evaluate --wcxb $DATA/wcxb.jsonl --dragnet $DATA/dragnet.jsonl \\
         [--fit-on trafilatura,readability,justext] [--choose-among iawce,trafilatura,readability] [--heldout]
+    .venv/bin/python benchmarks/choice.py consensus --wcxb $DATA/wcxb.jsonl --dragnet $DATA/dragnet.jsonl [--heldout]
 
 ``collect`` runs every candidate (:data:`CANDIDATES`) on each page of a WCXB-layout folder
 with no page type (what ``scrapy extract`` and an unsure crawl do) and caches, per page, its
@@ -25,6 +26,14 @@ and the held-out splits of both only with ``--heldout`` (once per change set).
 Printed per family and split: iawce's, trafilatura's and the oracle's mean word F1, and for
 each margin the pick's mean word F1, how often it leaves iawce, and the Spearman
 correlation of the picked candidate's estimate with its true F1.
+
+``consensus`` chooses the thresholds of the ensemble's peer consensus
+(:mod:`pipelines.extraction.consensus`) the same way: over :data:`CONSENSUS_GRID`, on
+pages iawce read as articles, the setting with the best mean on Dragnet's validation split
+among those that keep each of WCXB dev's training and validation splits within
+:data:`WCXB_TOLERANCE` of iawce. Printed: the shipped setting's and the chosen one's
+change over iawce per family and split, with a paired bootstrap 95 % interval and the
+pages better and worse, and the shipped setting without the article type.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from statistics import fmean
 
@@ -52,7 +62,8 @@ from models.quality_training import quality_metrics
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
-from pipelines.extraction import Page, build_extractor, decode_html
+from pipelines.extraction import ARTICLE, Page, build_extractor, decode_html
+from pipelines.extraction.consensus import ConsensusOptions, consensus_peer
 
 #: The extractors collected: ours (iawce reads the page as its guessed type and as the
 #: other one; DOM PageRank) and the peers.
@@ -66,6 +77,15 @@ MARGINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 1.0)
 SUPPORTED = 0.8
 #: A line of at most this many words is short (bylines, dates, "Reply", teaser titles).
 SHORT_LINE = 5
+#: The peer consensus's settings tried: (min_peer_agreement, margin, min_short_share).
+CONSENSUS_GRID = [
+    (agreement, margin, short)
+    for agreement in (0.5, 0.6, 0.7, 0.8)
+    for margin in (-0.1, 0.0, 0.1, 0.2)
+    for short in (0.0, 0.2, 0.4, 0.5, 0.6)
+]
+#: How far below iawce a consensus setting may leave each of WCXB dev's tuning splits.
+WCXB_TOLERANCE = 0.002
 
 
 #: The columns of :func:`candidate_agnostic_features`, in order: the ensemble's
@@ -289,6 +309,80 @@ def evaluate(
     return "\n".join(lines)
 
 
+def consensus_gains(pages: list[CachedPage], options: ConsensusOptions, typed: bool = True) -> np.ndarray:
+    """Per page, the word F1 of the consensus's choice less iawce's (0 where it keeps
+    iawce); ``typed``: only on pages iawce read as articles, as the ensemble asks it."""
+    gains = []
+    for page in pages:
+        lead = page.texts["iawce"]
+        peer = None
+        if lead and (page.page_type == ARTICLE or not typed):
+            peer = consensus_peer(lead, page.texts, options)
+        if peer is None:
+            gains.append(0.0)
+            continue
+        gold = tokens(page.gold)
+        gains.append(word_prf(tokens(page.texts[peer]), gold).f1 - word_prf(tokens(lead), gold).f1)
+    return np.array(gains)
+
+
+def bootstrap_interval(values: np.ndarray, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """The paired bootstrap 95 % interval of the mean of per-page differences."""
+    rng = np.random.default_rng(seed)
+    means = np.sort(rng.choice(values, size=(draws, len(values))).mean(axis=1))
+    return float(means[int(0.025 * draws)]), float(means[int(0.975 * draws) - 1])
+
+
+def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout: bool) -> str:
+    """The consensus's thresholds chosen on Dragnet validation, and the report (see the
+    module docstring)."""
+    splits = {
+        (family, role): [page for page in pages if page.role == role]
+        for family, pages in (("WCXB dev", wcxb), ("Dragnet", dragnet))
+        for role in (TRAIN, VALIDATION, HELDOUT)
+    }
+
+    def options(setting: tuple[float, float, float]) -> ConsensusOptions:
+        agreement, margin, short = setting
+        return ConsensusOptions(min_peer_agreement=agreement, margin=margin, min_short_share=short)
+
+    @cache
+    def mean_gain(setting: tuple[float, float, float], key: tuple[str, str]) -> float:
+        return float(consensus_gains(splits[key], options(setting)).mean())
+
+    allowed = [
+        setting
+        for setting in CONSENSUS_GRID
+        if min(mean_gain(setting, ("WCXB dev", role)) for role in (TRAIN, VALIDATION)) >= -WCXB_TOLERANCE
+    ]
+    if not allowed:
+        raise SystemExit(f"no consensus setting keeps WCXB dev within {WCXB_TOLERANCE} of iawce")
+    chosen = max(allowed, key=lambda setting: mean_gain(setting, ("Dragnet", VALIDATION)))
+    default = ConsensusOptions()
+    shipped = (default.min_peer_agreement, default.margin, default.min_short_share)
+    lines = [
+        f"chosen on Dragnet validation (WCXB dev train and validation each within {WCXB_TOLERANCE}): "
+        f"min_peer_agreement {chosen[0]}, margin {chosen[1]}, min_short_share {chosen[2]}; "
+        f"shipped: {shipped[0]}, {shipped[1]}, {shipped[2]}"
+    ]
+    roles = (TRAIN, VALIDATION, HELDOUT) if heldout else (TRAIN, VALIDATION)
+    rows = [("shipped", options(shipped), True), ("chosen", options(chosen), True)]
+    rows.append(("shipped, any page type", options(shipped), False))
+    for (family, role), pages in splits.items():
+        if role not in roles or not pages:
+            continue
+        base = fmean(word_prf(tokens(page.texts["iawce"] or ""), tokens(page.gold)).f1 for page in pages)
+        lines.append(f"{family} {role} ({len(pages)} pages): iawce {base:.4f}")
+        for label, setting, typed in rows:
+            gains = consensus_gains(pages, setting, typed)
+            low, high = bootstrap_interval(gains)
+            lines.append(
+                f"  {label}: {base + gains.mean():.4f} ({gains.mean():+.4f} [{low:+.4f}, {high:+.4f}]), "
+                f"{(gains > 0.005).sum()} pages better, {(gains < -0.005).sum()} worse"
+            )
+    return "\n".join(lines)
+
+
 def names(value: str) -> list[str]:
     """A comma-separated list of extractor names."""
     return [name.strip() for name in value.split(",") if name.strip()]
@@ -306,6 +400,12 @@ def main(argv: list[str] | None = None) -> int:
     evaluating.add_argument("--fit-on", default=",".join(PEERS), help=f"default {','.join(PEERS)}")
     evaluating.add_argument("--choose-among", default="iawce,trafilatura,readability")
     evaluating.add_argument("--heldout", action="store_true", help="also score the held-out splits (once)")
+    agreeing = commands.add_parser(
+        "consensus", help="choose the peer consensus's thresholds on Dragnet validation"
+    )
+    agreeing.add_argument("--wcxb", type=Path, required=True, help="WCXB dev's cache")
+    agreeing.add_argument("--dragnet", type=Path, required=True, help="Dragnet's cache")
+    agreeing.add_argument("--heldout", action="store_true", help="also score the held-out splits (once)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         if not (args.dataset / "ground-truth").is_dir():
@@ -315,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     caches = {path: read_cache(path) for path in (args.wcxb, args.dragnet)}
     if missing := [str(path) for path, pages in caches.items() if not pages]:
         raise SystemExit(f"no cached pages in {', '.join(missing)}: run `collect` first")
+    if args.command == "consensus":
+        print(consensus_report(caches[args.wcxb], caches[args.dragnet], args.heldout))
+        return 0
     fit_on, among = names(args.fit_on), names(args.choose_among)
     print(evaluate(caches[args.wcxb], caches[args.dragnet], fit_on, among, args.heldout))
     return 0

@@ -1,0 +1,109 @@
+"""Peer consensus: the rule on hand-made texts, then the shipped ensemble on a story whose
+comment thread iawce keeps and trafilatura and readability drop (raw HTML, no browser)."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.settings import Settings
+
+from pipelines.evaluation.text import tokens
+from pipelines.extraction import Page, build_extractor
+from pipelines.extraction.consensus import ConsensusOptions, consensus_peer, word_agreement
+
+STORY = "\n".join(
+    [
+        "The council agreed on Tuesday to repair the old stone bridge over the river after a long debate.",
+        "Engineers had warned for years that the arches were weakening and the cost kept growing.",
+        "Work is due to begin in the spring and should take eight months with a temporary footbridge.",
+    ]
+)
+RAIL = "\n".join(f"Harbour festival news {n}\nNov {n}, 2012" for n in range(10))
+REPLIES = "\n".join(
+    f"Reply {n}: I have crossed that bridge every morning for thirty years on my way to the market "
+    f"and the arches looked sound to me until the flood of {2000 + n}, when the water rose higher."
+    for n in range(6)
+)
+OPTIONS = ConsensusOptions()
+
+
+def test_word_agreement_is_the_word_f1_of_two_texts():
+    assert word_agreement(["a", "b", "c"], ["a", "b", "c"]) == 1.0
+    assert word_agreement(["a", "b"], ["a", "c", "d", "e"]) == pytest.approx(2 * 1 / 6)
+    assert word_agreement([], ["a"]) == 0.0
+
+
+def test_two_agreeing_peers_replace_a_lead_that_adds_short_lines():
+    peers = {"trafilatura": STORY, "readability": STORY.replace("long debate", "long and loud debate")}
+    assert consensus_peer(f"{STORY}\n{RAIL}", peers, OPTIONS) == "trafilatura"  # the closer to the lead
+
+
+def test_long_lines_the_peers_lack_are_kept():
+    # A forum thread's replies: the peers, built for articles, drop what a reader came for.
+    peers = {"trafilatura": STORY, "readability": STORY}
+    assert consensus_peer(f"{STORY}\n{REPLIES}", peers, OPTIONS) is None
+
+
+@pytest.mark.parametrize(
+    ("lead", "peers"),
+    [
+        (f"{STORY}\n{RAIL}", {"trafilatura": STORY, "readability": RAIL}),  # the peers disagree
+        (f"{STORY}\n{RAIL}", {"trafilatura": STORY, "readability": None}),  # one found nothing
+        (f"{STORY}\nNov 3, 2012", {"trafilatura": STORY, "readability": STORY}),  # the lead is close
+    ],
+    ids=["peers-disagree", "peer-missing", "lead-close"],
+)
+def test_no_consensus_keeps_the_lead(lead, peers):
+    assert consensus_peer(lead, peers, OPTIONS) is None
+
+
+def test_the_thresholds_are_options():
+    peers = {"trafilatura": STORY, "readability": STORY}
+    lead = f"{STORY}\n{RAIL}"
+    assert consensus_peer(lead, peers, OPTIONS) is not None
+    assert consensus_peer(lead, peers, ConsensusOptions(min_short_share=1.01)) is None
+    assert consensus_peer(lead, peers, ConsensusOptions(margin=1.0)) is None
+
+
+SUMMARY = (
+    "An anonymous reader writes that the council agreed on Tuesday to repair the old stone bridge over "
+    "the river, after a debate that lasted well into the night. Engineers had warned for years that the "
+    "arches were weakening, and the cost of the work has grown with every winter of delay. Work is due to "
+    "begin in the spring and should take eight months, during which a temporary footbridge will carry "
+    "pedestrians."
+)
+COMMENTS = "".join(
+    f"<li id='tree_{n}' class='comment'><div><h4><a href='#c{n}'>Re: bridge {n}</a></h4>"
+    f"<span>(Score:{n % 5}, Insightful)</span><div>by <a href='/~u{n}'>user{n} ({1000 + n})</a> writes: "
+    f"on Tuesday July 24, @11:{10 + n}AM</div></div><div>About time they fixed it.</div>"
+    f"<div><a href='/reply/{n}'>Reply to This</a> <a href='/parent/{n}'>Parent</a></div></li>"
+    for n in range(14)
+)
+#: A story summary in italics under a thread of short comments, as an old news-discussion
+#: site lays it out: iawce keeps the thread, both peers drop it.
+THREAD_PAGE = (
+    "<html><head><title>Council to repair the stone bridge</title></head><body><div id=wrapper>"
+    "<article><header><h2><a href='/story/1'>Council to repair the stone bridge</a></h2>"
+    "<div>Posted by editor on Tuesday July 24, @10:00AM</div></header>"
+    f"<div><i>{SUMMARY}</i></div></article><div id=discussion><ul>{COMMENTS}</ul></div></div></body></html>"
+)
+URL = "http://bridge.example/story/1"
+
+
+def test_the_ensemble_takes_the_peers_story_over_iawces_thread_on_an_article():
+    page = Page(THREAD_PAGE, URL, "article")
+    iawce = build_extractor("iawce").extract(page)
+    assert iawce is not None and "(Score:3, Insightful)" in iawce.text  # the page's premise
+    found = build_extractor("ensemble", Settings()).extract(page)
+    assert found is not None and found.extractor in {"ensemble:trafilatura", "ensemble:readability"}
+    assert "Insightful" not in found.text and "temporary footbridge" in found.text
+    assert found.quality is not None and 0.0 <= found.quality <= 1.0
+    assert found.title == "Council to repair the stone bridge"  # the metadata module's, as always
+    off = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"consensus": {"enabled": False}}}})
+    kept = build_extractor("ensemble", off).extract(page)
+    assert kept is not None and "Insightful" in kept.text
+
+
+def test_the_ensemble_asks_no_consensus_on_a_page_typed_list():
+    found = build_extractor("ensemble", Settings()).extract(Page(THREAD_PAGE, URL, "list"))
+    assert found is not None and "Insightful" in found.text
+    assert len(tokens(found.text)) > 2 * len(tokens(SUMMARY))
