@@ -34,7 +34,12 @@ def test_word_agreement_is_the_word_f1_of_two_texts():
 
 def test_two_agreeing_peers_replace_a_lead_that_adds_short_lines():
     peers = {"trafilatura": STORY, "readability": STORY.replace("long debate", "long and loud debate")}
-    assert consensus_peer(f"{STORY}\n{RAIL}", peers, OPTIONS) == "trafilatura"  # the closer to the lead
+    found = consensus_peer(f"{STORY}\n{RAIL}", peers, OPTIONS)
+    assert found is not None and found.peer == "trafilatura"  # the closer to the lead
+    assert found.agreement == pytest.approx(
+        word_agreement(tokens(peers["trafilatura"]), tokens(peers["readability"]))
+    )
+    assert 0.9 < found.agreement < 1.0
 
 
 def test_long_lines_the_peers_lack_are_kept():
@@ -96,7 +101,9 @@ def test_the_ensemble_takes_the_peers_story_over_iawces_thread_on_an_article():
     found = build_extractor("ensemble", Settings()).extract(page)
     assert found is not None and found.extractor in {"ensemble:trafilatura", "ensemble:readability"}
     assert "Insightful" not in found.text and "temporary footbridge" in found.text
-    assert found.quality is not None and 0.0 <= found.quality <= 1.0
+    peers = {name: build_extractor(name).extract(page) for name in ("trafilatura", "readability")}
+    texts = [tokens(extraction.text) for extraction in peers.values() if extraction is not None]
+    assert found.quality == pytest.approx(word_agreement(*texts))  # the peers' agreement
     assert found.title == "Council to repair the stone bridge"  # the metadata module's, as always
     off = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"consensus": {"enabled": False}}}})
     kept = build_extractor("ensemble", off).extract(page)

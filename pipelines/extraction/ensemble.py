@@ -10,7 +10,8 @@ candidate). A page mostly in Chinese or Japanese script keeps iawce's extraction
 training data, has no such page, and their features count words, where those scripts
 give one token a character (on the demo web's Chinese notice board the merge added the
 site's header to its list pages, and the pick chose worse candidates). The extraction's
-``quality`` (the feed's ``extraction_quality``) is the picked candidate's estimate, or for a merge its mean with the kept lines' confidence
+``quality`` (the feed's ``extraction_quality``) is the picked candidate's estimate (the
+peers' agreement for a consensus), or for a merge its mean with the kept lines' confidence
 (:func:`models.quality_merge.merged_quality`); an extraction too short or a stand-in text
 keeps at most 0.19 (:mod:`pipelines.extraction.degenerate`).
 
@@ -20,12 +21,11 @@ threshold do the peers (trafilatura, readability, jusText) run and the ``full`` 
 choose among all six. On a page typed article where the pick is iawce, trafilatura and
 readability run, and when they agree with each other and iawce adds mostly short lines
 they both lack (menus, rails, comment headers), the closer of the two replaces iawce's
-pick, with its estimate (:mod:`pipelines.extraction.consensus`; Dragnet's training and
-validation pages +0.017 word F1, WCXB dev's unchanged). ``ensemble-fast`` (the fast
-preset) never runs the peers. Title,
-author, date,
-language and canonical URL come from the metadata module whichever candidate wins; on
-a list page the items are iawce's.
+pick, and their agreement is its quality (:mod:`pipelines.extraction.consensus`;
+Dragnet's training and validation pages +0.017 word F1, WCXB dev's unchanged).
+``ensemble-fast`` (the fast preset) never runs the peers. Title, author, date, language
+and canonical URL come from the metadata module whichever candidate wins; on a list page
+the items are iawce's.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import numpy as np
 
 from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.consensus import ConsensusOptions, consensus_peer
+from pipelines.extraction.consensus import Consensus, ConsensusOptions, consensus_peer
 from pipelines.extraction.degenerate import capped_quality
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
@@ -185,16 +185,14 @@ class EnsembleExtractor:
         if self.full is not None and quality < self.confident:
             stage_name = FULL
             winner, quality, rows, estimates = self._choose(self.full, found, typed, stats)
-        peer = self._consensus_peer(winner, found, typed) if lead is not None else None
-        if peer is not None and self.full is not None:  # the peer's estimate is the full stage's
-            if stage_name != FULL:
-                estimates = self._choose(self.full, found, typed, stats)[3]
-            winner, quality = peer, float(estimates[self.full.candidates.index(peer)])
+        consensus = self._consensus(winner, found, typed) if lead is not None else None
+        if consensus is not None:
+            winner, quality = consensus.peer, consensus.agreement
         chosen = found[winner]
         if chosen is None:
             logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
             return None
-        if self.options.choice == MERGE and peer is None:
+        if self.options.choice == MERGE and consensus is None:
             merged = self._merge(self.estimate.merges[stage_name], found, stats, rows)
             if merged is not None:
                 chosen, quality = merged[0], merged_quality(quality, merged[1])
@@ -214,8 +212,8 @@ class EnsembleExtractor:
             return None
         return consensus
 
-    def _consensus_peer(self, winner: str, found: dict[str, Extraction | None], page: Page) -> str | None:
-        """The peer whose text replaces the lead's pick by their consensus
+    def _consensus(self, winner: str, found: dict[str, Extraction | None], page: Page) -> Consensus | None:
+        """The peers' consensus that replaces the lead's pick
         (:func:`~pipelines.extraction.consensus.consensus_peer`), on a page typed article
         where the pick is the lead, with the peers; None elsewhere."""
         consensus, lead = self.consensus, self.cheap.candidates[0]
