@@ -8,7 +8,12 @@ from scrapy.settings import Settings
 
 from pipelines.evaluation.text import tokens
 from pipelines.extraction import Page, build_extractor
-from pipelines.extraction.consensus import ConsensusOptions, consensus_peer, word_agreement
+from pipelines.extraction.consensus import (
+    ConsensusOptions,
+    consensus_peer,
+    ruled_out_by_first_peer,
+    word_agreement,
+)
 
 STORY = "\n".join(
     [
@@ -61,6 +66,18 @@ def test_no_consensus_keeps_the_lead(lead, peers):
     assert consensus_peer(lead, peers, OPTIONS) is None
 
 
+@pytest.mark.parametrize(
+    "lead", [STORY, f"{STORY}\nNov 3, 2012", f"{STORY}\n{RAIL}", RAIL, f"{STORY}\n{REPLIES}"]
+)
+@pytest.mark.parametrize("first", [STORY, RAIL, REPLIES, None, ""])
+def test_the_first_peer_rules_out_only_what_no_second_peer_could_change(lead, first):
+    if ruled_out_by_first_peer(lead, first, OPTIONS):
+        for second in (first, STORY, RAIL, REPLIES, f"{STORY}\n{RAIL}"):
+            assert consensus_peer(lead, {"trafilatura": first, "readability": second}, OPTIONS) is None
+    close = word_agreement(tokens(lead), tokens(first or "")) > 0.9  # within the margin of 0.1
+    assert ruled_out_by_first_peer(lead, first, OPTIONS) == (not first or close)
+
+
 def test_the_thresholds_are_options():
     peers = {"trafilatura": STORY, "readability": STORY}
     lead = f"{STORY}\n{RAIL}"
@@ -108,6 +125,24 @@ def test_the_ensemble_takes_the_peers_story_over_iawces_thread_on_an_article():
     off = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"consensus": {"enabled": False}}}})
     kept = build_extractor("ensemble", off).extract(page)
     assert kept is not None and "Insightful" in kept.text
+
+
+def test_the_second_peer_runs_only_when_the_first_leaves_a_consensus_possible():
+    ensemble = build_extractor("ensemble", Settings())
+    readability = ensemble.candidates["readability"]
+    calls = []
+
+    class Counting:
+        def extract(self, page):
+            calls.append(page.url)
+            return readability.extract(page)
+
+    ensemble.candidates["readability"] = Counting()
+    near = f"<html><body><article><h1>Bridge</h1>{''.join(f'<p>{line}</p>' for line in STORY.splitlines())}</article></body></html>"
+    assert ensemble.extract(Page(near, "http://bridge.example/2", "article")) is not None
+    assert calls == []  # iawce and trafilatura agree: no consensus can replace iawce
+    assert ensemble.extract(Page(THREAD_PAGE, URL, "article")).extractor != "ensemble:merge"
+    assert calls == [URL]
 
 
 def test_the_ensemble_asks_no_consensus_on_a_page_typed_list():

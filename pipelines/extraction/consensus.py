@@ -93,6 +93,14 @@ def consensus_peer(lead: str, peers: Mapping[str, str | None], options: Consensu
     return Consensus(max(peer_tokens, key=closeness.__getitem__), agreement)
 
 
+def ruled_out_by_first_peer(lead: str, first: str | None, options: ConsensusOptions) -> bool:
+    """Whether the first peer's text alone rules the consensus out, so that the second
+    need not run: it found nothing, or the lead is within ``margin`` of it (no agreement
+    between the peers can then exceed the lead's closeness by the margin). Exact: it
+    changes no outcome of :func:`consensus_peer`."""
+    return not first or word_agreement(tokens(lead), tokens(first)) > 1.0 - options.margin
+
+
 def _short_share(lead: str, peer_vocabulary: set[str], options: ConsensusOptions) -> float:
     """Of the words in ``lead``'s lines that the peers' words do not cover, the share in
     short lines."""

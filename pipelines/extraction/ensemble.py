@@ -39,7 +39,12 @@ import numpy as np
 
 from models.common.shipped import shipped_file
 from pipelines.config import SettingsLike
-from pipelines.extraction.consensus import Consensus, ConsensusOptions, consensus_peer
+from pipelines.extraction.consensus import (
+    Consensus,
+    ConsensusOptions,
+    consensus_peer,
+    ruled_out_by_first_peer,
+)
 from pipelines.extraction.degenerate import capped_quality
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
@@ -219,12 +224,22 @@ class EnsembleExtractor:
         consensus, lead = self.consensus, self.cheap.candidates[0]
         if consensus is None or winner != lead or page.page_type != ARTICLE:
             return None
-        for name in consensus.peers:
-            if name not in found:
-                found[name] = self.candidates[name].extract(page)
-        texts = {name: extraction.text if extraction else None for name, extraction in found.items()}
-        lead_text = texts[lead]
-        return consensus_peer(lead_text, texts, consensus) if lead_text else None
+        lead_extraction = found[lead]
+        if lead_extraction is None:
+            return None
+        first, second = consensus.peers
+        texts = {first: self._text(first, found, page)}
+        if ruled_out_by_first_peer(lead_extraction.text, texts[first], consensus):
+            return None  # the second peer need not run
+        texts[second] = self._text(second, found, page)
+        return consensus_peer(lead_extraction.text, texts, consensus)
+
+    def _text(self, name: str, found: dict[str, Extraction | None], page: Page) -> str | None:
+        """Candidate ``name``'s text, run on ``page`` unless it has run (kept in ``found``)."""
+        if name not in found:
+            found[name] = self.candidates[name].extract(page)
+        extraction = found[name]
+        return extraction.text if extraction else None
 
     def _choose(
         self, stage: StageModel, found: dict[str, Extraction | None], page: Page, stats: PageStats
