@@ -145,6 +145,15 @@ def test_the_second_peer_runs_only_when_the_first_leaves_a_consensus_possible():
     assert calls == [URL]
 
 
+def test_a_lead_asked_for_comments_keeps_them_through_the_ensemble(caplog):
+    settings = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"iawce": {"include_comments": True}}})
+    with caplog.at_level("INFO", logger="pipelines.extraction.ensemble"):
+        ensemble = build_extractor("ensemble", settings)
+    assert ensemble.consensus is None and "include_comments" in caplog.text
+    found = ensemble.extract(Page(THREAD_PAGE, URL, "article"))
+    assert found is not None and "About time they fixed it." in found.text
+
+
 def test_the_ensemble_asks_no_consensus_on_a_page_typed_list():
     found = build_extractor("ensemble", Settings()).extract(Page(THREAD_PAGE, URL, "list"))
     assert found is not None and "Insightful" in found.text

@@ -46,6 +46,7 @@ from pipelines.extraction.consensus import (
     ruled_out_by_first_peer,
 )
 from pipelines.extraction.degenerate import capped_quality
+from pipelines.extraction.iawce import IawceExtractor
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
 from pipelines.extraction.registry import build_extractor, configured_options, register
@@ -98,7 +99,9 @@ class EnsembleExtractor:
         self.cheap = estimate.stages[CHEAP]
         self.full = estimate.stages[FULL] if self.with_peers else None
         #: The consensus rule, when on and its peers are among the full stage's candidates.
-        self.consensus = self._usable_consensus(options.consensus, self.full, options.checkpoint)
+        lead = candidates.get(self.cheap.candidates[0])
+        keeps_comments = isinstance(lead, IawceExtractor) and lead.options.include_comments
+        self.consensus = self._usable_consensus(options.consensus, self.full, keeps_comments)
         self.confident = (
             float(estimate.meta["confident"]) if options.confident is None else float(options.confident)
         )
@@ -205,15 +208,20 @@ class EnsembleExtractor:
 
     @staticmethod
     def _usable_consensus(
-        consensus: ConsensusOptions, full: StageModel | None, checkpoint: Path
+        consensus: ConsensusOptions, full: StageModel | None, keeps_comments: bool
     ) -> ConsensusOptions | None:
-        """``consensus`` when it is on and the full stage runs its peers (a checkpoint
-        trained without them: off, said in the log); else None."""
+        """``consensus`` when it is on and the full stage runs its peers; else None, said
+        in the log when a checkpoint trained without them, or a lead asked to keep the
+        reader discussion (which the peers drop, so that they would agree on removing
+        it), turns it off."""
         if full is None or not consensus.enabled:
             return None
         missing = sorted(set(consensus.peers) - set(full.candidates))
         if missing:
-            logger.info("ensemble: %s has no candidate %s: no peer consensus", checkpoint, ", ".join(missing))
+            logger.info("ensemble: the checkpoint has no candidate %s: no peer consensus", ", ".join(missing))
+            return None
+        if keeps_comments:
+            logger.info("ensemble: iawce keeps the comments (include_comments): no peer consensus")
             return None
         return consensus
 
