@@ -31,8 +31,9 @@ Determinism: torch runs on one thread (``PAGESIGHT_CLASSIFIER_THREADS``); two ru
 separate processes (different ``PYTHONHASHSEED``) gave the same lines, on both sets.
 
 Cost (CPU time, 2-core machine): the fast set 14 s; WCXB validation 166 s (19 min of wall
-time at load average 11). Its hashes before the issue-63 refactor (main at ba99f31) are
-``benchmarks/results/golden-wcxb-validation.json``.
+time at load average 11). Its hashes are ``benchmarks/results/golden-wcxb-validation.json``,
+regenerated with each change meant to change behaviour (last: the ensemble's peer
+consensus, on 2 pages).
 """
 
 from __future__ import annotations
