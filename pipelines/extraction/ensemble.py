@@ -98,9 +98,9 @@ class EnsembleExtractor:
         self.candidates = candidates
         self.cheap = estimate.stages[CHEAP]
         self.full = estimate.stages[FULL] if self.with_peers else None
-        #: The consensus rule, when on and its peers are among the full stage's candidates.
         lead = candidates.get(self.cheap.candidates[0])
         keeps_comments = isinstance(lead, IawceExtractor) and lead.options.include_comments
+        #: The consensus rule, when it can run (:meth:`_usable_consensus`).
         self.consensus = self._usable_consensus(options.consensus, self.full, keeps_comments)
         self.confident = (
             float(estimate.meta["confident"]) if options.confident is None else float(options.confident)
@@ -192,8 +192,8 @@ class EnsembleExtractor:
             return self._with_metadata(lead, lead, page, page_type, float(estimates[0]))
         if self.full is not None and quality < self.confident:
             stage_name = FULL
-            winner, quality, rows, estimates = self._choose(self.full, found, typed, stats)
-        consensus = self._consensus(winner, found, typed) if lead is not None else None
+            winner, quality, rows, _ = self._choose(self.full, found, typed, stats)
+        consensus = self._consensus(winner, found, typed)
         if consensus is not None:
             winner, quality = consensus.peer, consensus.agreement
         chosen = found[winner]
