@@ -31,9 +31,10 @@ correlation of the picked candidate's estimate with its true F1.
 (:mod:`pipelines.extraction.consensus`) the same way: over :data:`CONSENSUS_GRID`, on
 pages iawce read as articles, the setting with the best mean on Dragnet's validation split
 among those that keep each of WCXB dev's training and validation splits within
-:data:`WCXB_TOLERANCE` of iawce (ties: the one better on WCXB dev). Printed: the shipped setting's and the chosen one's
-change over iawce per family and split, with a paired bootstrap 95 % interval and the
-pages better and worse, and the shipped setting without the article type.
+:data:`WCXB_TOLERANCE` of iawce (ties: the one better on WCXB dev). Printed: the shipped
+setting's and the chosen one's change over iawce per family and split, with a paired
+bootstrap 95 % interval and the pages better and worse, and the shipped setting without
+the article type.
 """
 
 from __future__ import annotations
@@ -326,16 +327,12 @@ def consensus_gains(pages: list[CachedPage], options: ConsensusOptions, typed: b
     return np.array(gains)
 
 
-def bootstrap_interval(values: np.ndarray, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
-    """The paired bootstrap 95 % interval of the mean of per-page differences."""
-    rng = np.random.default_rng(seed)
-    means = np.sort(rng.choice(values, size=(draws, len(values))).mean(axis=1))
-    return float(means[int(0.025 * draws)]), float(means[int(0.975 * draws) - 1])
-
-
 def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout: bool) -> str:
     """The consensus's thresholds chosen on Dragnet validation, and the report (see the
     module docstring)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from fallback import bootstrap_interval
+
     splits = {
         (family, role): [page for page in pages if page.role == role]
         for family, pages in (("WCXB dev", wcxb), ("Dragnet", dragnet))
@@ -372,8 +369,11 @@ def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout:
         f"shipped: {shipped[0]}, {shipped[1]}, {shipped[2]}"
     ]
     roles = (TRAIN, VALIDATION, HELDOUT) if heldout else (TRAIN, VALIDATION)
-    rows = [("shipped", options(shipped), True), ("chosen", options(chosen), True)]
-    rows.append(("shipped, any page type", options(shipped), False))
+    rows = [
+        ("shipped", options(shipped), True),
+        ("chosen", options(chosen), True),
+        ("shipped, any page type", options(shipped), False),
+    ]
     for (family, role), pages in splits.items():
         if role not in roles or not pages:
             continue
@@ -381,7 +381,7 @@ def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout:
         lines.append(f"{family} {role} ({len(pages)} pages): iawce {base:.4f}")
         for label, setting, typed in rows:
             gains = consensus_gains(pages, setting, typed)
-            low, high = bootstrap_interval(gains)
+            low, high = bootstrap_interval(gains.tolist())
             lines.append(
                 f"  {label}: {base + gains.mean():.4f} ({gains.mean():+.4f} [{low:+.4f}, {high:+.4f}]), "
                 f"{(gains > 0.005).sum()} pages better, {(gains < -0.005).sum()} worse"

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from scrapy.settings import Settings
 
+from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction import Page, build_extractor
 from pipelines.extraction.consensus import (
     ConsensusOptions,
     consensus_peer,
     ruled_out_by_first_peer,
-    word_agreement,
 )
 
 STORY = "\n".join(
@@ -31,18 +31,12 @@ REPLIES = "\n".join(
 OPTIONS = ConsensusOptions()
 
 
-def test_word_agreement_is_the_word_f1_of_two_texts():
-    assert word_agreement(["a", "b", "c"], ["a", "b", "c"]) == 1.0
-    assert word_agreement(["a", "b"], ["a", "c", "d", "e"]) == pytest.approx(2 * 1 / 6)
-    assert word_agreement([], ["a"]) == 0.0
-
-
 def test_two_agreeing_peers_replace_a_lead_that_adds_short_lines():
     peers = {"trafilatura": STORY, "readability": STORY.replace("long debate", "long and loud debate")}
     found = consensus_peer(f"{STORY}\n{RAIL}", peers, OPTIONS)
     assert found is not None and found.peer == "trafilatura"  # the closer to the lead
     assert found.agreement == pytest.approx(
-        word_agreement(tokens(peers["trafilatura"]), tokens(peers["readability"]))
+        word_prf(tokens(peers["trafilatura"]), tokens(peers["readability"])).f1
     )
     assert 0.9 < found.agreement < 1.0
 
@@ -74,7 +68,7 @@ def test_the_first_peer_rules_out_only_what_no_second_peer_could_change(lead, fi
     if ruled_out_by_first_peer(lead, first, OPTIONS):
         for second in (first, STORY, RAIL, REPLIES, f"{STORY}\n{RAIL}"):
             assert consensus_peer(lead, {"trafilatura": first, "readability": second}, OPTIONS) is None
-    close = word_agreement(tokens(lead), tokens(first or "")) > 0.9  # within the margin of 0.1
+    close = word_prf(tokens(lead), tokens(first or "")).f1 > 0.9  # within the margin of 0.1
     assert ruled_out_by_first_peer(lead, first, OPTIONS) == (not first or close)
 
 
@@ -120,7 +114,7 @@ def test_the_ensemble_takes_the_peers_story_over_iawces_thread_on_an_article():
     assert "Insightful" not in found.text and "temporary footbridge" in found.text
     peers = {name: build_extractor(name).extract(page) for name in ("trafilatura", "readability")}
     texts = [tokens(extraction.text) for extraction in peers.values() if extraction is not None]
-    assert found.quality == pytest.approx(word_agreement(*texts))  # the peers' agreement
+    assert found.quality == pytest.approx(word_prf(*texts).f1)  # the peers' agreement
     assert found.title == "Council to repair the stone bridge"  # the metadata module's, as always
     off = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"consensus": {"enabled": False}}}})
     kept = build_extractor("ensemble", off).extract(page)

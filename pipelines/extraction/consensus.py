@@ -9,28 +9,31 @@ and two extractors built for articles drop. The ensemble asks this only of a pag
 article, and only when its pick is the lead (:mod:`pipelines.extraction.ensemble`).
 
 Measured with iawce as the lead, trafilatura and readability as the peers, no trusted page
-type, word F1, training and validation splits together (the thresholds below were chosen
-on Dragnet's validation split, under the constraint that WCXB dev's splits stay within
-0.002; no rule was tuned on that split):
+type, word F1 (``benchmarks/choice.py consensus``, which chose the thresholds below on
+Dragnet's validation split, among the settings that keep each of WCXB dev's training and
+validation splits within 0.002 of iawce; no rule was tuned on Dragnet's validation split):
 
-| family | pages | iawce | with the consensus | 95 % interval | pages better / worse |
-|---|---|---|---|---|---|
-| Dragnet | 1,062 | 0.8668 | 0.8837 | +0.012 to +0.022 | 59 / 0 |
-| WCXB dev | 1,147 | 0.8955 | 0.8955 | -0.002 to +0.003 | 7 / 14 |
+| split | iawce | with the consensus | paired 95 % interval | pages better / worse |
+|---|---|---|---|---|
+| Dragnet train (797) | 0.8679 | 0.8844 | +0.011 to +0.022 | 44 / 0 |
+| Dragnet validation (265) | 0.8634 | 0.8822 | +0.010 to +0.029 | 15 / 0 |
+| WCXB dev train (961) | 0.8995 | 0.8999 | -0.002 to +0.003 | 8 / 11 |
+| WCXB dev validation (186) | 0.8746 | 0.8739 | -0.002 to 0.000 | 0 / 2 |
 
-Without the article type the override also fires on WCXB's collection and listing pages,
-whose product names are short lines: WCXB dev -0.0027 (21 pages worse). Without the
-short-line test (any extra text): Dragnet +0.045, WCXB dev -0.010, forum threads above
-all. Which peer is taken matters little: the closer to the lead, the longer, trafilatura
-or readability always were all within 0.0007 of each other.
+Asked on every page type, it also fires on WCXB's collection and listing pages, whose
+product names are short lines (WCXB dev validation -0.0035). Without the short-line test
+(any extra text) the families trade: Dragnet +0.048 / +0.036, WCXB dev -0.011 / -0.007
+(benchmarks/HISTORY.md, "Peer consensus in the ensemble"). Which peer is taken matters
+little: the closer to the lead, the longer, trafilatura or readability always were all
+within 0.0007 of each other.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 
 
@@ -40,8 +43,8 @@ class ConsensusOptions:
     agreement counts; ``min_peer_agreement``: their word F1 with each other at least;
     ``margin``: the lead's word F1 with the closer peer at most the peers' agreement less
     this; ``min_short_share``: of the words in the lead's lines that the peers lack
-    (under ``covered_share`` of a line's tokens among the peers' words), the share in lines of
-    fewer than ``short_line_tokens`` tokens at least."""
+    (under ``covered_share`` of a line's tokens among the peers' words), the share in
+    lines of fewer than ``short_line_tokens`` tokens at least."""
 
     enabled: bool = True
     peers: tuple[str, str] = ("trafilatura", "readability")
@@ -50,14 +53,6 @@ class ConsensusOptions:
     min_short_share: float = 0.4
     short_line_tokens: int = 10
     covered_share: float = 0.5
-
-
-def word_agreement(first: Sequence[str], second: Sequence[str]) -> float:
-    """Word F1 of two token lists against each other (symmetric; 0 when either is empty)."""
-    overlap = sum((Counter(first) & Counter(second)).values())
-    if not overlap:
-        return 0.0
-    return 2 * overlap / (len(first) + len(second))
 
 
 @dataclass(frozen=True)
@@ -76,13 +71,12 @@ def consensus_peer(lead: str, peers: Mapping[str, str | None], options: Consensu
     peers agree, the lead stands apart from both, and the words it adds are mostly in
     short lines."""
     first, second = options.peers
-    first_text, second_text = peers.get(first), peers.get(second)
-    if not first_text or not second_text:
+    peer_tokens = {name: tokens(peers.get(name) or "") for name in options.peers}
+    if not peer_tokens[first] or not peer_tokens[second]:
         return None
-    peer_tokens = {first: tokens(first_text), second: tokens(second_text)}
     lead_tokens = tokens(lead)
-    agreement = word_agreement(peer_tokens[first], peer_tokens[second])
-    closeness = {name: word_agreement(lead_tokens, toks) for name, toks in peer_tokens.items()}
+    agreement = word_prf(peer_tokens[first], peer_tokens[second]).f1
+    closeness = {name: word_prf(lead_tokens, toks).f1 for name, toks in peer_tokens.items()}
     if agreement < options.min_peer_agreement or max(closeness.values()) > agreement - options.margin:
         return None
     if (
@@ -95,10 +89,11 @@ def consensus_peer(lead: str, peers: Mapping[str, str | None], options: Consensu
 
 def ruled_out_by_first_peer(lead: str, first: str | None, options: ConsensusOptions) -> bool:
     """Whether the first peer's text alone rules the consensus out, so that the second
-    need not run: it found nothing, or the lead is within ``margin`` of it (no agreement
+    need not run: it found no words, or the lead is within ``margin`` of it (no agreement
     between the peers can then exceed the lead's closeness by the margin). Exact: it
     changes no outcome of :func:`consensus_peer`."""
-    return not first or word_agreement(tokens(lead), tokens(first)) > 1.0 - options.margin
+    first_tokens = tokens(first or "")
+    return not first_tokens or word_prf(tokens(lead), first_tokens).f1 > 1.0 - options.margin
 
 
 def _short_share(lead: str, peer_vocabulary: set[str], options: ConsensusOptions) -> float:
