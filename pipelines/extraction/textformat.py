@@ -194,8 +194,7 @@ def is_escaped_markup(text: str) -> bool:
     line), which is never a page's content outside ``<pre>``/``<code>`` (code blocks are
     not asked). Prose that names a tag (``the <div> element``) is kept."""
     tags = sum(len(match.group()) for match in _TAG_AS_TEXT.finditer(text))
-    visible = sum(1 for char in text if not char.isspace())
-    return bool(tags) and tags >= ESCAPED_MARKUP_SHARE * visible
+    return bool(tags) and tags >= ESCAPED_MARKUP_SHARE * len("".join(text.split()))
 
 
 def render_blocks(
