@@ -3,6 +3,8 @@ comment thread iawce keeps and trafilatura and readability drop (raw HTML, no br
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from scrapy.settings import Settings
 
@@ -152,3 +154,29 @@ def test_the_ensemble_asks_no_consensus_on_a_page_typed_list():
     found = build_extractor("ensemble", Settings()).extract(Page(THREAD_PAGE, URL, "list"))
     assert found is not None and "Insightful" in found.text
     assert len(tokens(found.text)) > 2 * len(tokens(SUMMARY))
+
+
+def test_a_page_over_the_peers_word_budget_keeps_the_cheap_stages_choice(caplog):
+    """The budget that keeps a book-sized page's time and memory bounded: over
+    ``peers_max_words`` no peer runs (neither the full stage nor the consensus)."""
+    settings = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"peers_max_words": 100}}})
+    ensemble = build_extractor("ensemble", settings)
+    ran = []
+
+    class Refusing:
+        def __init__(self, name):
+            self.name = name
+
+        def extract(self, page):
+            ran.append(self.name)
+            return None
+
+    for name in set(ensemble.full.candidates) - set(ensemble.cheap.candidates):
+        ensemble.candidates[name] = Refusing(name)
+    with caplog.at_level("INFO", logger="pipelines.extraction.ensemble"):
+        found = ensemble.extract(Page(THREAD_PAGE, URL, "article"))
+    assert ran == [] and found is not None and "Insightful" in found.text  # iawce's thread stays
+    assert f"{URL} has " in caplog.text and "over peers_max_words (100): the cheap stage alone" in caplog.text
+    ensemble.options = replace(ensemble.options, peers_max_words=10_000)
+    ensemble.extract(Page(THREAD_PAGE, URL, "article"))
+    assert "trafilatura" in ran  # within the budget the consensus asks the peers

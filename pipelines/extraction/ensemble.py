@@ -23,7 +23,9 @@ readability run, and when they agree with each other and iawce adds mostly short
 they both lack (menus, rails, comment headers), the closer of the two replaces iawce's
 pick, and their agreement is its quality (:mod:`pipelines.extraction.consensus`;
 Dragnet's training and validation pages +0.017 word F1, WCXB dev's unchanged).
-``ensemble-fast`` (the fast preset) never runs the peers. Title, author, date, language
+Nor do the peers run on a page over ``peers_max_words`` words (a book-sized page, where
+they cost seconds and hundreds of MiB). ``ensemble-fast`` (the fast preset) never runs the
+peers. Title, author, date, language
 and canonical URL come from the metadata module whichever candidate wins; on a list page
 the items are iawce's.
 """
@@ -82,13 +84,21 @@ class EnsembleExtractor:
         ``confident``: the cheap pick's estimate at or above which the peers do not run
         (None: the checkpoint's); ``choice``: ``pick`` or ``merge`` (empty: the
         checkpoint's); ``consensus``: when the peers' agreement replaces the lead's
-        pick (:mod:`pipelines.extraction.consensus`; the ``ensemble`` only). Settings
-        PAGESIGHT_ENSEMBLE_*, or PAGESIGHT_EXTRACTOR_OPTIONS."""
+        pick (:mod:`pipelines.extraction.consensus`; the ``ensemble`` only);
+        ``peers_max_words``: the most words of visible text on a page the peers run on
+        (above it, the cheap stage's choice stands). Settings PAGESIGHT_ENSEMBLE_*, or
+        PAGESIGHT_EXTRACTOR_OPTIONS."""
 
         checkpoint: Path
         confident: float | None
         choice: str
         consensus: ConsensusOptions = field(default_factory=ConsensusOptions)
+        #: The peers' time and memory grow with the page, and the full stage's features
+        #: and merge with their texts: on the demo web's huge page (480,689 words, 8.3 M
+        #: characters of rendered HTML) the ensemble took 21 s and +546 MiB at peak, 8 s
+        #: and +356 MiB with the cheap stage alone. The wordiest page of WCXB dev and
+        #: Dragnet has 48,184 words, so no page they score is over it.
+        peers_max_words: int = 200_000
 
     def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
         from models.quality import CHEAP, FULL
@@ -190,10 +200,11 @@ class EnsembleExtractor:
             # No page of the estimate's and the merge's training data is in these scripts:
             # iawce's text stays, with its own estimate.
             return self._with_metadata(lead, lead, page, page_type, float(estimates[0]))
-        if self.full is not None and quality < self.confident:
+        full = self._full_stage_on(stats, page)
+        if full is not None and quality < self.confident:
             stage_name = FULL
-            winner, quality, rows, _ = self._choose(self.full, found, typed, stats)
-        consensus = self._consensus(winner, found, typed)
+            winner, quality, rows, _ = self._choose(full, found, typed, stats)
+        consensus = self._consensus(winner, found, typed) if full is not None else None
         if consensus is not None:
             winner, quality = consensus.peer, consensus.agreement
         chosen = found[winner]
@@ -205,6 +216,23 @@ class EnsembleExtractor:
             if merged is not None:
                 chosen, quality = merged[0], merged_quality(quality, merged[1])
         return self._with_metadata(chosen, lead, page, page_type, quality)
+
+    def _full_stage_on(self, stats: PageStats, page: Page) -> StageModel | None:
+        """The full stage, where the peers (it and the consensus) may run on a page of
+        ``stats``: the preset has them, and the page is within ``peers_max_words``; else
+        None (a page over it is said in the log)."""
+        if self.full is None:
+            return None
+        if stats.words > self.options.peers_max_words:
+            logger.info(
+                "%s: %s has %d words, over peers_max_words (%d): the cheap stage alone",
+                self.name,
+                page.url or "<page>",
+                stats.words,
+                self.options.peers_max_words,
+            )
+            return None
+        return self.full
 
     @staticmethod
     def _usable_consensus(
