@@ -12,12 +12,17 @@ The abandoned page never closes, so it keeps one of the context's page slots
 waits for one until its own deadline and fails as stalled too: the crawl still ends, one
 line per URL. The deadline counts the wait for a slot, which is none while
 ``CONCURRENT_REQUESTS`` is at most the pages per context (both 4 here).
+
+Playwright's Node driver gets ``PAGESIGHT_DRIVER_NODE_OPTIONS`` (V8 flags) through
+``NODE_OPTIONS``, which Playwright copies from this process's environment when it starts
+the driver (:func:`node_options_with`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import weakref
 from typing import Self
 
@@ -50,10 +55,22 @@ def download_deadline(settings: BaseSettings) -> float:
     )
 
 
+def node_options_with(current: str, flags: list[str]) -> str:
+    """``current`` (a ``NODE_OPTIONS`` value) with each of ``flags`` whose name it does not
+    set yet: a user's own ``--max-old-space-size=…`` wins over ours."""
+    names = {option.split("=", 1)[0] for option in current.split()}
+    added = [flag for flag in flags if flag.split("=", 1)[0] not in names]
+    return " ".join([*current.split(), *added])
+
+
 class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
-    """scrapy-playwright's handler, with :func:`download_deadline` on browser requests."""
+    """scrapy-playwright's handler, with :func:`download_deadline` on browser requests
+    and ``PAGESIGHT_DRIVER_NODE_OPTIONS`` for the driver it starts."""
 
     def __init__(self, crawler: Crawler) -> None:
+        flags = crawler.settings.getlist("PAGESIGHT_DRIVER_NODE_OPTIONS")
+        if flags:  # before the driver starts (at engine_started); the crawl starts no other Node
+            os.environ["NODE_OPTIONS"] = node_options_with(os.environ.get("NODE_OPTIONS", ""), flags)
         super().__init__(crawler)
         self.deadline = download_deadline(crawler.settings)
         self.closed = False

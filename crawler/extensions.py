@@ -135,14 +135,36 @@ class ReportExtension:
 
 
 @dataclass(frozen=True)
-class MallocTrimConfig:
-    """How often the C heap is trimmed (0: never)."""
+class GlibcHeapConfig:
+    """How often the C heap is trimmed (0: never), and glibc's arena cap and mmap
+    threshold (0: glibc's own)."""
 
     every_pages: int
+    arena_max: int
+    mmap_threshold: int
 
     @classmethod
-    def from_settings(cls, settings: BaseSettings) -> MallocTrimConfig:
-        return cls(every_pages=settings.getint("PAGESIGHT_MALLOC_TRIM_PAGES"))
+    def from_settings(cls, settings: BaseSettings) -> GlibcHeapConfig:
+        return cls(
+            every_pages=settings.getint("PAGESIGHT_MALLOC_TRIM_PAGES"),
+            arena_max=settings.getint("PAGESIGHT_MALLOC_ARENA_MAX"),
+            mmap_threshold=settings.getint("PAGESIGHT_MALLOC_MMAP_THRESHOLD"),
+        )
+
+
+#: glibc's ``mallopt`` parameters (malloc.h).
+M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
+
+
+def glibc_mallopt() -> Callable[[int, int], int] | None:
+    """glibc's ``mallopt``, or None where the C library has none (musl, macOS, Windows)."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError, TypeError):
+        return None
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    mallopt.restype = ctypes.c_int
+    return mallopt
 
 
 def glibc_malloc_trim() -> Callable[[int], int] | None:
@@ -156,13 +178,17 @@ def glibc_malloc_trim() -> Callable[[int], int] | None:
     return trim
 
 
-class MallocTrimExtension:
-    """Hands the C heap's free memory back to the system every
-    ``PAGESIGHT_MALLOC_TRIM_PAGES`` feed lines (glibc's ``malloc_trim``), after emptying the
-    peer extractors' string caches (:func:`pipelines.extraction.peers.release_string_caches`). Pages are
-    parsed, extracted and scored in worker threads, each with its own glibc arena; a big
-    page's freed memory stays in its arena, so without a trim the crawl process holds its
-    largest page's peak for good (the soak's grew by 200 MB at its 4 MB pages)."""
+class GlibcHeapExtension:
+    """The crawl process's C heap (glibc). At start, caps its arenas
+    (``PAGESIGHT_MALLOC_ARENA_MAX``) and serves blocks from
+    ``PAGESIGHT_MALLOC_MMAP_THRESHOLD`` bytes up by their own mappings, which a free hands
+    back at once; then every ``PAGESIGHT_MALLOC_TRIM_PAGES`` feed lines, hands the heap's
+    free memory back to the system (``malloc_trim``), after emptying the peer extractors'
+    string caches (:func:`pipelines.extraction.peers.release_string_caches`). Pages are
+    parsed, extracted and scored in worker threads, each with its own glibc arena (up to
+    8 a core) unless capped; a big page's freed memory stays in its arena, so without a trim
+    the crawl process holds its largest page's peak for good (the soak's grew by 200 MB at
+    its 4 MB pages)."""
 
     def __init__(self, crawler: Crawler, every_pages: int, trim: Callable[[int], int]):
         self.crawler = crawler
@@ -171,15 +197,20 @@ class MallocTrimExtension:
         self.pages = 0
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler) -> MallocTrimExtension:
-        config = MallocTrimConfig.from_settings(crawler.settings)
-        if config.every_pages <= 0:
-            raise NotConfigured("PAGESIGHT_MALLOC_TRIM_PAGES is 0")
-        trim = glibc_malloc_trim()
-        if trim is None:
-            raise NotConfigured("the C library has no malloc_trim")
+    def from_crawler(cls, crawler: Crawler) -> GlibcHeapExtension:
+        config = GlibcHeapConfig.from_settings(crawler.settings)
+        if config.every_pages <= 0 and config.arena_max <= 0 and config.mmap_threshold <= 0:
+            raise NotConfigured("PAGESIGHT_MALLOC_TRIM_PAGES, _ARENA_MAX and _MMAP_THRESHOLD are 0")
+        trim, mallopt = glibc_malloc_trim(), glibc_mallopt()
+        if trim is None or mallopt is None:
+            raise NotConfigured("the C library is not glibc")
+        # Before the worker threads start (at the first page), so that their arenas are capped.
+        for parameter, value in ((M_ARENA_MAX, config.arena_max), (M_MMAP_THRESHOLD, config.mmap_threshold)):
+            if value > 0 and not mallopt(parameter, value):
+                logger.warning("glibc refused mallopt(%d, %d)", parameter, value)
         extension = cls(crawler, config.every_pages, trim)
-        crawler.signals.connect(extension.page_done, signal=signals.item_scraped)
+        if config.every_pages > 0:
+            crawler.signals.connect(extension.page_done, signal=signals.item_scraped)
         return extension
 
     def page_done(self) -> None:

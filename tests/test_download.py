@@ -4,6 +4,9 @@ as a timeout failure (one feed line) instead of holding the crawl."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+from pathlib import Path
 
 import pytest
 from scrapy.core.downloader.handlers import DownloadHandlers
@@ -21,6 +24,7 @@ from crawler.download import (
     BrowserStalled,
     DeadlinePlaywrightDownloadHandler,
     download_deadline,
+    node_options_with,
 )
 from crawler.errors import describe_failure
 
@@ -109,3 +113,55 @@ def test_pages_within_the_deadline_pass_through(monkeypatch):
         handler_with_deadline(5), Request("http://127.0.0.1:1/a.html", meta={"playwright": True})
     )
     assert response.url == "http://127.0.0.1:1/a.html"
+
+
+def test_our_node_flags_join_a_users_own_which_win():
+    ours = ["--max-semi-space-size=2", "--max-old-space-size=384"]
+    assert node_options_with("", ours) == "--max-semi-space-size=2 --max-old-space-size=384"
+    assert (
+        node_options_with("--trace-warnings --max-old-space-size=2048", ours)
+        == "--trace-warnings --max-old-space-size=2048 --max-semi-space-size=2"
+    )
+
+
+def driver_environment() -> dict[str, str]:
+    """The environment of the Node driver Playwright starts here (read from /proc)."""
+    from playwright.async_api import async_playwright
+
+    async def started() -> dict[str, str]:
+        playwright = await async_playwright().start()
+        try:
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                with contextlib.suppress(OSError):
+                    parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+                    cmdline = (stat.parent / "cmdline").read_bytes()
+                    if parent == os.getpid() and b"run-driver" in cmdline:
+                        pairs = (stat.parent / "environ").read_bytes().split(b"\0")
+                        return dict(pair.decode().split("=", 1) for pair in pairs if b"=" in pair)
+            raise AssertionError("no Playwright driver among this process's children")
+        finally:
+            await playwright.stop()
+
+    return asyncio.run(started())
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/environ").exists(), reason="reads the driver's environment from /proc"
+)
+def test_the_driver_starts_with_the_node_flags_of_the_settings(monkeypatch):
+    monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "__init__", lambda self, crawler: None)
+    monkeypatch.setenv("NODE_OPTIONS", "--trace-warnings")
+    DeadlinePlaywrightDownloadHandler(
+        get_crawler(
+            settings_dict={"PAGESIGHT_DRIVER_NODE_OPTIONS": project_settings.PAGESIGHT_DRIVER_NODE_OPTIONS}
+        )
+    )
+    flags = driver_environment()["NODE_OPTIONS"].split()
+    assert flags == ["--trace-warnings", *project_settings.PAGESIGHT_DRIVER_NODE_OPTIONS]
+
+
+def test_no_node_flags_leave_the_environment_alone(monkeypatch):
+    monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "__init__", lambda self, crawler: None)
+    monkeypatch.delenv("NODE_OPTIONS", raising=False)
+    DeadlinePlaywrightDownloadHandler(get_crawler(settings_dict={"PAGESIGHT_DRIVER_NODE_OPTIONS": []}))
+    assert "NODE_OPTIONS" not in os.environ

@@ -62,7 +62,7 @@ def release_string_caches() -> None:
     """Empty trafilatura's string caches, which keep big pages' texts alive. Not
     ``trafilatura.meta.reset_caches()``: that also drops jusText's merged stoplist, which
     costs about 65 MiB to build again. A crawl calls this every few pages
-    (``crawler.extensions.MallocTrimExtension``): in two 1,121-page soaks side by side the
+    (``crawler.extensions.GlibcHeapExtension``): in two 1,121-page soaks side by side the
     crawl process held 1,070-1,100 MiB after the 4 MB pages instead of 1,157-1,192, at the
     same speed."""
     for module_name, names in _TRAFILATURA_STRING_CACHES.items():
