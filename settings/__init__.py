@@ -57,8 +57,11 @@ EXTENSIONS = {
 # system (glibc's malloc_trim; crawler.extensions.GlibcHeapExtension). The worker threads
 # that parse and extract pages each keep a glibc arena, which holds on to a big page's
 # freed memory: in a 379-page soak the crawl process grew from 845 to 1,058 MiB at its
-# 4 MB pages, 224 MiB of it free in the arenas. 0: never (and never without glibc).
-PAGESIGHT_MALLOC_TRIM_PAGES = 10
+# 4 MB pages, 224 MiB of it free in the arenas. After such a page the heap is larger and
+# fragmented, and each page's freed blocks stay resident until the next trim: trimmed
+# every 10 pages the crawl process then read 596-649 MiB (582 before the page), every
+# page 589-601, at the same pages/s (a trim took ~10 ms). 0: never (and never without glibc).
+PAGESIGHT_MALLOC_TRIM_PAGES = 1
 # The crawl process's glibc arenas, at most (0: glibc's 8 a core), and the size from which
 # a block gets its own mapping, returned to the system when freed (0: glibc's threshold,
 # which rises with the largest block freed, up to 32 MiB). In 1,121-page soaks, 2 and
