@@ -58,8 +58,8 @@ from scrapy.settings import Settings
 
 import settings as project_settings
 from models.common.splits import HELDOUT, SPLIT_FILE, TRAIN, VALIDATION
-from models.quality_features import AGNOSTIC_FEATURES, PageStats, agnostic_features, majority_bag, page_stats
-from models.quality_training import quality_metrics
+from models.quality.features import AGNOSTIC_FEATURES, PageStats, agnostic_features, majority_bag, page_stats
+from models.quality.train import quality_metrics
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
@@ -179,7 +179,7 @@ def candidate_agnostic_features(
     texts: Sequence[str | None], stats: PageStats, page_type: str
 ) -> list[list[float]]:
     """One row per candidate text, never naming the candidate: the ensemble's
-    :func:`models.quality_features.agnostic_features` (size, link share, line shape,
+    :func:`models.quality.features.agnostic_features` (size, link share, line shape,
     agreement, the page), then the least word F1 with another text, the mean precision and
     recall against each other one, its length rank, and where its unsupported text sits:
     the share of its words before the first and after the last line the others' majority

@@ -57,7 +57,7 @@ from scrapy.settings import Settings
 
 import settings as project_settings
 from models.common.splits import HELDOUT, ROLES, SPLIT_FILE, UnknownDomain, load_split
-from models.quality_training import quality_metrics
+from models.quality.train import quality_metrics
 from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.scoring import extraction_page_type, page_type_mapping

@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import choice  # noqa: E402
 
-from models.quality_features import PageStats  # noqa: E402
+from models.quality.features import PageStats  # noqa: E402
 
 STORY = [
     "The council approved the new library budget after a long evening debate on Tuesday",

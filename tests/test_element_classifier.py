@@ -15,6 +15,7 @@ import pytest
 from scrapy.settings import Settings
 
 from models.common.checkpoint import CheckpointError
+from models.common.trees import ESTIMATE, LOG_ODDS
 from models.common.versions import denoiser_version
 from models.element.data import (
     AUTO,
@@ -30,7 +31,7 @@ from models.element.data import (
     read_marks,
     save_rows,
 )
-from models.element.model import ESTIMATE, LOG_ODDS, TreeEnsemble
+from models.element.model import TreeEnsemble
 from models.element.train import (
     TrainConfig,
     element_versions,

@@ -11,7 +11,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from models.element.model import ESTIMATE, TreeEnsemble
+from models.common.trees import ESTIMATE
+from models.element.model import TreeEnsemble
 from pipelines.extraction import Page, element_features
 from pipelines.extraction.denoise import denoise
 from pipelines.extraction.dom import body_of, is_element, parse_html

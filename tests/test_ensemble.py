@@ -15,11 +15,11 @@ from lxml import etree
 from scrapy.settings import Settings
 
 from crawler.demo.generator import build_web
-from models.quality import FORMAT, QualityCheckpointError, QualityEstimate
-from models.quality_data import CandidatePage, quality_rows, read_cache
-from models.quality_features import PageStats, candidate_features, feature_names, page_stats
-from models.quality_merge import LEXICAL_FEATURES, candidate_lines, merged_quality
-from models.quality_training import (
+from models.quality.data import CandidatePage, quality_rows, read_cache
+from models.quality.features import PageStats, candidate_features, feature_names, page_stats
+from models.quality.merge import LEXICAL_FEATURES, candidate_lines, merged_quality
+from models.quality.model import FORMAT, QualityCheckpointError, QualityEstimate
+from models.quality.train import (
     MergeFit,
     StagePicks,
     TrainConfig,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.quality_features import PageStats, candidate_features
-from models.quality_lexicon import Lexicon, fit_lexicon, line_terms
-from models.quality_merge import candidate_lines, lexical_columns
+from models.quality.features import PageStats, candidate_features
+from models.quality.lexicon import Lexicon, fit_lexicon, line_terms
+from models.quality.merge import candidate_lines, lexical_columns
 from pipelines.evaluation.text import tokens
 
 STORIES = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.quality_features import PageStats, candidate_features
-from models.quality_merge import (
+from models.quality.features import PageStats, candidate_features
+from models.quality.merge import (
     Grams,
     Line,
     candidate_lines,
@@ -123,7 +123,7 @@ def test_merged_markdown_takes_each_lines_markdown_from_its_own_candidate():
 
 @pytest.mark.parametrize("first", ["good", "half"])
 def test_training_fits_the_merge_beside_the_first_candidate(first):
-    from models.quality_training import MERGE_THRESHOLDS, TrainConfig, fit_merge
+    from models.quality.train import MERGE_THRESHOLDS, TrainConfig, fit_merge
     from tests.test_ensemble import synthetic_pages
 
     pages, gold = synthetic_pages()

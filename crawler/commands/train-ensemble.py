@@ -1,7 +1,7 @@
 """``scrapy train-ensemble``: train the ``ensemble`` extractor's quality estimate on WCXB dev.
 
-The work happens in :mod:`models.quality_data` (candidates, cached) and
-:mod:`models.quality_training` (fit, size, threshold, measure); this module maps options
+The work happens in :mod:`models.quality.data` (candidates, cached) and
+:mod:`models.quality.train` (fit, size, threshold, measure); this module maps options
 onto them and writes the checkpoint and its model card.
 """
 
@@ -20,8 +20,8 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.log import configure_logging
 
 from crawler.commands import use_help_formatter
-from models.quality import FORMAT, QualityEstimate
-from models.quality_training import MAX_ESCALATED_SHARE
+from models.quality.model import FORMAT, QualityEstimate
+from models.quality.train import MAX_ESCALATED_SHARE
 from pipelines.extraction.ensemble import SHIPPED_CHECKPOINT
 
 
@@ -81,8 +81,8 @@ class Command(ScrapyCommand):
         from tqdm import tqdm
 
         from models.common.splits import load_split
-        from models.quality_data import collect_candidates
-        from models.quality_training import FULL_CANDIDATES, TrainConfig, train_quality
+        from models.quality.data import collect_candidates
+        from models.quality.train import FULL_CANDIDATES, TrainConfig, train_quality
         from pipelines.evaluation.wcxb import read_wcxb
         from pipelines.extraction import Page, build_extractor
 

@@ -1,7 +1,7 @@
 """Extractions no corpus wants, whatever the quality estimate says: too short to be a page's
 main content, or a page's stand-in text (a script placeholder, an error or a bot check).
 
-The learned estimate (:mod:`models.quality`) was fitted on pages whose extractions are
+The learned estimate (:mod:`models.quality.model`) was fitted on pages whose extractions are
 real content, and it gave 0.84 to a page whose whole text was "hi" and 0.82 to "Please
 enable JavaScript to view this page." Users filter corpora on ``extraction_quality``, so
 such an extraction's estimate is capped below :data:`DEGENERATE_CEILING` instead.

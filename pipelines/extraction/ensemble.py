@@ -1,10 +1,10 @@
 """The ``ensemble`` extractor (issue 14): several extractors of different natures run on
 the page, a learned quality estimate predicts each one's word F1 against a gold main
-content (:mod:`models.quality`). Two choices (PAGESIGHT_ENSEMBLE_CHOICE): ``pick`` keeps
+content (:mod:`models.quality.model`). Two choices (PAGESIGHT_ENSEMBLE_CHOICE): ``pick`` keeps
 iawce's extraction unless another candidate's estimate beats iawce's by the stage's
 margin (chosen on validation domains); ``merge`` keeps iawce's lines that the stage's
 line classifier does not rule out and adds the other candidates' lines it is sure of
-(:mod:`models.quality_merge`; text and Markdown, each line's Markdown from its own
+(:mod:`models.quality.merge`; text and Markdown, each line's Markdown from its own
 candidate). A page mostly in Chinese or Japanese script keeps iawce's extraction
 (:func:`pipelines.scripts.mostly_unspaced`): WCXB dev, the estimate's and the merge's
 training data, has no such page, and their features count words, where those scripts
@@ -12,7 +12,7 @@ give one token a character (on the demo web's Chinese notice board the merge add
 site's header to its list pages, and the pick chose worse candidates). The extraction's
 ``quality`` (the feed's ``extraction_quality``) is the picked candidate's estimate (the
 peers' agreement for a consensus), or for a merge its mean with the kept lines' confidence
-(:func:`models.quality_merge.merged_quality`); an extraction too short or a stand-in text
+(:func:`models.quality.merge.merged_quality`); an extraction too short or a stand-in text
 keeps at most 0.19 (:mod:`pipelines.extraction.degenerate`).
 
 A cascade keeps it cheap: the ``cheap`` candidates (iawce, iawce-paper, dom-pagerank: a
@@ -56,9 +56,9 @@ from pipelines.scripts import mostly_unspaced
 from pipelines.version import short_hash
 
 if TYPE_CHECKING:
-    from models.quality import QualityEstimate, StageModel
-    from models.quality_features import PageStats
-    from models.quality_merge import MergeModel
+    from models.quality.features import PageStats
+    from models.quality.merge import MergeModel
+    from models.quality.model import QualityEstimate, StageModel
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class EnsembleExtractor:
         peers_max_words: int = 200_000
 
     def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
-        from models.quality import CHEAP, FULL
+        from models.quality.model import CHEAP, FULL
 
         self.options = options
         self.estimate = estimate
@@ -124,7 +124,7 @@ class EnsembleExtractor:
         choice against it (:meth:`_choice`) and build its candidates;
         QualityCheckpointError (one line) when the checkpoint is unusable,
         ExtractorUnavailable when a candidate's package is missing."""
-        from models.quality import FULL, QualityEstimate
+        from models.quality.model import FULL, QualityEstimate
 
         def setting(name: str) -> str:
             value = settings.get(name) if settings is not None else None
@@ -158,7 +158,7 @@ class EnsembleExtractor:
         (:attr:`choice_key`, else the ``ensemble``'s in a checkpoint older than the fast
         preset's own; pick when it predates the merge, said in the log); merge from a
         checkpoint without one is QualityCheckpointError (one line)."""
-        from models.quality import MERGE, PICK, STAGES, QualityCheckpointError
+        from models.quality.model import MERGE, PICK, STAGES, QualityCheckpointError
 
         if configured not in ("", PICK, MERGE):
             raise ValueError(
@@ -182,9 +182,9 @@ class EnsembleExtractor:
         return stored
 
     def extract(self, page: Page) -> Extraction | None:
-        from models.quality import CHEAP, FULL, MERGE
-        from models.quality_features import page_stats
-        from models.quality_merge import merged_quality
+        from models.quality.features import page_stats
+        from models.quality.merge import merged_quality
+        from models.quality.model import CHEAP, FULL, MERGE
         from pipelines.evaluation.text import tokens
 
         first = self.cheap.candidates[0]
@@ -283,7 +283,7 @@ class EnsembleExtractor:
         """Run the stage's candidates not yet run; the one the stage picks by estimate
         (iawce unless another beats it by the stage's margin; one that found text beats
         one that did not), its estimate, the candidates' feature rows and estimates."""
-        from models.quality_features import candidate_features
+        from models.quality.features import candidate_features
 
         for name in stage.candidates:
             if name not in found:
@@ -307,7 +307,7 @@ class EnsembleExtractor:
         """The merged extraction of the stage's candidates (``rows``: their feature rows):
         the first found candidate's with the merged text and Markdown, and the kept
         lines' confidence; None when the merge keeps no line."""
-        from models.quality_merge import candidate_lines, merged_markdown, merged_text
+        from models.quality.merge import candidate_lines, merged_markdown, merged_text
 
         extractions = [found[name] for name in merge.candidates]
         texts = [extraction.text if extraction else None for extraction in extractions]

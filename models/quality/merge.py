@@ -4,7 +4,7 @@ block level where candidates agree; measure both").
 Every line of every candidate becomes a unit (a later candidate's line only when the
 earlier ones lack it: fewer than half of its word n-grams already seen), described by which
 candidates contain it, where it sits, how long it is, how much of it is link text, how
-its neighbours voted, and the page's candidate features (:mod:`models.quality_features`).
+its neighbours voted, and the page's candidate features (:mod:`models.quality.features`).
 A classifier says whether the line belongs to the gold main content; the merged text is
 the first candidate's lines that the classifier does not rule out, plus the other
 candidates' lines it is sure of (:class:`MergeModel`, stored in the ensemble's
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.element.model import TreeEnsemble
-from models.quality_features import AGNOSTIC_FEATURES, PageStats
-from models.quality_lexicon import Lexicon
+from models.common.trees import BoostedTrees
+from models.quality.features import AGNOSTIC_FEATURES, PageStats
+from models.quality.lexicon import Lexicon
 from pipelines.evaluation.text import tokens
 
 #: Longest word n-gram used to tell whether a line is contained in a text (shorter lines
@@ -35,7 +35,7 @@ CONTAINED = 0.5
 #: Lines on each side whose votes describe a line's neighbourhood.
 WINDOW = 3
 #: How many of each candidate's page-level features (the leading columns of
-#: :func:`models.quality_features.candidate_features`, those that do not depend on the
+#: :func:`models.quality.features.candidate_features`, those that do not depend on the
 #: candidate set) a line carries: the first candidate's and its source's.
 PAGE_FEATURES = len(AGNOSTIC_FEATURES)
 
@@ -156,7 +156,7 @@ def lexical_columns(
     lines: Sequence[Line], evidence: Sequence[float] | np.ndarray, known_words: Sequence[int] | np.ndarray
 ) -> np.ndarray:
     """The :data:`LEXICAL_FEATURES` of a page's lines, given each line's lexicon evidence
-    (:meth:`models.quality_lexicon.Lexicon.evidence`) and how many of its words the
+    (:meth:`models.quality.lexicon.Lexicon.evidence`) and how many of its words the
     lexicon knows: the evidence, the mean evidence of its candidate's lines within
     :data:`WINDOW` of it (the heading "Customer reviews" lowers the lines under it), and
     the share of the page's line words the lexicon knows (how far to trust the first two)."""
@@ -300,7 +300,7 @@ class MergeModel:
     lexicon whose scores are the trees' last columns."""
 
     candidates: list[str]
-    trees: TreeEnsemble
+    trees: BoostedTrees
     drop_below: float
     add_from: float
     lexicon: Lexicon

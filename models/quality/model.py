@@ -1,12 +1,12 @@
 """The learned quality estimate: per extraction candidate, its predicted word F1 against
-the gold main content, from :mod:`models.quality_features`.
+the gold main content, from :mod:`models.quality.features`.
 
 Two stages, each a gradient-boosted regression tree ensemble over its own candidate set
 (``cheap``: extractors that run in a few ms; ``full``: those and the peers), so that the
 ``ensemble`` extractor can stop after the cheap candidates when the estimate is sure. A stage
-may also carry its line merge (:class:`models.quality_merge.MergeModel`: a classifier of
+may also carry its line merge (:class:`models.quality.merge.MergeModel`: a classifier of
 the candidates' lines); a checkpoint written before the merge has none. The trees are
-stored as plain arrays (:class:`models.element_classifier.TreeEnsemble`'s layout) in one
+stored as plain arrays (:class:`models.common.trees.BoostedTrees`'s layout) in one
 ``.npz`` with a JSON ``meta``: prediction needs numpy only, no pickle.
 """
 
@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from models.common.checkpoint import read_npz_checkpoint, write_npz_checkpoint
-from models.element.model import TREE_ARRAYS, TreeEnsemble
-from models.quality_features import feature_names
-from models.quality_lexicon import LEXICON_ARRAYS, Lexicon
-from models.quality_merge import LEXICAL_FEATURES, MergeModel, merge_feature_names
+from models.common.trees import TREE_ARRAYS, BoostedTrees
+from models.quality.features import feature_names
+from models.quality.lexicon import LEXICON_ARRAYS, Lexicon
+from models.quality.merge import LEXICAL_FEATURES, MergeModel, merge_feature_names
 
 FORMAT = "pagesight-quality-estimate/1"
 CHEAP, FULL = "cheap", "full"
@@ -45,7 +45,7 @@ class StageModel:
     first's to be picked instead (chosen on the validation domains)."""
 
     candidates: list[str]
-    trees: TreeEnsemble
+    trees: BoostedTrees
     margin: float = 0.0
 
     def estimate(self, rows: np.ndarray) -> np.ndarray:
@@ -61,7 +61,7 @@ class StageModel:
 
 
 class _Regressor:
-    """A fitted ``HistGradientBoostingRegressor`` seen as ``TreeEnsemble.from_sklearn``
+    """A fitted ``HistGradientBoostingRegressor`` seen as ``BoostedTrees.from_sklearn``
     expects (its ``decision_function`` is the regressor's prediction)."""
 
     def __init__(self, model: Any):
@@ -71,7 +71,7 @@ class _Regressor:
 
 def stage_from_sklearn(model: Any, candidates: list[str]) -> StageModel:
     """Copy a fitted ``HistGradientBoostingRegressor`` into a :class:`StageModel`."""
-    trees = TreeEnsemble.from_sklearn(_Regressor(model), feature_names(candidates), {})
+    trees = BoostedTrees.from_sklearn(_Regressor(model), feature_names(candidates), {})
     return StageModel(list(candidates), trees)
 
 
@@ -129,9 +129,9 @@ class QualityEstimate:
             path, FORMAT, "a quality estimate", _RETRAIN, QualityCheckpointError, array_names
         )
 
-        def trees_of(prefix: str, info: dict[str, Any]) -> TreeEnsemble:
+        def trees_of(prefix: str, info: dict[str, Any]) -> BoostedTrees:
             try:
-                return TreeEnsemble.from_arrays(arrays, info, prefix)
+                return BoostedTrees.from_arrays(arrays, info, prefix)
             except ValueError as exc:
                 raise QualityCheckpointError(f"{path} is {exc}; {_RETRAIN}") from None
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from models.common.splits import DomainSplit
-from models.quality_features import PageStats, candidate_features, page_stats
+from models.quality.features import PageStats, candidate_features, page_stats
 from pipelines.artifacts import read_local_artifact
 from pipelines.config import SettingsLike
 from pipelines.evaluation.metrics import word_prf

@@ -3,7 +3,7 @@ domains' candidates, choose its size and its switching margin on the validation 
 (the mean word F1 of the candidate it picks), and measure everything on the held-out
 domains (pick F1, the oracle, Spearman correlation of the estimate with the true F1,
 top-vs-bottom quartile gap; per WCXB type). The line-level merge of each stage's
-candidates (:mod:`models.quality_merge`, :func:`fit_merge`) is fitted too and stored in
+candidates (:mod:`models.quality.merge`, :func:`fit_merge`) is fitted too and stored in
 the checkpoint. Whether the ``ensemble`` picks or merges by default, and the cascade's
 confidence threshold, are chosen together on the validation domains, within a budget on
 how often the full stage runs (:func:`choose_cascade`).
@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from models.common.splits import HELDOUT, TRAIN, VALIDATION
-from models.element.model import TreeEnsemble
-from models.quality import CHEAP, FULL, MERGE, PICK, QualityEstimate, StageModel, stage_from_sklearn
-from models.quality_data import CandidatePage, QualityRows, quality_rows
-from models.quality_merge import MergeModel
+from models.common.trees import BoostedTrees
+from models.quality.data import CandidatePage, QualityRows, quality_rows
+from models.quality.merge import MergeModel
+from models.quality.model import CHEAP, FULL, MERGE, PICK, QualityEstimate, StageModel, stage_from_sklearn
 
 #: Extractors of each stage: cheap (ours, a few ms each) and full (with the peers, and
 #: iawce reading the page as the other type: session 36, validation 0.8753 -> 0.8764 for
@@ -55,7 +55,7 @@ class TrainConfig:
     max_leaf_nodes: int = 15
     min_samples_leaf: int = 20
     seed: int = 0
-    #: The line merge's lexicon (:mod:`models.quality_lexicon`): inverse regularisation
+    #: The line merge's lexicon (:mod:`models.quality.lexicon`): inverse regularisation
     #: strength, and on how many training domains a term must occur.
     lexicon_c: float = 0.1
     lexicon_min_domains: int = 3
@@ -279,9 +279,9 @@ def merge_cascade(
 ) -> dict[str, Any]:
     """The merge cascade's report at ``threshold`` (:func:`merged_per_page`), with the
     pick cascade's validation F1 beside it; its estimate (the feed's
-    ``extraction_quality``) is :func:`models.quality_merge.merged_quality` of the pick's
+    ``extraction_quality``) is :func:`models.quality.merge.merged_quality` of the pick's
     estimate and the kept lines' confidence (the pick's estimate alone reported beside it)."""
-    from models.quality_merge import merged_quality
+    from models.quality.merge import merged_quality
 
     pick_f1 = cascade(validation[CHEAP], validation[FULL], threshold)[0].mean()
     merge_f1 = merged_per_page(merges, validation, threshold, "f1").mean()
@@ -310,7 +310,7 @@ def fast_choice(merge: MergeFit, cheap: StagePicks, default_f1: float) -> tuple[
 
 
 #: (drop_below, add_from) of the line-level merge tried on the cross-fitted selection set
-#: (:func:`models.quality_merge.kept_lines`); (0.0, 1.01) is the first candidate alone.
+#: (:func:`models.quality.merge.kept_lines`); (0.0, 1.01) is the first candidate alone.
 MERGE_THRESHOLDS = [(0.0, 1.01), (0.0, 0.5), (0.1, 0.5), (0.2, 0.5), (0.3, 0.5), (0.1, 0.7), (0.2, 0.7)]
 
 
@@ -341,9 +341,9 @@ def fit_merge(
     merged by the other features as before the lexicon."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from models.quality_features import candidate_features
-    from models.quality_lexicon import Lexicon, fit_lexicon, line_terms
-    from models.quality_merge import (
+    from models.quality.features import candidate_features
+    from models.quality.lexicon import Lexicon, fit_lexicon, line_terms
+    from models.quality.merge import (
         LEXICAL_FEATURES,
         Grams,
         Line,
@@ -354,7 +354,7 @@ def fit_merge(
         lexical_columns,
         merge_feature_names,
     )
-    from models.quality_merge import merged_text as merged
+    from models.quality.merge import merged_text as merged
     from pipelines.evaluation.metrics import word_prf
     from pipelines.evaluation.text import tokens
 
@@ -441,7 +441,7 @@ def fit_merge(
     selection = {t: float(page_f1(t, (TRAIN, VALIDATION))[0].mean()) for t in MERGE_THRESHOLDS}
     best = max(MERGE_THRESHOLDS, key=lambda t: selection[t])
     names = [*merge_feature_names(candidates), *LEXICAL_FEATURES]
-    model = MergeModel(list(candidates), TreeEnsemble.from_sklearn(final, names, {}), *best, lexicon)
+    model = MergeModel(list(candidates), BoostedTrees.from_sklearn(final, names, {}), *best, lexicon)
     f1: dict[str, float] = {}
     confidence = {
         page.file_id: kept_with_confidence(units[i], probability[starts[i] : starts[i + 1]].tolist(), *best)[
