@@ -20,7 +20,7 @@ difference names what changed), and one per page.
 To compare a change with main: run main's checkout with ``--records before.jsonl``, the
 change with ``--expected before.jsonl``.
 
-Pages: ``fixtures`` (the fast set, ``tests/test_golden_output.py``) is the demo web
+Pages: ``fixtures`` (the fast set, ``tests/e2e/test_golden_output.py``) is the demo web
 (seed 2026, 4 articles a site: its 73 gold pages, as served), ``tests/fixtures/extraction``
 and the stored captures of ``tests/fixtures/golden/captures``; ``wcxb`` is WCXB dev's raw
 HTML of one role of the project's split (``models/common/splits.py``; validation: 186 pages),

@@ -83,7 +83,7 @@ def overview(commands: dict[str, ScrapyCommand]) -> str:
 def _commands() -> dict[str, ScrapyCommand]:
     """Scrapy's commands and the project's (``COMMANDS_MODULE``), by name, as ``scrapy``
     lists them inside the project (Scrapy's own function: it is pinned, and
-    tests/test_install.py runs this)."""
+    tests/e2e/test_install.py runs this)."""
     return cmdline._get_commands_dict(get_project_settings(), inproject=True)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from crawler.demo import DemoWeb, Faults
-from tests.crawling import CrawlRun, run_crawl
+from tests.support.crawling import CrawlRun, run_crawl
 
 #: Screenshot height cap of the end-to-end crawl (the huge page is taller).
 E2E_MAX_SCREENSHOT_HEIGHT = 6000

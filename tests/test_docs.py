@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from settings.reference import read_sections, reference
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 PAGES = [README, *sorted(DOCS.rglob("*.md"))]

@@ -39,7 +39,7 @@ from pipelines.extraction.page import LIST
 UNKNOWN = 0
 #: The version of the leaf features, tags and attribute words computed here (what the
 #: denoiser adds is its own version, :mod:`models.common.versions`); a card records the one
-#: its checkpoint was trained with. tests/test_boilernet.py pins their output on fixed
+#: its checkpoint was trained with. tests/models/boilernet/test_boilernet.py pins their output on fixed
 #: pages: when it changes, bump this and re-measure (or retrain) the shipped BoilerNet.
 FEATURES_VERSION = 1
 

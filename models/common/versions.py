@@ -7,7 +7,7 @@ inputs. :func:`denoiser_version` is a hash of the denoiser's output, through its
 function only, on fixed pages (``tests/fixtures/denoiser/``: one list page and one article
 of each demo-web site, and ``tests/fixtures/extraction/``), each denoised as an article
 and as a list: any change of what it removes from those pages changes the version. A
-test (``tests/test_models_versions.py``) fails when a shipped checkpoint's card records
+test (``tests/models/common/test_versions.py``) fails when a shipped checkpoint's card records
 another version than the code's: re-measure its validation metrics with the current code
 and re-stamp the card when they hold within noise (``python -m models.common.restamp``),
 or retrain it.

@@ -38,7 +38,7 @@ from pipelines.urls import url_key
 #: The version of the element features the classifier reads
 #: (:func:`pipelines.extraction.element_features.feature_matrix`, whose cleaning features
 #: also go through the denoiser, :mod:`models.common.versions`); a card records the one its
-#: checkpoint was trained with. tests/test_element_classifier.py pins their output on fixed
+#: checkpoint was trained with. tests/models/element/test_element_classifier.py pins their output on fixed
 #: pages: when it changes, bump this and re-measure (or retrain) the shipped classifier.
 FEATURES_VERSION = 1
 

@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 #: The version of what these functions compute; a model card records the one its
-#: checkpoint was trained with. tests/test_models_pagenet.py pins their output on fixed
+#: checkpoint was trained with. tests/models/pagetype/test_pagenet.py pins their output on fixed
 #: boxes: when it changes, bump this and re-measure (or retrain) the shipped page-type models.
 FEATURES_VERSION = 1
 RASTER_HEIGHT = 128
