@@ -13,9 +13,9 @@ waits for one until its own deadline and fails as stalled too: the crawl still e
 line per URL. The deadline counts the wait for a slot, which is none while
 ``CONCURRENT_REQUESTS`` is at most the pages per context (both 4 here).
 
-Playwright's Node driver gets ``PAGESIGHT_DRIVER_NODE_OPTIONS`` (V8 flags) through
-``NODE_OPTIONS``, which Playwright copies from this process's environment when it starts
-the driver (:func:`node_options_with`).
+Playwright's Node driver, and the Chromium it starts, get ``PAGESIGHT_DRIVER_ENV`` (V8
+flags in ``NODE_OPTIONS``, glibc's malloc tunables): Playwright copies this process's
+environment when it starts the driver (:func:`driver_environment`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import asyncio
 import logging
 import os
 import weakref
+from collections.abc import Mapping
 from typing import Self
 
 from scrapy.crawler import Crawler
@@ -55,22 +56,29 @@ def download_deadline(settings: BaseSettings) -> float:
     )
 
 
-def node_options_with(current: str, flags: list[str]) -> str:
-    """``current`` (a ``NODE_OPTIONS`` value) with each of ``flags`` whose name it does not
-    set yet: a user's own ``--max-old-space-size=…`` wins over ours."""
-    names = {option.split("=", 1)[0] for option in current.split()}
-    added = [flag for flag in flags if flag.split("=", 1)[0] not in names]
-    return " ".join([*current.split(), *added])
+def driver_environment(current: Mapping[str, str], wanted: Mapping[str, str]) -> dict[str, str]:
+    """The variables of ``wanted`` to set in ``current`` (an environment): one already set
+    stays as it is, but ``NODE_OPTIONS`` gains each flag whose name it does not set yet,
+    so that a user's own ``--max-old-space-size=…`` wins over ours."""
+    changes = {
+        name: value for name, value in wanted.items() if name != "NODE_OPTIONS" and name not in current
+    }
+    if "NODE_OPTIONS" in wanted:
+        options = current.get("NODE_OPTIONS", "").split()
+        names = {option.split("=", 1)[0] for option in options}
+        added = [flag for flag in wanted["NODE_OPTIONS"].split() if flag.split("=", 1)[0] not in names]
+        if added:
+            changes["NODE_OPTIONS"] = " ".join([*options, *added])
+    return changes
 
 
 class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # type: ignore[misc]
     """scrapy-playwright's handler, with :func:`download_deadline` on browser requests
-    and ``PAGESIGHT_DRIVER_NODE_OPTIONS`` for the driver it starts."""
+    and ``PAGESIGHT_DRIVER_ENV`` for the driver it starts."""
 
     def __init__(self, crawler: Crawler) -> None:
-        flags = crawler.settings.getlist("PAGESIGHT_DRIVER_NODE_OPTIONS")
-        if flags:  # before the driver starts (at engine_started); the crawl starts no other Node
-            os.environ["NODE_OPTIONS"] = node_options_with(os.environ.get("NODE_OPTIONS", ""), flags)
+        # Before the driver starts (at engine_started); the crawl starts no other process.
+        os.environ.update(driver_environment(os.environ, crawler.settings.getdict("PAGESIGHT_DRIVER_ENV")))
         super().__init__(crawler)
         self.deadline = download_deadline(crawler.settings)
         self.closed = False

@@ -23,8 +23,8 @@ readability run, and when they agree with each other and iawce adds mostly short
 they both lack (menus, rails, comment headers), the closer of the two replaces iawce's
 pick, and their agreement is its quality (:mod:`pipelines.extraction.consensus`;
 Dragnet's training and validation pages +0.017 word F1, WCXB dev's unchanged).
-Nor do the peers run on a page over ``peers_max_words`` words (a book-sized page, where
-they cost seconds and hundreds of MiB). ``ensemble-fast`` (the fast preset) never runs the
+Nor do the peers or the line merge run on a page over ``max_words`` words (a book-sized
+page, where they cost seconds and hundreds of MiB). ``ensemble-fast`` (the fast preset) never runs the
 peers. Title, author, date, language
 and canonical URL come from the metadata module whichever candidate wins; on a list page
 the items are iawce's.
@@ -85,20 +85,20 @@ class EnsembleExtractor:
         (None: the checkpoint's); ``choice``: ``pick`` or ``merge`` (empty: the
         checkpoint's); ``consensus``: when the peers' agreement replaces the lead's
         pick (:mod:`pipelines.extraction.consensus`; the ``ensemble`` only);
-        ``peers_max_words``: the most words of visible text on a page the peers run on
-        (above it, the cheap stage's choice stands). Settings PAGESIGHT_ENSEMBLE_*, or
+        ``max_words``: the most words of visible text on a page the peers and the line
+        merge run on (above it, the cheap stage's pick stands). Settings PAGESIGHT_ENSEMBLE_*, or
         PAGESIGHT_EXTRACTOR_OPTIONS."""
 
         checkpoint: Path
         confident: float | None
         choice: str
         consensus: ConsensusOptions = field(default_factory=ConsensusOptions)
-        #: The peers' time and memory grow with the page, and the full stage's features
-        #: and merge with their texts: on the demo web's huge page (480,689 words, 8.3 M
+        #: The peers' time and memory grow with the page, and the features and the merge
+        #: with the candidates' texts: on the demo web's huge page (480,689 words, 8.3 M
         #: characters of rendered HTML) the ensemble took 21 s and +546 MiB at peak, 8 s
-        #: and +356 MiB with the cheap stage alone. The wordiest page of WCXB dev and
-        #: Dragnet has 48,184 words, so no page they score is over it.
-        peers_max_words: int = 200_000
+        #: and +356 MiB with the cheap stage and its merge, 3.9 s and +244 MiB with its pick. The
+        #: wordiest page of WCXB dev and Dragnet has 48,184 words: none is over it.
+        max_words: int = 200_000
 
     def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
         from models.quality.model import CHEAP, FULL
@@ -200,7 +200,8 @@ class EnsembleExtractor:
             # No page of the estimate's and the merge's training data is in these scripts:
             # iawce's text stays, with its own estimate.
             return self._with_metadata(lead, lead, page, page_type, float(estimates[0]))
-        full = self._full_stage_on(stats, page)
+        bounded = self._over_max_words(stats, page)
+        full = None if bounded else self.full
         if full is not None and quality < self.confident:
             stage_name = FULL
             winner, quality, rows, _ = self._choose(full, found, typed, stats)
@@ -211,28 +212,24 @@ class EnsembleExtractor:
         if chosen is None:
             logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
             return None
-        if self.options.choice == MERGE and consensus is None:
+        if self.options.choice == MERGE and consensus is None and not bounded:
             merged = self._merge(self.estimate.merges[stage_name], found, stats, rows)
             if merged is not None:
                 chosen, quality = merged[0], merged_quality(quality, merged[1])
         return self._with_metadata(chosen, lead, page, page_type, quality)
 
-    def _full_stage_on(self, stats: PageStats, page: Page) -> StageModel | None:
-        """The full stage, where the peers (it and the consensus) may run on a page of
-        ``stats``: the preset has them, and the page is within ``peers_max_words``; else
-        None (a page over it is said in the log)."""
-        if self.full is None:
-            return None
-        if stats.words > self.options.peers_max_words:
-            logger.info(
-                "%s: %s has %d words, over peers_max_words (%d): the cheap stage alone",
-                self.name,
-                page.url or "<page>",
-                stats.words,
-                self.options.peers_max_words,
-            )
-            return None
-        return self.full
+    def _over_max_words(self, stats: PageStats, page: Page) -> bool:
+        """Whether a page of ``stats`` is over ``max_words`` (said in the log)."""
+        if stats.words <= self.options.max_words:
+            return False
+        logger.info(
+            "%s: %s has %d words, over max_words (%d): the cheap stage's pick, no peer, no merge",
+            self.name,
+            page.url or "<page>",
+            stats.words,
+            self.options.max_words,
+        )
+        return True
 
     @staticmethod
     def _usable_consensus(

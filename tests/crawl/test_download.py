@@ -24,7 +24,7 @@ from crawler.download import (
     BrowserStalled,
     DeadlinePlaywrightDownloadHandler,
     download_deadline,
-    node_options_with,
+    driver_environment,
 )
 from crawler.errors import describe_failure
 
@@ -115,16 +115,23 @@ def test_pages_within_the_deadline_pass_through(monkeypatch):
     assert response.url == "http://127.0.0.1:1/a.html"
 
 
-def test_our_node_flags_join_a_users_own_which_win():
-    ours = ["--max-semi-space-size=2", "--max-old-space-size=384"]
-    assert node_options_with("", ours) == "--max-semi-space-size=2 --max-old-space-size=384"
-    assert (
-        node_options_with("--trace-warnings --max-old-space-size=2048", ours)
-        == "--trace-warnings --max-old-space-size=2048 --max-semi-space-size=2"
-    )
+def test_the_drivers_variables_leave_a_users_own_and_join_node_flags():
+    ours = {
+        "NODE_OPTIONS": "--max-semi-space-size=2 --max-old-space-size=384",
+        "MALLOC_ARENA_MAX": "2",
+        "MALLOC_MMAP_THRESHOLD_": "131072",
+    }
+    assert driver_environment({}, ours) == ours
+    assert driver_environment(
+        {"MALLOC_ARENA_MAX": "4", "NODE_OPTIONS": "--max-old-space-size=2048"}, ours
+    ) == {
+        "NODE_OPTIONS": "--max-old-space-size=2048 --max-semi-space-size=2",
+        "MALLOC_MMAP_THRESHOLD_": "131072",
+    }
+    assert driver_environment(ours, ours) == {}
 
 
-def driver_environment() -> dict[str, str]:
+def started_driver_environment() -> dict[str, str]:
     """The environment of the Node driver Playwright starts here (read from /proc)."""
     from playwright.async_api import async_playwright
 
@@ -148,20 +155,20 @@ def driver_environment() -> dict[str, str]:
 @pytest.mark.skipif(
     not Path("/proc/self/environ").exists(), reason="reads the driver's environment from /proc"
 )
-def test_the_driver_starts_with_the_node_flags_of_the_settings(monkeypatch):
+def test_the_driver_starts_with_the_environment_of_the_settings(monkeypatch):
     monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "__init__", lambda self, crawler: None)
     monkeypatch.setenv("NODE_OPTIONS", "--trace-warnings")
-    DeadlinePlaywrightDownloadHandler(
-        get_crawler(
-            settings_dict={"PAGESIGHT_DRIVER_NODE_OPTIONS": project_settings.PAGESIGHT_DRIVER_NODE_OPTIONS}
-        )
-    )
-    flags = driver_environment()["NODE_OPTIONS"].split()
-    assert flags == ["--trace-warnings", *project_settings.PAGESIGHT_DRIVER_NODE_OPTIONS]
+    for name in ("MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"):
+        monkeypatch.delenv(name, raising=False)
+    wanted = project_settings.PAGESIGHT_DRIVER_ENV
+    DeadlinePlaywrightDownloadHandler(get_crawler(settings_dict={"PAGESIGHT_DRIVER_ENV": wanted}))
+    found = started_driver_environment()
+    assert found["NODE_OPTIONS"] == f"--trace-warnings {wanted['NODE_OPTIONS']}"
+    assert (found["MALLOC_ARENA_MAX"], found["MALLOC_MMAP_THRESHOLD_"]) == ("2", "131072")
 
 
-def test_no_node_flags_leave_the_environment_alone(monkeypatch):
+def test_an_empty_driver_environment_leaves_the_process_alone(monkeypatch):
     monkeypatch.setattr(ScrapyPlaywrightDownloadHandler, "__init__", lambda self, crawler: None)
     monkeypatch.delenv("NODE_OPTIONS", raising=False)
-    DeadlinePlaywrightDownloadHandler(get_crawler(settings_dict={"PAGESIGHT_DRIVER_NODE_OPTIONS": []}))
+    DeadlinePlaywrightDownloadHandler(get_crawler(settings_dict={"PAGESIGHT_DRIVER_ENV": {}}))
     assert "NODE_OPTIONS" not in os.environ

@@ -156,10 +156,10 @@ def test_the_ensemble_asks_no_consensus_on_a_page_typed_list():
     assert len(tokens(found.text)) > 2 * len(tokens(SUMMARY))
 
 
-def test_a_page_over_the_peers_word_budget_keeps_the_cheap_stages_choice(caplog):
+def test_a_page_over_max_words_keeps_the_cheap_stages_pick(caplog):
     """The budget that keeps a book-sized page's time and memory bounded: over
-    ``peers_max_words`` no peer runs (neither the full stage nor the consensus)."""
-    settings = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"peers_max_words": 100}}})
+    ``max_words`` no peer runs (neither the full stage nor the consensus), nor the merge."""
+    settings = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"max_words": 100}}})
     ensemble = build_extractor("ensemble", settings)
     ran = []
 
@@ -176,7 +176,11 @@ def test_a_page_over_the_peers_word_budget_keeps_the_cheap_stages_choice(caplog)
     with caplog.at_level("INFO", logger="pipelines.extraction.ensemble"):
         found = ensemble.extract(Page(THREAD_PAGE, URL, "article"))
     assert ran == [] and found is not None and "Insightful" in found.text  # iawce's thread stays
-    assert f"{URL} has " in caplog.text and "over peers_max_words (100): the cheap stage alone" in caplog.text
-    ensemble.options = replace(ensemble.options, peers_max_words=10_000)
+    assert found.extractor == "ensemble:iawce"  # picked, not merged
+    assert (
+        f"{URL} has " in caplog.text
+        and "over max_words (100): the cheap stage's pick, no peer, no merge" in caplog.text
+    )
+    ensemble.options = replace(ensemble.options, max_words=10_000)
     ensemble.extract(Page(THREAD_PAGE, URL, "article"))
     assert "trafilatura" in ran  # within the budget the consensus asks the peers
