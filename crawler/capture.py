@@ -797,9 +797,11 @@ async def screenshot_with_fallback(
     """The full-page screenshot cut at ``height``, taken straight through the DevTools
     protocol (Playwright's own screenshot adds a round of page preparation and a slower PNG
     encoding; the fonts were waited for with the boxes). When it outlasts
-    ``options.screenshot_timeout`` (a page too large to paint at once), the first
-    ``options.fallback_screens`` screens, each taken as the viewport and stacked, and a
-    warning. Returns (PNG, height)."""
+    ``options.screenshot_timeout`` (a page too large to paint at once), or Chromium
+    refuses it ("Unable to capture screenshot": once in a 5,000-page soak on a loaded
+    machine, which made that page an error line and left the page only it linked to
+    unreached), the first ``options.fallback_screens`` screens, each taken as the viewport
+    and stacked, and a warning. Returns (PNG, height)."""
     session = await page.context.new_cdp_session(page)
     try:
         try:
@@ -817,7 +819,9 @@ async def screenshot_with_fallback(
             )
             return base64.b64decode(shot["data"]), height
         except TimeoutError:
-            pass
+            failure = "screenshot timeout"
+        except PlaywrightError as error:
+            failure = f"screenshot failed ({error.message.splitlines()[0]})"
         screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
         shots = []
         for screen in range(screens):
@@ -831,7 +835,7 @@ async def screenshot_with_fallback(
     png, cut = await asyncio.to_thread(
         stack_screens, shots, viewport["width"], min(height, screens * viewport["height"])
     )
-    warnings.append(f"partial: screenshot timeout, first {cut}px kept")
+    warnings.append(f"partial: {failure}, first {cut}px kept")
     return png, cut
 
 

@@ -136,7 +136,8 @@ PAGESIGHT_MAX_HTML_BYTES = 20_000_000
 PAGESIGHT_DOCUMENT_TIMEOUT = 10
 # A full-page screenshot that takes longer than this (s) (fonts that never load, a page
 # too large to paint at once) is replaced by the first PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS
-# screens, taken one viewport at a time (warning "partial: screenshot timeout, …").
+# screens, taken one viewport at a time (warning "partial: screenshot timeout, …"); so is
+# one Chromium refuses (warning "partial: screenshot failed (…), …").
 PAGESIGHT_SCREENSHOT_TIMEOUT = 30
 PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS = 3
 # Encode screenshots for speed (Chromium's optimizeForSpeed): on the demo web the capture's

@@ -70,6 +70,28 @@ def test_screenshot_timeout_keeps_the_first_screens_and_says_so():
     assert warnings == [f"partial: screenshot timeout, first {height}px kept"]
 
 
+class RefusedScreenshotPage(SlowScreenshotPage):
+    """A page whose full-page screenshot Chromium refuses, as it did once in a soak."""
+
+    async def send(self, method, params):
+        if "clip" in params:
+            raise PlaywrightError("Protocol error (Page.captureScreenshot): Unable to capture screenshot")
+        return await super().send(method, params)
+
+
+def test_a_refused_screenshot_keeps_the_first_screens_and_says_why():
+    page, warnings = RefusedScreenshotPage(1366, 768), []
+    viewport = {"width": 1366, "height": 768}
+    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 6000, default_options(), warnings))
+    assert height == default_options().fallback_screens * 768 and page.detached
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.size == (1366, height)
+    assert warnings == [
+        f"partial: screenshot failed (Protocol error (Page.captureScreenshot): Unable to capture screenshot), "
+        f"first {height}px kept"
+    ]
+
+
 def test_short_page_fallback_is_cut_at_the_page():
     page, warnings = SlowScreenshotPage(800, 600), []
     viewport = {"width": 800, "height": 600}
