@@ -31,17 +31,15 @@ the test suite until page 3,350, the crawl process's private memory went from 83
 1,148 MiB between pages 3,350 and 3,400, as the suite ended, its anonymous memory from 811
 to 813.
 
-The 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs, one
-Playwright driver, jusText's stoplists and dateparser's locales built at start), 0 lost,
-0 duplicates, was not flat: the total anonymous memory went from 1,194 MiB at page 500 to
-1,452 at page 5,100 (+18.0 % the median of the last 10 samples; +35.9 % at most, at a
-sample at page 4,900; beyond ±10 % in 37 of 92 samples, all from page 3,100). The
-crawl process went from 749 to 896 MiB, in steps (+30 MiB at the list pages near page
-1,800, +50 after the 4 MB page near 3,450), the driver from 161 to 269, the browser from
-49 to 69. The run before it, without dateparser's locales at start, had +28.3 % at most:
-then the crawl process also stepped up 40.5 MiB at page 3,068, where replaying the feed's
-extraction in one process (``pagesight.api.extract``) found dateparser compiling its
-regexes for most locales (``pipelines.extraction.peers.preload_date_locales``).
+The 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs, with the
+glibc and V8 settings of the crawl process and the driver, and the ensemble's word budget),
+0 lost, 0 duplicates, was flat but for the 4 MB pages: the total anonymous memory went
+from 959 MiB at page 500 to 1,066 at page 5,100 (+7.3 % the median of the last 10
+samples; beyond ±10 % in 5 of 92 samples: the two that hold a 4 MB page, +13.6 % and
++15.5 % at most, and three after the second, while the crawl process stayed 40-50 MiB up).
+The run before those settings had +35.9 % at most: the crawl process 749 → 896 MiB in
+steps at a run of list pages and at the 4 MB page, the driver 161 → 269
+(benchmarks/HISTORY.md, "Fault soak").
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to

@@ -72,10 +72,10 @@ PAGESIGHT_MALLOC_MMAP_THRESHOLD = 131072
 # The environment of Playwright's Node driver and the Chromium it starts (a variable you
 # set stays; NODE_OPTIONS gains the flags it lacks). V8 sizes its heap for the machine's
 # memory and collects lazily: in a 5,000-page soak the driver grew from 161 to 269 MiB;
-# with these V8 flags, 63-68 MiB over a 1,121-page soak, but after the 4 MB page it went
-# from 100 to 130 MiB and stayed there. glibc raises its mmap threshold to the largest
-# block freed (up to 32 MiB), so that a big page's message buffers are then kept in its
-# heap; fixed at 128 KiB (as in the crawl process), a freed buffer is returned.
+# with these V8 flags alone it went from 85 to 133 MiB (100 -> 130 at the 4 MB page, kept).
+# glibc raises its mmap threshold to the largest block freed (up to 32 MiB), so that big
+# blocks freed later stay in its heap; with the threshold fixed at 128 KiB and 2 arenas
+# too, the driver read 65-78 MiB over the 5,000 pages.
 PAGESIGHT_DRIVER_ENV = {
     "NODE_OPTIONS": "--max-semi-space-size=2 --max-old-space-size=384",
     "MALLOC_ARENA_MAX": "2",
