@@ -821,7 +821,8 @@ async def screenshot_with_fallback(
         except TimeoutError:
             failure = "screenshot timeout"
         except PlaywrightError as error:
-            failure = f"screenshot failed ({error.message.splitlines()[0]})"
+            reason = error.message.partition("\n")[0] or type(error).__name__
+            failure = f"screenshot failed ({reason})"
         screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
         shots = []
         for screen in range(screens):

@@ -24,10 +24,9 @@ they both lack (menus, rails, comment headers), the closer of the two replaces i
 pick, and their agreement is its quality (:mod:`pipelines.extraction.consensus`;
 Dragnet's training and validation pages +0.017 word F1, WCXB dev's unchanged).
 Nor do the peers or the line merge run on a page over ``max_words`` words (a book-sized
-page, where they cost seconds and hundreds of MiB). ``ensemble-fast`` (the fast preset) never runs the
-peers. Title, author, date, language
-and canonical URL come from the metadata module whichever candidate wins; on a list page
-the items are iawce's.
+page, where they cost seconds and hundreds of MiB). ``ensemble-fast`` (the fast preset)
+never runs the peers. Title, author, date, language and canonical URL come from the
+metadata module whichever candidate wins; on a list page the items are iawce's.
 """
 
 from __future__ import annotations
@@ -86,8 +85,8 @@ class EnsembleExtractor:
         checkpoint's); ``consensus``: when the peers' agreement replaces the lead's
         pick (:mod:`pipelines.extraction.consensus`; the ``ensemble`` only);
         ``max_words``: the most words of visible text on a page the peers and the line
-        merge run on (above it, the cheap stage's pick stands). Settings PAGESIGHT_ENSEMBLE_*, or
-        PAGESIGHT_EXTRACTOR_OPTIONS."""
+        merge run on (above it, the cheap stage's pick stands). Settings
+        PAGESIGHT_ENSEMBLE_*, or PAGESIGHT_EXTRACTOR_OPTIONS."""
 
         checkpoint: Path
         confident: float | None
@@ -96,8 +95,8 @@ class EnsembleExtractor:
         #: The peers' time and memory grow with the page, and the features and the merge
         #: with the candidates' texts: on the demo web's huge page (480,689 words, 8.3 M
         #: characters of rendered HTML) the ensemble took 21 s and +546 MiB at peak, 8 s
-        #: and +356 MiB with the cheap stage and its merge, 3.9 s and +244 MiB with its pick. The
-        #: wordiest page of WCXB dev and Dragnet has 48,184 words: none is over it.
+        #: and +356 MiB with the cheap stage and its merge, 3.9 s and +244 MiB with its
+        #: pick. The wordiest page of WCXB dev and Dragnet has 48,184 words: none is over it.
         max_words: int = 200_000
 
     def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
