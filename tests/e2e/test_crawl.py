@@ -204,3 +204,9 @@ def test_default_crawl_serves_the_demo_web_and_stops_it(tmp_path):
     assert {r["url"] for r in run.records} == home_pages
     assert all(r["status"] == "ok" for r in run.records)
     assert processes_with_marker(run.marker) == []
+
+
+def test_the_objects_alive_at_start_are_frozen_for_the_crawl(demo_crawl):
+    frozen = re.search(r"'pagesight/memory/gc_frozen_objects': (\d+)", demo_crawl.run.log)
+    assert frozen is not None, demo_crawl.run.log[-3000:]
+    assert int(frozen.group(1)) > 100_000  # the models and libraries, loaded before the spider opens
