@@ -22,6 +22,7 @@ import settings as project_settings
 from crawler.download import (
     DEADLINE_MARGIN,
     BrowserStalled,
+    BrowserTurns,
     DeadlinePlaywrightDownloadHandler,
     download_deadline,
     driver_environment,
@@ -33,6 +34,7 @@ def handler_with_deadline(deadline: float) -> DeadlinePlaywrightDownloadHandler:
     """The handler without a browser (its __init__ wants the asyncio reactor)."""
     handler = object.__new__(DeadlinePlaywrightDownloadHandler)
     handler.deadline = deadline
+    handler.turns = BrowserTurns(0)
     handler.stats = MemoryStatsCollector(get_crawler())
     return handler
 
@@ -172,3 +174,59 @@ def test_an_empty_driver_environment_leaves_the_process_alone(monkeypatch):
     monkeypatch.delenv("NODE_OPTIONS", raising=False)
     DeadlinePlaywrightDownloadHandler(get_crawler(settings_dict={"PAGESIGHT_DRIVER_ENV": {}}))
     assert "NODE_OPTIONS" not in os.environ
+
+
+def test_the_browser_is_restarted_once_it_served_its_pages_and_they_are_done():
+    async def crawl() -> list[str]:
+        turns, events = BrowserTurns(2), []
+
+        async def restart():
+            events.append(f"restart with {turns.open} open")
+
+        async def page(name: str, seconds: float):
+            await turns.take(restart, deadline=5)
+            events.append(f"start {name}")
+            await asyncio.sleep(seconds)
+            events.append(f"end {name}")
+            turns.done()
+
+        await asyncio.gather(page("a", 0.05), page("b", 0.1), page("c", 0), page("d", 0))
+        return events
+
+    assert asyncio.run(crawl()) == [
+        "start a",
+        "start b",
+        "end a",
+        "end b",  # c waited for both
+        "restart with 0 open",
+        "start c",
+        "start d",
+        "end c",
+        "end d",
+    ]
+
+
+def test_a_stalled_page_holds_a_restart_back_only_until_the_deadline():
+    async def crawl() -> tuple[list[int], int]:
+        turns, restarts = BrowserTurns(1), []
+        await turns.take(lambda: pytest.fail("the first page needs no restart"), deadline=5)  # never done
+
+        async def restart():
+            restarts.append(turns.open)
+
+        await asyncio.wait_for(turns.take(restart, deadline=0.05), 5)
+        return restarts, turns.open
+
+    assert asyncio.run(crawl()) == ([1], 2)
+
+
+def test_zero_never_restarts_and_a_negative_count_is_refused():
+    async def crawl() -> None:
+        turns = BrowserTurns(0)
+        for _ in range(5):
+            await turns.take(lambda: pytest.fail("0 never restarts"), deadline=5)
+            turns.done()
+
+    asyncio.run(crawl())
+    with pytest.raises(ValueError, match="PAGESIGHT_BROWSER_RESTART_PAGES must be 0 or more, got -1"):
+        BrowserTurns(-1)
