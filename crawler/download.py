@@ -47,6 +47,9 @@ logger = logging.getLogger(__name__)
 DEADLINE_MARGIN = 30.0
 
 
+#: Seconds a restart waits for the old browser, and each of its contexts, to close.
+BROWSER_CLOSE_TIMEOUT = 30.0
+
 #: Each crawler's one handler (:meth:`DeadlinePlaywrightDownloadHandler.from_crawler`).
 _HANDLERS: weakref.WeakKeyDictionary[Crawler, DeadlinePlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
 
@@ -172,22 +175,40 @@ class DeadlinePlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):  # typ
 
     async def _restart_browser(self) -> None:
         """Close the browser (its pages are done); the next page launches a new one
-        (scrapy-playwright's ``_maybe_launch_browser``). The contexts are closed first, so
-        that their close callbacks give back the context slots, and the browser's own
-        disconnect callback is taken off, so that it cannot run after the new browser is up
-        and drop it."""
+        (scrapy-playwright's ``_maybe_launch_browser``). The contexts are closed first: their
+        close callbacks give back the context slots. A context or browser that does not
+        close within :data:`BROWSER_CLOSE_TIMEOUT` is left to the driver, which ends it at
+        the crawl's end, and its slot is given back here, so that a hung close cannot hold
+        the crawl. The browser's own disconnect callback is taken off first, so that it
+        cannot run after the new browser is up and drop it."""
         browser = getattr(self, "browser", None)
         if browser is None:
             return
-        for wrapper in list(self.context_wrappers.values()):
-            with contextlib.suppress(PlaywrightError):
-                await wrapper.context.close()
-        self.context_wrappers.clear()
         browser.remove_listener("disconnected", self._browser_disconnected_callback)
         del self.browser
-        with contextlib.suppress(PlaywrightError):
-            await browser.close()
+        stuck = []
+        for wrapper in list(self.context_wrappers.values()):
+            stuck += await _closed_within(wrapper.context.close(), "a context")
+        for name in list(self.context_wrappers):  # those whose close callback did not run
+            del self.context_wrappers[name]
+            if hasattr(self, "context_semaphore"):
+                self.context_semaphore.release()
+        stuck += await _closed_within(browser.close(), "the browser")
         self.stats.inc_value("pagesight/browser/restarts")
         logger.info(
-            "Browser restarted after %d pages (PAGESIGHT_BROWSER_RESTART_PAGES)", self.turns.restart_pages
+            "Browser restarted after %d pages (PAGESIGHT_BROWSER_RESTART_PAGES)%s",
+            self.turns.restart_pages,
+            f"; left to the driver: {', '.join(stuck)}" if stuck else "",
         )
+
+
+async def _closed_within(close: Awaitable[None], what: str) -> list[str]:
+    """[] once ``close`` is done (or failed: the browser is gone), else ``[what (reason)]``."""
+    try:
+        async with asyncio.timeout(BROWSER_CLOSE_TIMEOUT):
+            await close
+    except TimeoutError:
+        return [f"{what} (did not close in {BROWSER_CLOSE_TIMEOUT:.0f}s)"]
+    except PlaywrightError:
+        pass
+    return []

@@ -18,6 +18,7 @@ from scrapy.utils.test import get_crawler
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from twisted.python.failure import Failure
 
+import crawler.download as download_module
 import settings as project_settings
 from crawler.download import (
     DEADLINE_MARGIN,
@@ -230,3 +231,37 @@ def test_zero_never_restarts_and_a_negative_count_is_refused():
     asyncio.run(crawl())
     with pytest.raises(ValueError, match="PAGESIGHT_BROWSER_RESTART_PAGES must be 0 or more, got -1"):
         BrowserTurns(-1)
+
+
+def test_a_browser_that_does_not_close_cannot_hold_the_crawl(monkeypatch, caplog):
+    class Hangs:
+        """A browser, or a context, whose close never returns."""
+
+        def __init__(self) -> None:
+            self.removed: list[str] = []
+
+        async def close(self) -> None:
+            await asyncio.Event().wait()
+
+        def remove_listener(self, event: str, callback: object) -> None:
+            self.removed.append(event)
+
+    async def restart() -> tuple[DeadlinePlaywrightDownloadHandler, Hangs]:
+        handler = handler_with_deadline(5)
+        handler.turns = BrowserTurns(3)
+        handler.browser = browser = Hangs()
+        handler.context_wrappers = {"pagesight": type("Wrapper", (), {"context": Hangs()})()}
+        handler.context_semaphore = asyncio.Semaphore(0)  # its one context slot is taken
+        await asyncio.wait_for(handler._restart_browser(), 5)
+        return handler, browser
+
+    monkeypatch.setattr(download_module, "BROWSER_CLOSE_TIMEOUT", 0.05)
+    with caplog.at_level("INFO", logger="crawler.download"):
+        handler, browser = asyncio.run(restart())
+    assert browser.removed == ["disconnected"] and not hasattr(handler, "browser")
+    assert handler.context_wrappers == {} and not handler.context_semaphore.locked()
+    assert handler.stats.get_value("pagesight/browser/restarts") == 1
+    assert (
+        "left to the driver: a context (did not close in 0s), the browser (did not close in 0s)"
+        in caplog.text
+    )
