@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Request
 
-from models.common.splits import ROLES
+from models.common.splits import ROLES, load_split
 from pipelines.artifacts import ArtifactError, read_local_artifact
 from pipelines.evaluation.wcxb import read_wcxb
 
@@ -46,9 +46,12 @@ class LabeledPage:
     role: str | None = None
 
 
-def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
+def wcxb_pages(root: Path, base_url: str, role: str | None = None) -> list[LabeledPage]:
     """WCXB pages (``html/NNNN.html.gz``) as served under ``base_url``, labelled by the
-    WCXB reader's page type (``_internal.page_type.primary``) and sited by its domain."""
+    WCXB reader's page type (``_internal.page_type.primary``) and sited by its domain;
+    with ``role``, only those whose domain the one split puts in that role (e.g. the 186
+    validation pages a re-stamp re-measures on, not all 1,497)."""
+    split = load_split() if role else None
     return [
         LabeledPage(
             url=f"{base_url}/{record.file_id}.html",
@@ -57,7 +60,7 @@ def wcxb_pages(root: Path, base_url: str) -> list[LabeledPage]:
             source="wcxb",
         )
         for record in read_wcxb(root)
-        if record.has_html
+        if record.has_html and (split is None or split.role(record.domain) == role)
     ]
 
 

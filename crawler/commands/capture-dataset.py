@@ -16,6 +16,7 @@ from twisted.internet import defer
 from twisted.python.failure import Failure
 
 from crawler.commands import use_help_formatter
+from models.common.splits import ROLES, UnknownDomain
 
 if TYPE_CHECKING:
     from crawler.dataset import LabeledPage
@@ -52,6 +53,11 @@ class Command(ScrapyCommand):
             "training, e.g. 11:train,12:train,13:validation (default: 2026)",
         )
         parser.add_argument("--limit", type=int, default=0, help="at most N WCXB pages")
+        parser.add_argument(
+            "--role",
+            choices=ROLES,
+            help="only the WCXB pages whose domain the one split (models/splits) puts in ROLE",
+        )
         parser.add_argument("--out", required=True, metavar="DIR", help="dataset folder")
         parser.add_argument(
             "--retries",
@@ -104,7 +110,10 @@ class Command(ScrapyCommand):
                 if not (root / "ground-truth").is_dir():
                     raise UsageError(f"{root}: no ground-truth/ (not a WCXB-style folder)")
                 base_url = stack.enter_context(serve_html_folder(root / "html"))
-                found = wcxb_pages(root, base_url)
+                try:
+                    found = wcxb_pages(root, base_url, opts.role)
+                except UnknownDomain as exc:
+                    raise UsageError(f"--role: {root} is not WCXB dev ({exc} is in no split role)") from None
                 pages += found[: opts.limit] if opts.limit else found
             if opts.gold:
                 pages += gold_pages(Path(opts.gold))

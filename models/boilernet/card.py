@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         report = json.loads(args.benchmark.read_text(encoding="utf-8"))
         benchmark = benchmark_section(report, args.benchmark_command)
     if not card_path(args.checkpoint).is_file() or "versions" not in read_card(args.checkpoint):
-        parser.error(f"{args.checkpoint} has no card recording its versions (models.common.restamp)")
+        parser.error(f"{args.checkpoint} has no card recording its versions (models.boilernet.restamp)")
     old = read_card(args.checkpoint)
     path = write_boilernet_card(
         args.checkpoint, args.command, old["versions"], old["date"], benchmark, out_of_fold

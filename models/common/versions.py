@@ -9,8 +9,8 @@ of each demo-web site, and ``tests/fixtures/extraction/``), each denoised as an 
 and as a list: any change of what it removes from those pages changes the version. A
 test (``tests/models/common/test_versions.py``) fails when a shipped checkpoint's card records
 another version than the code's: re-measure its validation metrics with the current code
-and re-stamp the card when they hold within noise (``python -m models.common.restamp``),
-or retrain it.
+and re-stamp the card when they hold within noise (``python -m models.<family>.restamp``:
+BoilerNet's, the element classifier's and the vision element model's), or retrain it.
 """
 
 from __future__ import annotations

@@ -299,10 +299,16 @@ def element_versions() -> dict[str, Any]:
 
 
 def write_element_card(
-    checkpoint: Path, model: TreeEnsemble, command: str, versions: dict[str, Any], date: str | None = None
+    checkpoint: Path,
+    model: TreeEnsemble,
+    command: str,
+    versions: dict[str, Any],
+    date: str | None = None,
+    restamped: dict[str, Any] | None = None,
 ) -> Path:
     """The checkpoint's card (:mod:`models.common.card`'s schema): the command, data, split,
-    metrics and the versions it was trained with, its features and setting."""
+    metrics and the versions it was trained with, its features and setting; with
+    ``restamped`` (:mod:`models.element.restamp`), that section too."""
     meta = model.meta
     return write_card(
         checkpoint,
@@ -321,5 +327,6 @@ def write_element_card(
             "features": model.features,
             "labels": LABELS[meta["config"].get("target", MAIN)],
             "config": meta["config"],
+            **({"restamped": restamped} if restamped is not None else {}),
         },
     )

@@ -567,10 +567,15 @@ def vision_versions() -> dict[str, Any]:
 
 
 def write_vision_card(
-    checkpoint: Path, command: str, versions: dict[str, Any], date: str | None = None
+    checkpoint: Path,
+    command: str,
+    versions: dict[str, Any],
+    date: str | None = None,
+    restamped: dict[str, Any] | None = None,
 ) -> Path:
     """The model card (:mod:`models.common.card`'s schema) beside the checkpoint: design,
-    data, split, metrics, command and the versions it was trained with."""
+    data, split, metrics, command and the versions it was trained with; with ``restamped``
+    (:mod:`models.vision_element.restamp`), that section too."""
     _, _, saved = load_checkpoint(checkpoint)
     return write_card(
         checkpoint,
@@ -596,5 +601,6 @@ def write_vision_card(
                 else "one positive per page: the auto-annotation's main element (models/common/annotation.py)"
             ),
             **{k: saved[k] for k in ("config", "notes", "seed")},
+            **({"restamped": restamped} if restamped is not None else {}),
         },
     )

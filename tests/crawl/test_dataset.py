@@ -22,6 +22,7 @@ from crawler.dataset import (
     wcxb_pages,
     write_manifest,
 )
+from models.common.splits import DomainSplit, UnknownDomain
 from tests.support.paths import ROOT
 
 ARTICLE_HTML = (
@@ -66,6 +67,20 @@ def test_wcxb_pages_are_labelled_and_sited(wcxb_folder):
         # no domain in metadata: the host of the original URL
         ("http://127.0.0.1:1/0002.html", "listing", "shop-0002.example", "wcxb"),
     ]
+
+
+def test_wcxb_pages_of_one_split_role(wcxb_folder, monkeypatch):
+    import crawler.dataset
+
+    split = DomainSplit({"news.example": "validation", "shop-0002.example": "train"}, {}, 5)
+    monkeypatch.setattr(crawler.dataset, "load_split", lambda: split)
+    assert [p.url for p in wcxb_pages(wcxb_folder, "http://127.0.0.1:1", "validation")] == [
+        "http://127.0.0.1:1/0001.html"
+    ]
+    assert len(wcxb_pages(wcxb_folder, "http://127.0.0.1:1", "train")) == 1
+    monkeypatch.setattr(crawler.dataset, "load_split", lambda: DomainSplit({}, {}, 5))
+    with pytest.raises(UnknownDomain):
+        wcxb_pages(wcxb_folder, "http://127.0.0.1:1", "validation")
 
 
 def test_gold_pages_and_bad_gold_line(tmp_path):

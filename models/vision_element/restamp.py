@@ -1,0 +1,107 @@
+"""Re-stamp the vision element model's card with the current denoiser and feature versions,
+after re-measuring the checkpoint on WCXB dev's validation pages with the current code (no
+retraining)::
+
+    .venv/bin/scrapy capture-dataset --wcxb ../shared/datasets/wcxb-dev --role validation --out CAPTURES
+    .venv/bin/python -m models.vision_element.restamp models/checkpoints/vision-element.pt \\
+        CAPTURES/capture-feed.jsonl ../shared/datasets/wcxb-dev --cache CACHE [--tolerance 0.009]
+
+The pages are encoded into ``CACHE`` as training encodes them (:mod:`models.vision_element.data`;
+a new folder: a cache holds one encoding of each page). The card is rewritten (in
+:mod:`models.common.card`'s schema, keeping its command, date and metrics) only when the
+validation word F1 of the pick's shown text holds, overall and per page type, within the
+tolerance of :mod:`models.common.restamp`; its ``restamped`` section keeps both
+measurements. Otherwise it exits 1: retrain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from models.common.card import read_card
+from models.common.restamp import TOLERANCE, compare, restamped_section
+from models.common.splits import VALIDATION
+from models.element.data import read_capture_feed, wcxb_pages
+from models.vision_element.checkpoint import load_checkpoint
+from models.vision_element.data import load_pages, prepare_pages
+from models.vision_element.train import (
+    VisionConfig,
+    evaluate,
+    page_rows,
+    predict_page,
+    vision_versions,
+    with_text,
+    write_vision_card,
+)
+
+#: The validation metric compared: the mean word F1 of the pick's shown text against the gold.
+KEY = "word_f1"
+
+
+def measure(
+    checkpoint: Path,
+    captures: Path,
+    wcxb: Path,
+    cache: Path,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
+) -> dict[str, Any]:
+    """The checkpoint's validation report (:func:`~models.vision_element.train.evaluate`)
+    on the validation pages of a capture feed, encoded into ``cache`` and measured as
+    training measures them."""
+    head, trunk, saved = load_checkpoint(checkpoint)
+    config = VisionConfig(**saved["config"])
+    pages = {
+        page.file_id: page
+        for page in wcxb_pages(read_capture_feed(captures), wcxb)
+        if page.role == VALIDATION
+    }
+    prepare_pages(list(pages.values()), trunk, cache, progress)
+    records = [
+        with_text(predict_page(head, page_rows(encoded, config)), pages[encoded.file_id])
+        for encoded in load_pages(cache, pages)
+    ]
+    return evaluate(records)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("checkpoint", type=Path)
+    parser.add_argument("captures", type=Path, help="capture feed JSONL of WCXB dev's validation pages")
+    parser.add_argument("wcxb", type=Path, help="the WCXB dev folder")
+    parser.add_argument("--cache", type=Path, required=True, help="folder for the encoded pages")
+    parser.add_argument("--tolerance", type=float, default=TOLERANCE, help=f"default: {TOLERANCE}")
+    args = parser.parse_args(argv)
+    from tqdm import tqdm
+
+    old = read_card(args.checkpoint)
+    measured = measure(
+        args.checkpoint,
+        args.captures,
+        args.wcxb,
+        args.cache,
+        lambda pages: tqdm(pages, desc="encode pages", unit="page", disable=not sys.stderr.isatty()),
+    )
+    comparisons = compare(old["metrics"][VALIDATION], measured, KEY, args.tolerance)
+    print("\n".join(c.line() for c in comparisons))
+    if not all(c.held for c in comparisons):
+        print(f"{args.checkpoint}: validation word F1 moved beyond the tolerance: retrain it")
+        return 1
+    command = "python -m models.vision_element.restamp " + " ".join(sys.argv[1:] if argv is None else argv)
+    path = write_vision_card(
+        args.checkpoint,
+        old["command"],
+        vision_versions(),
+        old.get("date"),
+        restamped_section(command, KEY, comparisons),
+    )
+    print(json.dumps({"card": str(path), "versions": read_card(args.checkpoint)["versions"]}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
