@@ -61,7 +61,7 @@ data-deps: setup
 	$(PY) -m pip install --quiet -r requirements-data.txt
 
 # Styled generated sites for the page-type model, built and captured (one command):
-# make styled-captures WCXB=../shared/datasets/wcxb-dev STYLED=/work/data/styled
+# make styled-captures WCXB=../shared/datasets/wcxb-dev STYLED=DATA/styled
 WCXB   ?= ../shared/datasets/wcxb-dev
 STYLED ?= output/styled
 styled-captures: data-deps

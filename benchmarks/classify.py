@@ -1,6 +1,6 @@
 """Page-type classifier benchmark: held-out accuracy and CPU milliseconds per page.
 
-    .venv/bin/python benchmarks/classify.py --data /work/data/wcxb-captures \\
+    .venv/bin/python benchmarks/classify.py --data DATA/wcxb-captures \\
         --checkpoint models/checkpoints/pagenet-article-list.pt \\
         --checkpoint models/checkpoints/lenet5-article-list.pt \\
         [--split test|heldout|validation|all] [--timing-pages 32] [--repeats 3] [--threads N]

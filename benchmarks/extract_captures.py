@@ -1,8 +1,8 @@
 """Extraction benchmark on captured WCXB pages: word P/R/F1 per WCXB page type for our
 extractors on the rendered HTML and element boxes of a capture crawl, in one run.
 
-    .venv/bin/python benchmarks/extract_captures.py /work/data/wcxb-captures/capture-feed.jsonl \\
-        /work/shared/datasets/wcxb-dev [--extractors iawce,element-classifier,vision-element] \\
+    .venv/bin/python benchmarks/extract_captures.py DATA/wcxb-captures/capture-feed.jsonl \\
+        ../shared/datasets/wcxb-dev [--extractors iawce,element-classifier,vision-element] \\
         [--role heldout|validation|train|all] [--element-model PATH] [--vision-model PATH] \\
         [--threads 1] [--out results.json]
 

@@ -1,7 +1,7 @@
 """Multilingual extraction benchmark: real text in Russian, Chinese, Japanese, Korean,
 German, French and English inside real themes, every body paragraph known.
 
-    .venv/bin/python benchmarks/multilingual.py --work /work/data/multilingual \\
+    .venv/bin/python benchmarks/multilingual.py --work DATA/multilingual \\
         [--faq /usr/share/doc/debian/FAQ] [--languages en,ru,zh-cn,ja,ko,de,fr] \\
         [--extractors iawce,ensemble,ensemble-fast,trafilatura,readability,justext] \\
         [--themes pelican-notmyidea,...] [--posts-per-site 5] [--auto] [--out results.json]

@@ -10,7 +10,7 @@ pairs within 8 bits, and how many pairs at each distance): the evidence for the 
 
     .venv/bin/python benchmarks/neardup.py [--fingerprints 1000000] [--lookups 20000] \\
         [--redis-url redis://127.0.0.1:6379/0]
-    .venv/bin/python benchmarks/neardup.py --wcxb /work/shared/datasets/wcxb-dev
+    .venv/bin/python benchmarks/neardup.py --wcxb ../shared/datasets/wcxb-dev
 """
 
 from __future__ import annotations

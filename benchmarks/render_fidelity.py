@@ -4,7 +4,7 @@ many small sites do), crawled with ``scrapy crawl news -a urls_file=… -a follo
 and compared with the same extractors on the raw bytes.
 
     .venv/bin/python benchmarks/render_fidelity.py ../shared/datasets/wcxb-dev \\
-        [--work /work/data/render-fidelity] [--limit N] [--feed FEED.jsonl] \\
+        [--work output/render-fidelity] [--limit N] [--feed FEED.jsonl] \\
         [--out benchmarks/results/render-fidelity.json]
 
 Reported, over the held-out pages with a gold text (``models/common/splits.py``):
@@ -168,7 +168,7 @@ def compare(records: list[WcxbRecord], feed: Path, only_crawled: bool = False) -
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dataset", type=Path, help="WCXB dev folder")
-    parser.add_argument("--work", type=Path, default=Path("/work/data/render-fidelity"), help="crawl output")
+    parser.add_argument("--work", type=Path, default=Path("output/render-fidelity"), help="crawl output")
     parser.add_argument("--limit", type=int, default=0, help="first N held-out pages only")
     parser.add_argument("--feed", type=Path, help="reuse this finished crawl's feed instead of crawling")
     parser.add_argument(

@@ -2,8 +2,8 @@
 the capture and every pipeline on, and check that nothing is lost, nothing comes twice,
 memory stays flat and nothing is left running.
 
-    flock /work/heavy.lock nice -n 10 .venv/bin/python benchmarks/soak.py --pages 1000 \
-        --faults latency_ms=50,error_rate=0.1,hang,huge,non_html --out /work/data/soak
+    nice -n 10 .venv/bin/python benchmarks/soak.py --pages 1000 \
+        --faults latency_ms=50,error_rate=0.1,hang,huge,non_html --out DIR
 
 Writes DIR/feed.jsonl, DIR/urls.txt (every URL the demo web serves: what the crawl must
 reach), DIR/gold.jsonl, DIR/memory.jsonl (each memory sample as it is taken, to follow a

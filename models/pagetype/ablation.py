@@ -1,6 +1,6 @@
 """Page-type ablation on WCXB dev's held-out domains: what each input is worth.
 
-    .venv/bin/python -m models.pagetype.ablation --data /work/data/wcxb-captures \\
+    .venv/bin/python -m models.pagetype.ablation --data DATA/wcxb-captures \\
         [--data DIR ...] [--out benchmarks/results/pagetype-ablation.json]
 
 Every variant trains on the one split's training domains, picks its epoch and fits its

@@ -583,7 +583,7 @@ def write_vision_card(
         family="vision_element",
         command=command,
         date=date or saved["trained_at"],
-        data="WCXB dev captures (/work/data/wcxb-captures/capture-feed.jsonl)",
+        data="WCXB dev captures (scrapy capture-dataset --wcxb)",
         split="models/splits/wcxb-dev.json: fit on train domains, epoch by validation word F1 of the "
         "pick (annotation counts), OOF over the train folds, reported on held-out domains",
         metrics=saved["metrics"],

@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import soak
 
 CHROMIUM = "/usr/lib/chromium/chromium"
-NODE = "/work/main/.venv/lib/python3.11/site-packages/playwright/driver/node"
+NODE = "/srv/pagesight/.venv/lib/python3.11/site-packages/playwright/driver/node"
 
 
 @pytest.mark.parametrize(

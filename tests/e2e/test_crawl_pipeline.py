@@ -26,7 +26,7 @@ def gold_records(demo_crawl):
 
 #: Share of demo gold pages the shipped classifier must type right (the shipped PageNet
 #: types all 73 pages of the demo web's seed 2026 captures right: benchmarks/classify.py
-#: --data /work/data/demo-2026 --split all).
+#: --data DATA/demo-2026 --split all).
 SHIPPED_TYPE_ACCURACY = 0.95
 
 
