@@ -60,6 +60,7 @@ class CaptureConfig:
                 document_timeout=document_timeout,
                 screenshot_timeout=settings.getfloat("PAGESIGHT_SCREENSHOT_TIMEOUT"),
                 fallback_screens=settings.getint("PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS"),
+                max_page_height_for_full_shot=settings.getint("PAGESIGHT_SCREENSHOT_MAX_PAGE_HEIGHT"),
                 fast_png=settings.getbool("PAGESIGHT_SCREENSHOT_FAST_PNG"),
                 fonts_timeout=settings.getfloat("PAGESIGHT_FONTS_TIMEOUT"),
                 hide_overlays=settings.getbool("PAGESIGHT_HIDE_OVERLAYS"),

@@ -152,6 +152,12 @@ PAGESIGHT_DOCUMENT_TIMEOUT = 10
 # one Chromium refuses (warning "partial: screenshot failed (…), …").
 PAGESIGHT_SCREENSHOT_TIMEOUT = 30
 PAGESIGHT_SCREENSHOT_FALLBACK_SCREENS = 3
+# A page taller than this (px) is shot one screen at a time, scrolled, down to
+# PAGESIGHT_MAX_SCREENSHOT_HEIGHT (warning "stacked: …"; a fixed header shows on each
+# screen): Chromium's capture beyond the viewport paints the whole document, and its
+# renderer grew by 121 MiB at 88,008 px of text, 781 at 880,008 and 2,256 (10.5 s) at
+# 2,640,008.
+PAGESIGHT_SCREENSHOT_MAX_PAGE_HEIGHT = 100000
 # Encode screenshots for speed (Chromium's optimizeForSpeed): on the demo web the capture's
 # screenshot takes about a third less time and its PNG is about 40 % larger. False: smaller
 # files, the slower encoding (the same pixels either way).

@@ -60,7 +60,7 @@ def test_screenshot_timeout_keeps_the_first_screens_and_says_so():
     page, warnings = SlowScreenshotPage(1366, 768), []
     options = replace(default_options(), screenshot_timeout=0.05)
     viewport = {"width": 1366, "height": 768}
-    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 6000, options, warnings))
+    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 6000, 9000, options, warnings))
     assert height == options.fallback_screens * 768 < 6000
     assert page.sent == [("Page.captureScreenshot", n * 768) for n in range(options.fallback_screens)]
     assert page.detached and page.scrolled_to == 0
@@ -82,7 +82,9 @@ class RefusedScreenshotPage(SlowScreenshotPage):
 def test_a_refused_screenshot_keeps_the_first_screens_and_says_why():
     page, warnings = RefusedScreenshotPage(1366, 768), []
     viewport = {"width": 1366, "height": 768}
-    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 6000, default_options(), warnings))
+    png, height = asyncio.run(
+        screenshot_with_fallback(page, viewport, 6000, 9000, default_options(), warnings)
+    )
     assert height == default_options().fallback_screens * 768 and page.detached
     with Image.open(io.BytesIO(png)) as image:
         assert image.size == (1366, height)
@@ -92,11 +94,55 @@ def test_a_refused_screenshot_keeps_the_first_screens_and_says_why():
     ]
 
 
+def test_a_very_tall_page_is_shot_screen_by_screen_down_to_the_cut():
+    # SlowScreenshotPage's full-page capture never ends, so only the screen-by-screen path
+    # can answer: it is taken without trying the full capture (no screenshot timeout here).
+    page, warnings = SlowScreenshotPage(1366, 768), []
+    options = default_options()
+    tall = options.max_page_height_for_full_shot + 1
+    png, height = asyncio.run(
+        asyncio.wait_for(
+            screenshot_with_fallback(page, {"width": 1366, "height": 768}, 6000, tall, options, warnings), 5
+        )
+    )
+    assert height == 6000 and len(page.sent) == 8  # ceil(6000 / 768) screens
+    assert page.sent == [("Page.captureScreenshot", n * 768) for n in range(8)]
+    assert page.detached and page.scrolled_to == 0
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.size == (1366, 6000)
+        assert image.convert("L").getpixel((0, 2 * 768 + 10)) == 10 + 3 * 40  # the third screen
+    assert warnings == [f"stacked: page {tall}px tall, its first 6000px shot one screen at a time"]
+
+
+def test_a_page_at_the_limit_gets_the_full_capture():
+    class FullShotPage(SlowScreenshotPage):
+        async def send(self, method, params):
+            self.sent.append((method, params.get("captureBeyondViewport")))
+            shot = io.BytesIO()
+            Image.new("L", (1366, params["clip"]["height"]), 0).save(shot, format="PNG")
+            return {"data": base64.b64encode(shot.getvalue()).decode()}
+
+    page, warnings = FullShotPage(1366, 768), []
+    options = default_options()
+    png, height = asyncio.run(
+        screenshot_with_fallback(
+            page,
+            {"width": 1366, "height": 768},
+            6000,
+            options.max_page_height_for_full_shot,
+            options,
+            warnings,
+        )
+    )
+    assert Image.open(io.BytesIO(png)).size == (1366, 6000)
+    assert height == 6000 and page.sent == [("Page.captureScreenshot", True)] and warnings == []
+
+
 def test_short_page_fallback_is_cut_at_the_page():
     page, warnings = SlowScreenshotPage(800, 600), []
     viewport = {"width": 800, "height": 600}
     options = replace(default_options(), screenshot_timeout=0.05)
-    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 700, options, warnings))
+    png, height = asyncio.run(screenshot_with_fallback(page, viewport, 700, 700, options, warnings))
     assert height == 700 and len(page.sent) == 2
     with Image.open(io.BytesIO(png)) as image:
         assert image.size == (800, 700)
