@@ -19,9 +19,11 @@ is noisier by sqrt(N / n) (the standard error of a mean), so its tolerance is
 
 from __future__ import annotations
 
+import argparse
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 #: The largest change of the validation word F1 over all validation pages taken as noise.
@@ -97,3 +99,27 @@ def restamped_section(command: str, key: str, comparisons: list[Comparison]) -> 
             for c in comparisons
         },
     }
+
+
+def restamp_arguments(description: str) -> argparse.ArgumentParser:
+    """The arguments every re-stamp takes: the checkpoint, the capture feed of the
+    validation pages, the WCXB dev folder and ``--tolerance``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("checkpoint", type=Path)
+    parser.add_argument("captures", type=Path, help="capture feed JSONL of WCXB dev's validation pages")
+    parser.add_argument("wcxb", type=Path, help="the WCXB dev folder")
+    parser.add_argument("--tolerance", type=float, default=TOLERANCE, help=f"default: {TOLERANCE}")
+    return parser
+
+
+def held_comparisons(
+    checkpoint: Path, recorded: dict[str, Any], measured: dict[str, Any], key: str, tolerance: float
+) -> list[Comparison] | None:
+    """Print :func:`compare`'s lines; the comparisons when every group held, else None
+    (and says to retrain)."""
+    comparisons = compare(recorded, measured, key, tolerance)
+    print("\n".join(c.line() for c in comparisons))
+    if not all(c.held for c in comparisons):
+        print(f"{checkpoint}: validation word F1 moved beyond the tolerance: retrain it")
+        return None
+    return comparisons

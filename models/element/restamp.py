@@ -14,7 +14,6 @@ keeps both measurements. Otherwise it exits 1: retrain.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from models.common.card import read_card
-from models.common.restamp import TOLERANCE, compare, restamped_section
+from models.common.restamp import held_comparisons, restamp_arguments, restamped_section
 from models.common.splits import VALIDATION
 from models.element.data import collect_rows, read_capture_feed, wcxb_pages
 from models.element.model import TreeEnsemble
@@ -53,11 +52,7 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkpoint", type=Path)
-    parser.add_argument("captures", type=Path, help="capture feed JSONL of WCXB dev's validation pages")
-    parser.add_argument("wcxb", type=Path, help="the WCXB dev folder")
-    parser.add_argument("--tolerance", type=float, default=TOLERANCE, help=f"default: {TOLERANCE}")
+    parser = restamp_arguments(__doc__.split("\n\n")[0])
     args = parser.parse_args(argv)
     from tqdm import tqdm
 
@@ -68,10 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         args.wcxb,
         lambda pages: tqdm(pages, desc="features", unit="page", disable=not sys.stderr.isatty()),
     )
-    comparisons = compare(old["metrics"][VALIDATION], measured, KEY, args.tolerance)
-    print("\n".join(c.line() for c in comparisons))
-    if not all(c.held for c in comparisons):
-        print(f"{args.checkpoint}: validation word F1 moved beyond the tolerance: retrain it")
+    comparisons = held_comparisons(args.checkpoint, old["metrics"][VALIDATION], measured, KEY, args.tolerance)
+    if comparisons is None:
         return 1
     model = TreeEnsemble.load(args.checkpoint, KNOWN_FEATURES)
     command = "python -m models.element.restamp " + " ".join(sys.argv[1:] if argv is None else argv)
