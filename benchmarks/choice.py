@@ -45,7 +45,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from statistics import fmean
@@ -64,7 +64,7 @@ from pipelines.artifacts import read_local_artifact
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from pipelines.extraction import ARTICLE, Page, build_extractor, decode_html
-from pipelines.extraction.consensus import ConsensusOptions, consensus_peer
+from pipelines.extraction.consensus import ConsensusOptions, consensus_peer, ruled_out_by_lead
 
 #: The extractors collected: ours (iawce reads the page as its guessed type and as the
 #: other one; DOM PageRank) and the peers.
@@ -87,6 +87,9 @@ CONSENSUS_GRID = [
 ]
 #: How far below iawce a consensus setting may leave each of WCXB dev's tuning splits.
 WCXB_TOLERANCE = 0.002
+#: The shares of the lead's words in short lines under which no peer runs, tried once the
+#: other thresholds are chosen (with none of this gate).
+LEAD_SHORT_GRID = (0.0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3)
 
 
 #: The columns of :func:`candidate_agnostic_features`, in order: the ensemble's
@@ -317,7 +320,7 @@ def consensus_gains(pages: list[CachedPage], options: ConsensusOptions, typed: b
     for page in pages:
         lead = page.texts["iawce"]
         consensus = None
-        if lead and (page.page_type == ARTICLE or not typed):
+        if lead and (page.page_type == ARTICLE or not typed) and not ruled_out_by_lead(lead, options):
             consensus = consensus_peer(lead, page.texts, options)
         if consensus is None:
             gains.append(0.0)
@@ -339,9 +342,14 @@ def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout:
         for role in (TRAIN, VALIDATION, HELDOUT)
     }
 
-    def options(setting: tuple[float, float, float]) -> ConsensusOptions:
+    def options(setting: tuple[float, float, float], lead_short: float = 0.0) -> ConsensusOptions:
         agreement, margin, short = setting
-        return ConsensusOptions(min_peer_agreement=agreement, margin=margin, min_short_share=short)
+        return ConsensusOptions(
+            min_peer_agreement=agreement,
+            margin=margin,
+            min_short_share=short,
+            min_lead_short_share=lead_short,
+        )
 
     @cache
     def mean_gain(setting: tuple[float, float, float], key: tuple[str, str]) -> float:
@@ -363,16 +371,19 @@ def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout:
     )
     default = ConsensusOptions()
     shipped = (default.min_peer_agreement, default.margin, default.min_short_share)
+    lead_short, gate_lines = lead_gate(splits, options(chosen), default.min_lead_short_share)
     lines = [
         f"chosen on Dragnet validation (WCXB dev train and validation each within {WCXB_TOLERANCE}): "
-        f"min_peer_agreement {chosen[0]}, margin {chosen[1]}, min_short_share {chosen[2]}; "
-        f"shipped: {shipped[0]}, {shipped[1]}, {shipped[2]}"
+        f"min_peer_agreement {chosen[0]}, margin {chosen[1]}, min_short_share {chosen[2]}, "
+        f"min_lead_short_share {lead_short}; shipped: {shipped[0]}, {shipped[1]}, {shipped[2]}, "
+        f"{default.min_lead_short_share}",
+        *gate_lines,
     ]
     roles = (TRAIN, VALIDATION, HELDOUT) if heldout else (TRAIN, VALIDATION)
     rows = [
-        ("shipped", options(shipped), True),
-        ("chosen", options(chosen), True),
-        ("shipped, any page type", options(shipped), False),
+        ("shipped", options(shipped, default.min_lead_short_share), True),
+        ("chosen", options(chosen, lead_short), True),
+        ("shipped, any page type", options(shipped, default.min_lead_short_share), False),
     ]
     for (family, role), pages in splits.items():
         if role not in roles or not pages:
@@ -387,6 +398,47 @@ def consensus_report(wcxb: list[CachedPage], dragnet: list[CachedPage], heldout:
                 f"{(gains > 0.005).sum()} pages better, {(gains < -0.005).sum()} worse"
             )
     return "\n".join(lines)
+
+
+def lead_gate(
+    splits: dict[tuple[str, str], list[CachedPage]], chosen: ConsensusOptions, shipped: float
+) -> tuple[float, list[str]]:
+    """The largest share of :data:`LEAD_SHORT_GRID` under which no peer runs that drops
+    none of the pages ``chosen`` (ungated) improves on Dragnet's validation split, and per
+    share and tuning split, the gain and the share of article pages on which the peers
+    would still run (the ``shipped`` share marked)."""
+    fixed = consensus_gains(splits[("Dragnet", VALIDATION)], chosen) > 0
+    keeping = [
+        share
+        for share in LEAD_SHORT_GRID
+        if (
+            consensus_gains(splits[("Dragnet", VALIDATION)], replace(chosen, min_lead_short_share=share))[
+                fixed
+            ]
+            > 0
+        ).all()
+    ]
+    lines = [
+        "the lead's short-line share under which no peer runs (gain over iawce; article pages the peers run on):"
+    ]
+    for share in LEAD_SHORT_GRID:
+        gated = replace(chosen, min_lead_short_share=share)
+        cells = []
+        for family, role in (
+            ("Dragnet", TRAIN),
+            ("Dragnet", VALIDATION),
+            ("WCXB dev", TRAIN),
+            ("WCXB dev", VALIDATION),
+        ):
+            pages = [
+                page for page in splits[(family, role)] if page.texts["iawce"] and page.page_type == ARTICLE
+            ]
+            asked = sum(not ruled_out_by_lead(page.texts["iawce"] or "", gated) for page in pages)
+            gain = consensus_gains(splits[(family, role)], gated).mean()
+            cells.append(f"{family} {role} {gain:+.4f}; {asked / max(1, len(pages)):.0%}")
+        mark = " (shipped)" if share == shipped else ""
+        lines.append(f"  {share:.2f}{mark}: " + ", ".join(cells))
+    return max(keeping, default=0.0), lines
 
 
 def names(value: str) -> list[str]:

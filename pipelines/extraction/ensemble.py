@@ -45,11 +45,13 @@ from pipelines.extraction.consensus import (
     ConsensusOptions,
     consensus_peer,
     ruled_out_by_first_peer,
+    ruled_out_by_lead,
 )
 from pipelines.extraction.degenerate import capped_quality
 from pipelines.extraction.iawce import IawceExtractor
 from pipelines.extraction.metadata import Metadata
 from pipelines.extraction.page import ARTICLE, Extraction, Extractor, Page
+from pipelines.extraction.peers import ReadabilityExtractor, TrafilaturaExtractor
 from pipelines.extraction.registry import build_extractor, configured_options, register
 from pipelines.scripts import mostly_unspaced
 from pipelines.version import short_hash
@@ -149,7 +151,7 @@ class EnsembleExtractor:
         )
         stages = [estimate.stages[name] for name in estimate.stages if cls.with_peers or name != FULL]
         names = dict.fromkeys(name for stage in stages for name in stage.candidates)
-        return cls(options, estimate, {name: build_extractor(name, settings) for name in names})
+        return cls(options, estimate, {name: _text_only(build_extractor(name, settings)) for name in names})
 
     @classmethod
     def _choice(cls, configured: str, estimate: QualityEstimate, checkpoint: Path) -> str:
@@ -257,8 +259,8 @@ class EnsembleExtractor:
         if consensus is None or winner != lead or page.page_type != ARTICLE:
             return None
         lead_extraction = found[lead]
-        if lead_extraction is None:
-            return None
+        if lead_extraction is None or ruled_out_by_lead(lead_extraction.text, consensus):
+            return None  # no peer need run
         first, second = consensus.peers
         texts = {first: self._text(first, found, page)}
         if ruled_out_by_first_peer(lead_extraction.text, texts[first], consensus):
@@ -338,6 +340,15 @@ class EnsembleExtractor:
             language=metadata.language,
             canonical_url=metadata.canonical_url,
         )
+
+
+def _text_only(candidate: Extractor) -> Extractor:
+    """``candidate`` without the metadata of its own that the ensemble drops (the title,
+    author and date come from the metadata module): trafilatura's is half its time,
+    readability's title a second parse of the page."""
+    if isinstance(candidate, (TrafilaturaExtractor, ReadabilityExtractor)):
+        candidate.options = replace(candidate.options, with_metadata=False)
+    return candidate
 
 
 @register

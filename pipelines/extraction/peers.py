@@ -132,10 +132,16 @@ class TrafilaturaExtractor(PeerExtractor):
 
     @dataclass(frozen=True)
     class Options:
+        """``with_metadata``: also the title, author and date (trafilatura's metadata and
+        htmldate). Off, the text is the same and comes in half the time (Dragnet
+        validation, 150 pages: 49 ms a page against 101, the same text on every page): the
+        ensemble's candidate runs so, its metadata coming from the metadata module."""
+
         include_comments: bool = False
         include_tables: bool = True
         favor_precision: bool = False
         favor_recall: bool = False
+        with_metadata: bool = True
 
     @classmethod
     def from_settings(cls, settings: SettingsLike | None = None) -> Self:
@@ -149,7 +155,7 @@ class TrafilaturaExtractor(PeerExtractor):
             xml_compatible(page.html),
             url=page.url or None,
             output_format="json",
-            with_metadata=True,
+            with_metadata=self.options.with_metadata,
             include_comments=self.options.include_comments,
             include_tables=self.options.include_tables,
             favor_precision=self.options.favor_precision,
@@ -180,18 +186,24 @@ class ReadabilityExtractor(PeerExtractor):
 
     @dataclass(frozen=True)
     class Options:
+        """``with_metadata``: also the title, for which readability parses the page again,
+        and links made absolute against the page's URL, which the text drops. Off, the
+        text is the same in less time: the ensemble's candidate runs so."""
+
         min_text_length: int = 25
         retry_length: int = 250
+        with_metadata: bool = True
 
     def extract(self, page: Page) -> Extraction | None:
         document = self.module.Document(
             xml_compatible(page.html),
-            url=page.url or None,
+            url=(page.url or None) if self.options.with_metadata else None,
             min_text_length=self.options.min_text_length,
             retry_length=self.options.retry_length,
         )
         text = html_fragment_text(document.summary(html_partial=True))
-        return text_extraction(self.name, page, text, title=document.short_title())
+        title = document.short_title() if self.options.with_metadata else None
+        return text_extraction(self.name, page, text, title=title)
 
 
 #: Latin characters of text a character of Chinese or Japanese script stands for, by which

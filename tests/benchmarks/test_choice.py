@@ -91,3 +91,33 @@ def test_collect_then_evaluate(tmp_path, capsys):
 def test_evaluate_needs_both_caches(tmp_path):
     with pytest.raises(SystemExit, match="run `collect` first"):
         choice.main(["evaluate", "--wcxb", str(tmp_path / "a"), "--dragnet", str(tmp_path / "b")])
+
+
+def cached(file_id: str, role: str, lead: str, peer: str) -> choice.CachedPage:
+    """A page whose gold is ``peer``'s text, which both peers found."""
+    texts = {name: peer for name in choice.CANDIDATES} | {"iawce": lead}
+    return choice.CachedPage(file_id, role, "article", PAGE, peer, texts, {})
+
+
+def test_the_lead_gate_keeps_every_page_the_consensus_fixes_on_dragnet_validation():
+    story = "\n".join(STORY)
+    # Beside the story, one long line and one short line the peers lack: 8 of the lead's
+    # 61 words sit in short lines (a share of 0.13), and the consensus removes both.
+    lead = f"{story}\nZebra quilts vanish gracefully beneath purple lanterns tonight near harbours\nKayak regatta tickets on sale Nov 3 2012"
+    splits = {
+        (family, role): [cached(f"{family}{role}", role, lead, story)]
+        for family in ("Dragnet", "WCXB dev")
+        for role in ("train", "validation")
+    }
+    chosen = choice.ConsensusOptions(min_lead_short_share=0.0)
+    assert choice.consensus_gains(splits[("Dragnet", "validation")], chosen)[0] > 0
+    share, lines = choice.lead_gate(splits, chosen, shipped=0.05)
+    assert share == 0.1  # 0.15 would drop the page
+    assert (
+        choice.consensus_gains(
+            splits[("Dragnet", "validation")], choice.replace(chosen, min_lead_short_share=0.15)
+        )[0]
+        == 0
+    )
+    assert any(line.startswith("  0.05 (shipped): Dragnet train +0.") for line in lines)
+    assert "Dragnet validation +0.0000; 0%" in lines[-1]  # 0.3: no peer runs, no gain

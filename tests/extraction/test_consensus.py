@@ -15,6 +15,7 @@ from pipelines.extraction.consensus import (
     ConsensusOptions,
     consensus_peer,
     ruled_out_by_first_peer,
+    ruled_out_by_lead,
 )
 
 STORY = "\n".join(
@@ -82,6 +83,13 @@ def test_the_thresholds_are_options():
     assert consensus_peer(lead, peers, ConsensusOptions(margin=1.0)) is None
 
 
+def test_a_lead_with_almost_no_short_lines_needs_no_peer():
+    assert ruled_out_by_lead(STORY, OPTIONS)  # three long lines: nothing short to remove
+    assert ruled_out_by_lead(f"{STORY}\n{REPLIES}", OPTIONS)
+    assert not ruled_out_by_lead(f"{STORY}\n{RAIL}", OPTIONS)
+    assert not ruled_out_by_lead(STORY, ConsensusOptions(min_lead_short_share=0.0))
+
+
 SUMMARY = (
     "An anonymous reader writes that the council agreed on Tuesday to repair the old stone bridge over "
     "the river, after a debate that lasted well into the night. Engineers had warned for years that the "
@@ -139,6 +147,38 @@ def test_the_second_peer_runs_only_when_the_first_leaves_a_consensus_possible():
     assert calls == []  # iawce and trafilatura agree: no consensus can replace iawce
     assert ensemble.extract(Page(THREAD_PAGE, URL, "article")).extractor != "ensemble:merge"
     assert calls == [URL]
+
+
+def test_the_ensemble_runs_no_peer_for_a_consensus_its_lead_rules_out():
+    """With the full stage off, the peers run for the consensus only: not on a story in
+    long lines, and on the thread page, whose comment headers are short lines."""
+    ensemble = build_extractor(
+        "ensemble", Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"confident": 0.0}}})
+    )
+    ran = []
+    for name in ensemble.consensus.peers:
+        peer = ensemble.candidates[name]
+
+        class Counting:
+            def extract(self, page, name=name, peer=peer):
+                ran.append(name)
+                return peer.extract(page)
+
+        ensemble.candidates[name] = Counting()
+    story = f"<html><body><article><h1>Bridge</h1>{''.join(f'<p>{line}</p>' for line in (STORY + chr(10) + REPLIES).splitlines())}</article></body></html>"
+    assert ensemble.extract(Page(story, "http://bridge.example/3", "article")) is not None
+    assert ran == []
+    assert ensemble.extract(Page(THREAD_PAGE, URL, "article")).extractor != "ensemble:merge"
+    assert ran[0] == "trafilatura"
+
+
+def test_the_ensembles_peers_run_without_their_own_metadata():
+    ensemble = build_extractor("ensemble", Settings())
+    assert not ensemble.candidates["trafilatura"].options.with_metadata
+    assert not ensemble.candidates["readability"].options.with_metadata
+    assert build_extractor("trafilatura", Settings()).options.with_metadata  # the extractor itself keeps it
+    found = ensemble.extract(Page(THREAD_PAGE, URL, "article"))
+    assert found is not None and found.title == "Council to repair the stone bridge"
 
 
 def test_a_lead_asked_for_comments_keeps_them_through_the_ensemble(caplog):

@@ -179,6 +179,29 @@ def test_peers_extract_text_and_keep_the_given_page_type():
     )
 
 
+@pytest.mark.parametrize("name", ["trafilatura", "readability"])
+def test_a_peer_without_its_metadata_finds_the_same_text(name):
+    """What the ensemble asks of its peers: the text alone, whose metadata it would drop."""
+    html = (
+        "<html><head><title>Harbor bridge reopens | Daily</title></head><body><article>"
+        "<h1>Harbor bridge reopens</h1><p>By <a href='/staff/ann'>Ann Lee</a>, 3 March 2024</p>"
+        + "".join(
+            f"<p>The harbor bridge reopened on Monday, paragraph {i}, and <a href='/roads'>the roads</a> "
+            "to it were busy again with the people who had waited for it all winter long.</p>"
+            for i in range(6)
+        )
+        + "</article></body></html>"
+    )
+    page = Page(html, "https://a.example/bridge")
+    full = build_extractor(name)
+    lean = build_extractor(name, Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {name: {"with_metadata": False}}}))
+    assert full.options.with_metadata and not lean.options.with_metadata
+    with_metadata, text_only = full.extract(page), lean.extract(page)
+    assert with_metadata is not None and text_only is not None
+    assert text_only.text == with_metadata.text and "paragraph 5" in text_only.text
+    assert with_metadata.title and text_only.title is None
+
+
 #: A story's paragraph (numbered in), its headline, menu and footer, per language.
 #: Chinese: jusText has no stoplist; Korean: particles join the word before them, so its
 #: Korean stoplist finds almost no stopword. Both paragraphs are under jusText's
