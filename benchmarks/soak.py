@@ -32,14 +32,13 @@ the test suite until page 3,350, the crawl process's private memory went from 83
 to 813.
 
 The 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs, with the
-glibc and V8 settings of the crawl process and the driver, and the ensemble's word budget),
-0 lost, 0 duplicates, was flat but for the 4 MB pages: the total anonymous memory went
-from 959 MiB at page 500 to 1,066 at page 5,100 (+7.3 % the median of the last 10
-samples; beyond ±10 % in 5 of 92 samples: the two that hold a 4 MB page, +13.6 % and
-+15.5 % at most, and three after the second, while the crawl process stayed 40-50 MiB up).
-The run before those settings had +35.9 % at most: the crawl process 749 → 896 MiB in
-steps at a run of list pages and at the 4 MB page, the driver 161 → 269
-(benchmarks/HISTORY.md, "Fault soak").
+collector frozen, the browser restarted every 1,000 pages and very tall pages shot one
+screen at a time), 0 lost, 0 duplicates, was flat but for one sample: the total anonymous
+memory went from 960 MiB at page 500 to 956 at page 5,100 (+1.3 % the median of the last
+10 samples), within -3.8 to +7.8 % at 91 of 92 samples; the sample holding the second 4 MB
+page read +12.4 % (the driver +27 MiB and the crawl process +35 while it was in flight,
+both back at the next sample). The first run with the glibc and V8 settings had +15.5 %
+at most, the run before them +35.9 % (benchmarks/HISTORY.md, "Fault soak").
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to
