@@ -20,11 +20,17 @@ is noisier by sqrt(N / n) (the standard error of a mean), so its tolerance is
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from models.common.card import read_card
+from models.common.splits import VALIDATION
 
 #: The largest change of the validation word F1 over all validation pages taken as noise.
 TOLERANCE = 0.009
@@ -112,14 +118,35 @@ def restamp_arguments(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def held_comparisons(
-    checkpoint: Path, recorded: dict[str, Any], measured: dict[str, Any], key: str, tolerance: float
-) -> list[Comparison] | None:
-    """Print :func:`compare`'s lines; the comparisons when every group held, else None
-    (and says to retrain)."""
-    comparisons = compare(recorded, measured, key, tolerance)
+def page_progress(description: str) -> Callable[[Iterable[Any]], Iterable[Any]]:
+    """A progress bar over pages on a terminal, none in a log."""
+    from tqdm import tqdm
+
+    return lambda pages: tqdm(pages, desc=description, unit="page", disable=not sys.stderr.isatty())
+
+
+def restamp_card(
+    checkpoint: Path,
+    measured: dict[str, Any],
+    key: str,
+    tolerance: float,
+    command: str,
+    write_card: Callable[[dict[str, Any]], Path],
+) -> int:
+    """Compare ``measured`` with the card's validation summary and print each group's
+    line. When every group held, ``write_card`` writes the card with the ``restamped``
+    section it is given and the card's path and versions are printed: exit status 0;
+    else the card stays and 1 (retrain)."""
+    comparisons = compare(read_card(checkpoint)["metrics"][VALIDATION], measured, key, tolerance)
     print("\n".join(c.line() for c in comparisons))
     if not all(c.held for c in comparisons):
         print(f"{checkpoint}: validation word F1 moved beyond the tolerance: retrain it")
-        return None
-    return comparisons
+        return 1
+    path = write_card(restamped_section(command, key, comparisons))
+    print(json.dumps({"card": str(path), "versions": read_card(checkpoint)["versions"]}))
+    return 0
+
+
+def command_line(module: str, argv: Sequence[str] | None) -> str:
+    """How ``python -m module`` was run (``argv``: the arguments given, else the process's)."""
+    return f"python -m {module} " + " ".join(sys.argv[1:] if argv is None else argv)

@@ -14,14 +14,12 @@ keeps both measurements. Otherwise it exits 1: retrain.
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from models.common.card import read_card
-from models.common.restamp import held_comparisons, restamp_arguments, restamped_section
+from models.common.restamp import command_line, page_progress, restamp_arguments, restamp_card
 from models.common.splits import VALIDATION
 from models.element.data import collect_rows, read_capture_feed, wcxb_pages
 from models.element.model import TreeEnsemble
@@ -52,32 +50,17 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = restamp_arguments(__doc__.split("\n\n")[0])
-    args = parser.parse_args(argv)
-    from tqdm import tqdm
-
+    args = restamp_arguments(__doc__.split("\n\n")[0]).parse_args(argv)
     old = read_card(args.checkpoint)
-    measured = measure(
-        args.checkpoint,
-        args.captures,
-        args.wcxb,
-        lambda pages: tqdm(pages, desc="features", unit="page", disable=not sys.stderr.isatty()),
-    )
-    comparisons = held_comparisons(args.checkpoint, old["metrics"][VALIDATION], measured, KEY, args.tolerance)
-    if comparisons is None:
-        return 1
-    model = TreeEnsemble.load(args.checkpoint, KNOWN_FEATURES)
-    command = "python -m models.element.restamp " + " ".join(sys.argv[1:] if argv is None else argv)
-    path = write_element_card(
-        args.checkpoint,
-        model,
-        old["command"],
-        element_versions(),
-        old.get("date") or model.meta["trained_at"],
-        restamped_section(command, KEY, comparisons),
-    )
-    print(json.dumps({"card": str(path), "versions": read_card(args.checkpoint)["versions"]}))
-    return 0
+    measured = measure(args.checkpoint, args.captures, args.wcxb, page_progress("features"))
+
+    def write_card(restamped: dict[str, Any]) -> Path:
+        model = TreeEnsemble.load(args.checkpoint, KNOWN_FEATURES)
+        date = old.get("date") or model.meta["trained_at"]
+        return write_element_card(args.checkpoint, model, old["command"], element_versions(), date, restamped)
+
+    command = command_line("models.element.restamp", argv)
+    return restamp_card(args.checkpoint, measured, KEY, args.tolerance, command, write_card)
 
 
 if __name__ == "__main__":

@@ -16,14 +16,12 @@ measurements. Otherwise it exits 1: retrain.
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from models.common.card import read_card
-from models.common.restamp import held_comparisons, restamp_arguments, restamped_section
+from models.common.restamp import command_line, page_progress, restamp_arguments, restamp_card
 from models.common.splits import VALIDATION
 from models.element.data import read_capture_feed, wcxb_pages
 from models.vision_element.checkpoint import load_checkpoint
@@ -71,29 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = restamp_arguments(__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, required=True, help="folder for the encoded pages")
     args = parser.parse_args(argv)
-    from tqdm import tqdm
-
     old = read_card(args.checkpoint)
-    measured = measure(
-        args.checkpoint,
-        args.captures,
-        args.wcxb,
-        args.cache,
-        lambda pages: tqdm(pages, desc="encode pages", unit="page", disable=not sys.stderr.isatty()),
-    )
-    comparisons = held_comparisons(args.checkpoint, old["metrics"][VALIDATION], measured, KEY, args.tolerance)
-    if comparisons is None:
-        return 1
-    command = "python -m models.vision_element.restamp " + " ".join(sys.argv[1:] if argv is None else argv)
-    path = write_vision_card(
-        args.checkpoint,
-        old["command"],
-        vision_versions(),
-        old.get("date"),
-        restamped_section(command, KEY, comparisons),
-    )
-    print(json.dumps({"card": str(path), "versions": read_card(args.checkpoint)["versions"]}))
-    return 0
+    measured = measure(args.checkpoint, args.captures, args.wcxb, args.cache, page_progress("encode pages"))
+
+    def write_card(restamped: dict[str, Any]) -> Path:
+        return write_vision_card(
+            args.checkpoint, old["command"], vision_versions(), old.get("date"), restamped
+        )
+
+    command = command_line("models.vision_element.restamp", argv)
+    return restamp_card(args.checkpoint, measured, KEY, args.tolerance, command, write_card)
 
 
 if __name__ == "__main__":
