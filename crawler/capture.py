@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from PIL import Image
-from playwright.async_api import APIResponse, Page, Request, Route, ViewportSize
+from playwright.async_api import APIResponse, CDPSession, Page, Request, Route, ViewportSize
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from scrapy.http import Request as ScrapyRequest
@@ -820,36 +820,13 @@ async def screenshot_with_fallback(
     and a warning."""
     session = await page.context.new_cdp_session(page)
     try:
-        if page_height > options.max_page_height_for_full_shot:
-            screens = -(-height // viewport["height"])
-            failure = None
-        else:
-            try:
-                shot = await asyncio.wait_for(
-                    session.send(
-                        "Page.captureScreenshot",
-                        {
-                            "format": "png",
-                            "clip": {
-                                "x": 0,
-                                "y": 0,
-                                "width": viewport["width"],
-                                "height": height,
-                                "scale": 1,
-                            },
-                            "captureBeyondViewport": True,
-                            "optimizeForSpeed": options.fast_png,
-                        },
-                    ),
-                    timeout=options.screenshot_timeout,
-                )
-                return base64.b64decode(shot["data"]), height
-            except TimeoutError:
-                failure = "screenshot timeout"
-            except PlaywrightError as error:
-                reason = error.message.partition("\n")[0] or type(error).__name__
-                failure = f"screenshot failed ({reason})"
-            screens = max(1, min(options.fallback_screens, -(-height // viewport["height"])))
+        screens = -(-height // viewport["height"])
+        failure = None
+        if page_height <= options.max_page_height_for_full_shot:
+            whole = await _shot_beyond_viewport(session, viewport, height, options)
+            if isinstance(whole, bytes):
+                return whole, height
+            failure, screens = whole, max(1, min(options.fallback_screens, screens))
         shots = []
         for screen in range(screens):
             await _evaluate(page, "(y) => window.scrollTo(0, y)", screen * viewport["height"])
@@ -867,6 +844,32 @@ async def screenshot_with_fallback(
     else:
         warnings.append(f"partial: {failure}, first {cut}px kept")
     return png, cut
+
+
+async def _shot_beyond_viewport(
+    session: CDPSession, viewport: ViewportSize, height: int, options: CaptureOptions
+) -> bytes | str:
+    """One capture of the page from its top, cut at ``height``: the PNG, or why there is
+    none (it outlasted ``options.screenshot_timeout``, or Chromium refused it)."""
+    try:
+        shot = await asyncio.wait_for(
+            session.send(
+                "Page.captureScreenshot",
+                {
+                    "format": "png",
+                    "clip": {"x": 0, "y": 0, "width": viewport["width"], "height": height, "scale": 1},
+                    "captureBeyondViewport": True,
+                    "optimizeForSpeed": options.fast_png,
+                },
+            ),
+            timeout=options.screenshot_timeout,
+        )
+    except TimeoutError:
+        return "screenshot timeout"
+    except PlaywrightError as error:
+        reason = error.message.partition("\n")[0] or type(error).__name__
+        return f"screenshot failed ({reason})"
+    return base64.b64decode(shot["data"])
 
 
 def stack_screens(shots: list[bytes], width: int, height: int) -> tuple[bytes, int]:
