@@ -25,9 +25,9 @@ headers), the closer of the two replaces iawce's pick, and their agreement is it
 (:mod:`pipelines.extraction.consensus`; Dragnet's training and validation pages +0.017
 word F1, WCXB dev's unchanged). The peers run without their own metadata, which the
 ensemble would drop: the same text in half the time.
-Nor do the peers or the line merge run on a page over ``max_words`` words (a book-sized
-page, where they cost seconds and hundreds of MiB). ``ensemble-fast`` (the fast preset)
-never runs the peers. Title, author, date, language and canonical URL come from the
+A page over ``max_words`` words (a book-sized page, where the other candidates and the
+merge cost seconds and hundreds of MiB) keeps the lead's extraction, not estimated.
+``ensemble-fast`` (the fast preset) never runs the peers. Title, author, date, language and canonical URL come from the
 metadata module whichever candidate wins; on a list page the items are iawce's.
 """
 
@@ -88,19 +88,20 @@ class EnsembleExtractor:
         (None: the checkpoint's); ``choice``: ``pick`` or ``merge`` (empty: the
         checkpoint's); ``consensus``: when the peers' agreement replaces the lead's
         pick (:mod:`pipelines.extraction.consensus`; the ``ensemble`` only);
-        ``max_words``: the most words of visible text on a page the peers and the line
-        merge run on (above it, the cheap stage's pick stands). Settings
+        ``max_words``: the most words of visible text on a page any candidate but the lead,
+        and the line merge, run on (above it, the lead's extraction stands, with no
+        estimate: no training page comes near). Settings
         PAGESIGHT_ENSEMBLE_*, or PAGESIGHT_EXTRACTOR_OPTIONS."""
 
         checkpoint: Path
         confident: float | None
         choice: str
         consensus: ConsensusOptions = field(default_factory=ConsensusOptions)
-        #: The peers' time and memory grow with the page, and the features and the merge
-        #: with the candidates' texts: on the demo web's huge page (480,689 words, 8.3 M
-        #: characters of rendered HTML) the ensemble took 21 s and +546 MiB at peak, 8 s
-        #: and +356 MiB with the cheap stage and its merge, 3.9 s and +244 MiB with its
-        #: pick. The wordiest page of WCXB dev and Dragnet has 48,184 words: none is over it.
+        #: The candidates' time and memory grow with the page, and the features and the
+        #: merge with their texts: on the demo web's huge page (480,689 words, 8.3 M
+        #: characters of rendered HTML) the ensemble took 19.8 s and +705 MiB at peak, 3.9 s
+        #: and +244 MiB with the cheap stage's pick, 1.7 s and +133 MiB with the lead alone.
+        #: The wordiest page of WCXB dev and Dragnet has 48,184 words: none is over it.
         max_words: int = 200_000
 
     def __init__(self, options: Options, estimate: QualityEstimate, candidates: dict[str, Extractor]):
@@ -197,14 +198,15 @@ class EnsembleExtractor:
         parsed = page.parsed  # parsed before the typed copy, which then shares it
         typed = page.with_page_type(page_type)
         stats = page_stats(parsed.root if parsed is not None else None)
+        if self._over_max_words(stats, page):
+            return self._with_metadata(lead, lead, page, page_type, None) if lead is not None else None
         stage_name = CHEAP
         winner, quality, rows, estimates = self._choose(self.cheap, found, typed, stats)
         if lead is not None and mostly_unspaced(tokens(lead.text)):
             # No page of the estimate's and the merge's training data is in these scripts:
             # iawce's text stays, with its own estimate.
             return self._with_metadata(lead, lead, page, page_type, float(estimates[0]))
-        bounded = self._over_max_words(stats, page)
-        full = None if bounded else self.full
+        full = self.full
         if full is not None and quality < self.confident:
             stage_name = FULL
             winner, quality, rows, _ = self._choose(full, found, typed, stats)
@@ -215,7 +217,7 @@ class EnsembleExtractor:
         if chosen is None:
             logger.info("%s: no candidate found main content on %s", self.name, page.url or "<page>")
             return None
-        if self.options.choice == MERGE and consensus is None and not bounded:
+        if self.options.choice == MERGE and consensus is None:
             merged = self._merge(self.estimate.merges[stage_name], found, stats, rows)
             if merged is not None:
                 chosen, quality = merged[0], merged_quality(quality, merged[1])
@@ -226,7 +228,7 @@ class EnsembleExtractor:
         if stats.words <= self.options.max_words:
             return False
         logger.info(
-            "%s: %s has %d words, over max_words (%d): the cheap stage's pick, no peer, no merge",
+            "%s: %s has %d words, over max_words (%d): the lead's extraction alone, not estimated",
             self.name,
             page.url or "<page>",
             stats.words,
@@ -325,17 +327,17 @@ class EnsembleExtractor:
         return merged, confidence
 
     def _with_metadata(
-        self, chosen: Extraction, first: Extraction | None, page: Page, page_type: str, quality: float
+        self, chosen: Extraction, first: Extraction | None, page: Page, page_type: str, quality: float | None
     ) -> Extraction:
         """``chosen``'s text with the metadata module's fields and, on a list page,
-        iawce's items."""
+        iawce's items; ``quality`` None: not estimated."""
         metadata = page.parsed.metadata if page.parsed is not None else Metadata()
         return replace(
             chosen,
             extractor=f"{self.name}:{chosen.extractor}",
             page_type=page_type,
             items=first.items if first is not None else [],
-            quality=capped_quality(quality, chosen.text),
+            quality=None if quality is None else capped_quality(quality, chosen.text),
             title=metadata.title,
             author=metadata.author,
             published=metadata.published,

@@ -196,9 +196,10 @@ def test_the_ensemble_asks_no_consensus_on_a_page_typed_list():
     assert len(tokens(found.text)) > 2 * len(tokens(SUMMARY))
 
 
-def test_a_page_over_max_words_keeps_the_cheap_stages_pick(caplog):
+def test_a_page_over_max_words_is_its_leads_extraction_alone(caplog):
     """The budget that keeps a book-sized page's time and memory bounded: over
-    ``max_words`` no peer runs (neither the full stage nor the consensus), nor the merge."""
+    ``max_words`` no other candidate runs (neither the cheap stage's nor the peers), nor the
+    merge, and the quality is not estimated (no training page comes near that size)."""
     settings = Settings({"PAGESIGHT_EXTRACTOR_OPTIONS": {"ensemble": {"max_words": 100}}})
     ensemble = build_extractor("ensemble", settings)
     ran = []
@@ -211,15 +212,17 @@ def test_a_page_over_max_words_keeps_the_cheap_stages_pick(caplog):
             ran.append(self.name)
             return None
 
-    for name in set(ensemble.full.candidates) - set(ensemble.cheap.candidates):
+    lead = ensemble.cheap.candidates[0]
+    for name in set(ensemble.full.candidates) - {lead}:
         ensemble.candidates[name] = Refusing(name)
     with caplog.at_level("INFO", logger="pipelines.extraction.ensemble"):
         found = ensemble.extract(Page(THREAD_PAGE, URL, "article"))
     assert ran == [] and found is not None and "Insightful" in found.text  # iawce's thread stays
-    assert found.extractor == "ensemble:iawce"  # picked, not merged
+    assert found.extractor == f"ensemble:{lead}" and found.quality is None
+    assert found.title  # the metadata module's fields, as on every page
     assert (
         f"{URL} has " in caplog.text
-        and "over max_words (100): the cheap stage's pick, no peer, no merge" in caplog.text
+        and "over max_words (100): the lead's extraction alone, not estimated" in caplog.text
     )
     ensemble.options = replace(ensemble.options, max_words=10_000)
     ensemble.extract(Page(THREAD_PAGE, URL, "article"))
