@@ -14,8 +14,8 @@ own label mapping.
 Speed, on the CPU: open the PNG from bytes in memory as the crawl does
 (``PageTypeClassifier.open_page``: the top square decoded, or only the header for a model
 that reads no pixels) + the shared transform (+ for PageNet the layout raster and page
-statistics from the boxes and the address from the HTML's head, in memory as in a
-crawl) + the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
+statistics from the boxes, the address from the HTML's head and, for a model that reads
+the ``markup`` statistics, the HTML itself, in memory as in a crawl) + the forward pass, per page, at batch size 1 and 16, over the first ``--timing-pages`` pages;
 the median of ``--repeats`` runs after one warm-up run. Prints a Markdown table.
 """
 
@@ -46,7 +46,7 @@ from models.pagetype.data import (
     ManifestRecord,
     read_boxes,
     read_manifests,
-    record_address,
+    record_html,
     record_roles,
 )
 from models.pagetype.labels import LabelMappingError, label_mapping_from_dict
@@ -114,11 +114,14 @@ def score(
     for start in range(0, len(records), CHUNK):
         chunk = records[start : start + CHUNK]
         images = [classifier.open_page(record.image.read_bytes()) for record in chunk]
-        boxes, urls = None, None
+        boxes, urls, htmls = None, None, None
         if classifier.needs_boxes:
             boxes = [read_boxes(record.boxes) for record in chunk]
-            urls = [record_address(record) for record in chunk]
-        predicted += classifier.predict(images, CHUNK, boxes, urls)
+            htmls = [record_html(record) for record in chunk]
+            urls = [
+                page_address(html, r.url) if html else r.url for html, r in zip(htmls, chunk, strict=True)
+            ]
+        predicted += classifier.predict(images, CHUNK, boxes, urls, htmls)
     indices = [classifier.labels.index(label) for label, _ in predicted]
     return classification_metrics(true, indices, classifier.labels), predicted
 
@@ -139,7 +142,8 @@ def ms_per_page(
             images = [classifier.open_page(page.png) for page in chunk]
             if classifier.needs_boxes:
                 urls = [page_address(page.html, page.url) for page in chunk]
-                classifier.predict(images, batch_size, [page.boxes for page in chunk], urls)
+                htmls = [page.html for page in chunk]
+                classifier.predict(images, batch_size, [page.boxes for page in chunk], urls, htmls)
             else:
                 classifier.predict(images, batch_size)
         return (time.perf_counter() - started) * 1000 / len(pages)

@@ -129,8 +129,8 @@ class Command(ScrapyCommand):
             "--statistics",
             default="dom,url",
             metavar="GROUPS",
-            help="pagenet: the page statistics the statistics branch reads, of dom, layout, url "
-            "(default: dom,url)",
+            help="pagenet: the page statistics the statistics branch reads, of dom, layout, url, "
+            "markup (the rendered HTML's schema.org types, forms, code, prices) (default: dom,url)",
         )
         group.add_argument(
             "--input-size", type=int, default=224, help="square input side in pixels (default: 224)"

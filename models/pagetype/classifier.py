@@ -47,6 +47,9 @@ DEFAULT_BATCH_SIZE = 16
 #: The checkpoint shipped with the package (PAGESIGHT_CLASSIFIER_CHECKPOINT's default), a
 #: real path also from a zipped Scrapyd egg.
 SHIPPED_CHECKPOINT = shipped_file("models", "checkpoints/pagenet-article-list.pt")
+#: The shipped kind classifier (PAGESIGHT_PAGE_KIND_CHECKPOINT's default): WCXB's seven
+#: page kinds (:mod:`models.pagetype.kinds`).
+SHIPPED_KIND_CHECKPOINT = shipped_file("models", "checkpoints/pagenet-page-kind.pt")
 
 
 @dataclass(frozen=True)
@@ -135,12 +138,14 @@ class PageTypeClassifier:
         batch_size: int = DEFAULT_BATCH_SIZE,
         boxes: Sequence[Sequence[dict[str, Any]]] | None = None,
         urls: Sequence[str] | None = None,
+        htmls: Sequence[str] | None = None,
     ) -> torch.Tensor:
         """Class probabilities, shape ``(len(images), len(labels))``, on the CPU.
 
         ``boxes``: each page's element boxes, and ``urls`` each page's address (see
         :func:`pipelines.extraction.metadata.page_address`), required when
-        :attr:`needs_boxes`."""
+        :attr:`needs_boxes`; ``htmls``: each page's rendered HTML, which the ``markup``
+        statistics read (None: none, all of them 0)."""
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
         if self.needs_boxes and (boxes is None or urls is None or not len(boxes) == len(urls) == len(images)):
@@ -155,7 +160,8 @@ class PageTypeClassifier:
                 inputs = [pixels.to(self.device) if pixels is not None else None]
                 if self.needs_boxes and boxes is not None and urls is not None:
                     stop = start + batch_size
-                    inputs += self._layout_inputs(chunk, boxes[start:stop], urls[start:stop])
+                    pages_html = htmls[start:stop] if htmls is not None else [""] * len(chunk)
+                    inputs += self._layout_inputs(chunk, boxes[start:stop], urls[start:stop], pages_html)
                 logits = self.model(*inputs)
                 batches.append(torch.softmax(logits.float(), dim=1).cpu())
         if not batches:
@@ -167,18 +173,21 @@ class PageTypeClassifier:
         images: Sequence[Image.Image],
         boxes: Sequence[Sequence[dict[str, Any]]],
         urls: Sequence[str],
+        htmls: Sequence[str],
     ) -> list[torch.Tensor | None]:
         """The layout raster and page statistics of each page (width: the screenshot's),
         each None when the model does not read it."""
-        pages = list(zip(images, boxes, urls, strict=True))
+        pages = list(zip(images, boxes, urls, htmls, strict=True))
         rasters, statistics = None, None
         if "layout" in self.inputs:
-            rasters = torch.stack([torch.from_numpy(layout_raster(b, image.width)) for image, b, _ in pages])
+            rasters = torch.stack(
+                [torch.from_numpy(layout_raster(b, image.width)) for image, b, _, _ in pages]
+            )
         if "statistics" in self.inputs:
             statistics = torch.stack(
                 [
-                    torch.from_numpy(page_statistics(b, image.width, url, self.statistics_groups))
-                    for image, b, url in pages
+                    torch.from_numpy(page_statistics(b, image.width, url, self.statistics_groups, html))
+                    for image, b, url, html in pages
                 ]
             )
         return [t.to(self.device) if t is not None else None for t in (rasters, statistics)]
@@ -189,17 +198,27 @@ class PageTypeClassifier:
         batch_size: int = DEFAULT_BATCH_SIZE,
         boxes: Sequence[Sequence[dict[str, Any]]] | None = None,
         urls: Sequence[str] | None = None,
+        htmls: Sequence[str] | None = None,
     ) -> list[tuple[str, float]]:
         """(label, probability) of the most likely class for each image."""
-        probabilities = self.predict_proba(images, batch_size, boxes, urls)
+        probabilities = self.predict_proba(images, batch_size, boxes, urls, htmls)
         scores, indices = probabilities.max(dim=1)
         return [(self.labels[int(i)], float(p)) for p, i in zip(scores, indices, strict=True)]
 
-    def predict_page(self, png: bytes, boxes: Sequence[dict[str, Any]], url: str) -> tuple[str, float]:
+    def predict_page(
+        self, png: bytes, boxes: Sequence[dict[str, Any]], url: str, html: str = ""
+    ) -> tuple[str, float]:
         """The page type of one captured page (screenshot PNG + element boxes + the
-        page's address) and its probability (calibrated for PageNet)."""
-        (prediction,) = self.predict([self.open_page(png)], boxes=[boxes], urls=[url])
+        page's address + its rendered HTML) and its probability (calibrated for PageNet)."""
+        (prediction,) = self.predict([self.open_page(png)], boxes=[boxes], urls=[url], htmls=[html])
         return prediction
+
+    def page_probabilities(
+        self, png: bytes, boxes: Sequence[dict[str, Any]], url: str, html: str = ""
+    ) -> dict[str, float]:
+        """Every class's probability for one captured page (as :meth:`predict_page`)."""
+        (row,) = self.predict_proba([self.open_page(png)], boxes=[boxes], urls=[url], htmls=[html])
+        return {label: float(p) for label, p in zip(self.labels, row.tolist(), strict=True)}
 
 
 FORMAT = "pagesight-page-classifier"
@@ -250,8 +269,11 @@ def save_checkpoint(path: str | Path, model: nn.Module, meta: CheckpointMeta) ->
     return save_torch_checkpoint(path, payload)
 
 
-def read_checkpoint(path: str | Path | None) -> tuple[CheckpointMeta, dict[str, torch.Tensor]]:
-    """Read and validate a checkpoint's structure; CheckpointError says what is wrong."""
+def read_checkpoint(
+    path: str | Path | None, setting: str = "PAGESIGHT_CLASSIFIER_CHECKPOINT"
+) -> tuple[CheckpointMeta, dict[str, torch.Tensor]]:
+    """Read and validate a checkpoint's structure; CheckpointError says what is wrong
+    (and names ``setting``, the setting that chooses another)."""
     if not path:
         raise CheckpointError("no classifier checkpoint path given")
     payload = read_torch_checkpoint(
@@ -259,7 +281,7 @@ def read_checkpoint(path: str | Path | None) -> tuple[CheckpointMeta, dict[str, 
         FORMAT,
         range(1, FORMAT_VERSION + 1),
         "page-type classifier",
-        "train one with `scrapy train-classifier` or set PAGESIGHT_CLASSIFIER_CHECKPOINT",
+        f"train one with `scrapy train-classifier` or set {setting}",
     )
     path = Path(path)
     missing = [key for key in (*METADATA_KEYS, "state_dict") if key not in payload]
@@ -351,11 +373,14 @@ def _build_on_wheel_trunk(
     return model.eval()
 
 
-def load_classifier(path: str | Path | None, device: str = "cpu") -> PageTypeClassifier:
-    """Load a checkpoint as a ready classifier; CheckpointError on any problem. A relative
-    path that is not in the working directory names a shipped one (models.common.shipped)."""
+def load_classifier(
+    path: str | Path | None, device: str = "cpu", setting: str = "PAGESIGHT_CLASSIFIER_CHECKPOINT"
+) -> PageTypeClassifier:
+    """Load a checkpoint as a ready classifier; CheckpointError on any problem (naming
+    ``setting``). A relative path that is not in the working directory names a shipped one
+    (models.common.shipped)."""
     path = project_file(path) if path else path
-    meta, state = read_checkpoint(path)
+    meta, state = read_checkpoint(path, setting)
     try:
         transform = ScreenshotTransform.from_dict(meta.transform)
     except ValueError as exc:

@@ -257,20 +257,30 @@ def encode_page(
         }
         if cached is not None:
             torch.save(page, cached)
-    page["statistics"] = torch.from_numpy(page_statistics(boxes, width, record_address(record), statistics))
+    html = record_html(record)
+    page["statistics"] = torch.from_numpy(
+        page_statistics(
+            boxes, width, page_address(html, record.url) if html else record.url, statistics, html
+        )
+    )
     return page
+
+
+def record_html(record: ManifestRecord) -> str:
+    """The page's captured HTML ("" when the manifest names none)."""
+    if record.html is None:
+        return ""
+    try:
+        return read_local_artifact(record.html).decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise ManifestError(f"{record.html}: unreadable HTML: {exc}") from exc
 
 
 def record_address(record: ManifestRecord) -> str:
     """The page's own address (canonical link or ``og:url`` in its captured HTML), else
     the URL it was captured from."""
-    if record.html is None:
-        return record.url
-    try:
-        html = read_local_artifact(record.html).decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise ManifestError(f"{record.html}: unreadable HTML: {exc}") from exc
-    return page_address(html, record.url)
+    html = record_html(record)
+    return page_address(html, record.url) if html else record.url
 
 
 def _gray_uint8(screenshot: Image.Image) -> torch.Tensor:

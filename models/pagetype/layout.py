@@ -16,11 +16,14 @@ px, visible, text_len).
   names them;
 * :func:`url_statistics`: what the page's address says (``/category/``, ``/page/2``, a
   section path ending in ``/``, a dated slug), as :data:`URL_STATISTICS` names them;
+* :func:`models.pagetype.markup.markup_statistics`: what the page's HTML declares
+  (schema.org types, ``og:type``, code blocks, forms, prices), as
+  :data:`~models.pagetype.markup.MARKUP_STATISTICS` names them;
 * :func:`page_statistics`: the groups a model reads (:data:`STATISTICS_GROUPS`: ``dom``,
-  ``layout``, ``url``), in that order (the model's input; checkpoints that record no groups
-  read :data:`DEFAULT_STATISTICS_GROUPS`).
+  ``layout``, ``url``, ``markup``), in that order (the model's input; checkpoints that
+  record no groups read :data:`DEFAULT_STATISTICS_GROUPS`).
 
-All are cheap (no HTML parse): a few milliseconds for thousands of boxes. Adding the
+All but ``markup`` are cheap (no HTML parse): a few milliseconds for thousands of boxes. Adding the
 class-name and address features took a gradient-boosted probe on WCXB dev's held-out
 domains from 0.910 to 0.937 accuracy (list recall 0.55 to 0.69).
 """
@@ -35,6 +38,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
+
+from models.pagetype.markup import MARKUP_STATISTICS, markup_statistics
 
 #: The version of what these functions compute; a model card records the one its
 #: checkpoint was trained with. tests/models/pagetype/test_pagenet.py pins their output on fixed
@@ -148,7 +153,12 @@ LAYOUT_STATISTICS = (
     "images_first_screens",
     "largest_image_share",
 )
-STATISTICS_GROUPS = {"dom": DOM_STATISTICS, "layout": LAYOUT_STATISTICS, "url": URL_STATISTICS}
+STATISTICS_GROUPS = {
+    "dom": DOM_STATISTICS,
+    "layout": LAYOUT_STATISTICS,
+    "url": URL_STATISTICS,
+    "markup": MARKUP_STATISTICS,
+}
 #: The groups a statistics branch reads unless its checkpoint records others.
 DEFAULT_STATISTICS_GROUPS = ("dom", "url")
 
@@ -218,14 +228,19 @@ def statistics_names(groups: Sequence[str] = DEFAULT_STATISTICS_GROUPS) -> tuple
 
 
 def page_statistics(
-    boxes: Sequence[dict[str, Any]], width: int, url: str, groups: Sequence[str] = DEFAULT_STATISTICS_GROUPS
+    boxes: Sequence[dict[str, Any]],
+    width: int,
+    url: str,
+    groups: Sequence[str] = DEFAULT_STATISTICS_GROUPS,
+    html: str = "",
 ) -> np.ndarray:
-    """A page's statistics (its boxes and its address) of ``groups``, float32, in the order
-    of :func:`statistics_names`."""
+    """A page's statistics (its boxes, its address and, for ``markup``, its rendered HTML)
+    of ``groups``, float32, in the order of :func:`statistics_names`."""
     compute = {
         "dom": lambda: dom_statistics(boxes, width),
         "layout": lambda: layout_statistics(boxes, width),
         "url": lambda: url_statistics(url),
+        "markup": lambda: markup_statistics(html),
     }
     return np.concatenate([compute[group]() for group in statistics_groups(groups)])
 

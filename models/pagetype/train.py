@@ -1054,4 +1054,6 @@ STATISTICS_SEES = {
     "below; the text column's height and text shares; headings per screen; pictures)",
     "url": "from the page's address (canonical link, og:url or the URL: depth, taxonomy, "
     "pagination and section paths, dated slug)",
+    "markup": "from the rendered HTML (the schema.org types it declares by family, og:type, code "
+    "blocks, forms and their fields, tables, quotes, time elements, rel=next, prices in the text)",
 }
