@@ -66,7 +66,7 @@ class Command(ScrapyCommand):
         from pipelines.artifacts import UnsupportedStoreError
         from pipelines.evaluation.feed import FeedFormatError, evaluate_feed
         from pipelines.evaluation.gold import GoldFormatError, load_gold
-        from pipelines.evaluation.report import write_report
+        from pipelines.evaluation.report import page_kinds_markdown, write_report
         from pipelines.evaluation.scoring import ScoringConfig
         from pipelines.extraction import build_extractor
         from pipelines.store import ArtifactStore
@@ -98,6 +98,8 @@ class Command(ScrapyCommand):
                 f"same site {_rate(summary['unrelated_correct_rate'])}, "
                 f"any site {_rate(summary['unrelated_any_site_correct_rate'])}"
             )
+        if report.get("page_kinds"):
+            print(f"Page kinds: {page_kinds_markdown(report['page_kinds'])}")
         print(f"Report: {paths.html}  ({paths.json}, {paths.markdown})")
 
 

@@ -162,6 +162,8 @@ def render_plots(report: Mapping[str, Any]) -> dict[str, bytes]:
         plots["word-f1-per-site"] = word_f1_per_site_png(f1_by_site, pages_by_site)
     if report["confusion"]["gold"]:
         plots["page-type-confusion"] = confusion_png(report["confusion"])
+    if report.get("page_kinds"):
+        plots["page-kind-confusion"] = confusion_png(report["page_kinds"]["confusion"])
     rated = [
         (page["extraction_quality"], page["word_f1"])
         for page in report["pages"]
@@ -247,6 +249,8 @@ def render_markdown(report: Mapping[str, Any], plot_paths: Mapping[str, Path], o
                 ],
             ),
         ]
+    if report.get("page_kinds"):
+        parts += ["## Page kinds", page_kinds_markdown(report["page_kinds"])]
     parts.append("## Plots")
     parts += [f"![{name}]({path.relative_to(out).as_posix()})" for name, path in plot_paths.items()]
     parts += ["## Failures", _failures_md(report)]
@@ -283,6 +287,23 @@ def _group_name(report: Mapping[str, Any], group: str, name: str) -> str:
     """A group's row name: a site, or a gold page type with its label."""
     label = report.get("page_type_labels", {}).get(name) if group == "page_types" else None
     return name if label is None or label == name else f"{name} ({label})"
+
+
+def page_kinds_markdown(kinds: Mapping[str, Any]) -> str:
+    """The feed's page_kind against the gold's kind (WCXB's seven): accuracy, and the
+    confusion matrix with each gold kind's recall."""
+    confusion = kinds["confusion"]
+    table = _md_table(
+        ["gold kind", *confusion["predicted"], "recall"],
+        [
+            [gold, *(str(count) for count in counts), format_value(kinds["recall"].get(gold), "rate")]
+            for gold, counts in zip(confusion["gold"], confusion["matrix"], strict=True)
+        ],
+    )
+    return (
+        f"Kind accuracy {format_value(kinds['accuracy'], 'rate')} over {kinds['pages']} pages whose "
+        "gold names a kind (predicted kinds in the columns, `(none)`: no kind on the line).\n\n" + table
+    )
 
 
 def _failures_md(report: Mapping[str, Any]) -> str:

@@ -43,6 +43,8 @@ PAGE_ROW_FIELDS = (
     "gold_type",
     "predicted_type",
     "type_correct",
+    "gold_kind",
+    "predicted_kind",
     "failure",
     "hamming_distance",
     "correct",
@@ -200,6 +202,7 @@ class Evaluation:
             },
             **_system_results(rows, self.config),
             "confusion": confusion_matrix(rows),
+            "page_kinds": kind_results(rows),
             "page_type_labels": page_type_labels(rows),
             "worst_pages": [asdict(entry[-1]) for entry in sorted(self._worst, reverse=True)],
         }
@@ -302,22 +305,44 @@ def page_type_labels(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     return {row["gold_type"]: row["gold_label"] for row in rows if row["gold_type"] and row["gold_label"]}
 
 
-def confusion_matrix(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Gold label (rows) × predicted label (columns) counts over pages with a gold type."""
+def confusion_matrix(
+    rows: Sequence[Mapping[str, Any]],
+    gold: str = "gold_label",
+    predicted: str = "predicted_type",
+    correct: str = "type_correct",
+) -> dict[str, Any]:
+    """Gold label (rows) × predicted label (columns) counts over pages with a gold type;
+    the keys name the row fields compared (the page kinds': ``gold_kind``,
+    ``predicted_kind``, ``kind_correct``)."""
     pairs = Counter(
-        (row["gold_label"], row["predicted_type"] or NO_PREDICTION)
-        for row in rows
-        if row["gold_label"] and row["type_correct"] is not None
+        (row[gold], row[predicted] or NO_PREDICTION) for row in rows if row[gold] and row[correct] is not None
     )
-    gold_labels = sorted({gold for gold, _ in pairs})
-    predicted = sorted({label for _, label in pairs} | set(gold_labels))
-    if NO_PREDICTION in predicted:
-        predicted.remove(NO_PREDICTION)
-        predicted.append(NO_PREDICTION)
+    gold_labels = sorted({label for label, _ in pairs})
+    columns = sorted({label for _, label in pairs} | set(gold_labels))
+    if NO_PREDICTION in columns:
+        columns.remove(NO_PREDICTION)
+        columns.append(NO_PREDICTION)
     return {
         "gold": gold_labels,
-        "predicted": predicted,
-        "matrix": [[pairs[(gold, label)] for label in predicted] for gold in gold_labels],
+        "predicted": columns,
+        "matrix": [[pairs[(label, column)] for column in columns] for label in gold_labels],
+    }
+
+
+def kind_results(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The page kinds' accuracy, recall per gold kind and confusion matrix, over pages
+    whose gold names a WCXB kind; None when the feed predicts no kind on any of them."""
+    kinded = [row for row in rows if row["gold_kind"]]
+    if not any(row["predicted_kind"] for row in kinded):
+        return None
+    by_kind: dict[str, list[bool]] = defaultdict(list)
+    for row in kinded:
+        by_kind[row["gold_kind"]].append(bool(row["kind_correct"]))
+    return {
+        "pages": len(kinded),
+        "accuracy": _share([bool(row["kind_correct"]) for row in kinded]),
+        "recall": {kind: _share(hits) for kind, hits in sorted(by_kind.items())},
+        "confusion": confusion_matrix(kinded, "gold_kind", "predicted_kind", "kind_correct"),
     }
 
 

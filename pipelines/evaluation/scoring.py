@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from models.pagetype.kinds import page_kinds
 from models.pagetype.labels import LabelMapping, LabelMappingError, load_label_mapping
 from pipelines.config import SettingsLike
 from pipelines.evaluation.fingerprint import FINGERPRINT_BITS, hamming_distance, simhash_fingerprint
@@ -148,6 +149,8 @@ def score_page(
     predicted_label = (
         config.label(delivered.get("page_type")) if delivered is not None and not text_only else None
     )
+    gold_kind = gold.page_type if not text_only and gold.page_type in page_kinds() else None
+    predicted_kind = delivered.get("page_kind") if delivered is not None and gold_kind else None
     snippet_recall, snippet_precision = snippet_scores(
         extracted_tokens, gold.with_snippets, gold.without_snippets
     )
@@ -163,6 +166,9 @@ def score_page(
         "gold_label": gold_label,
         "predicted_type": predicted_label,
         "type_correct": predicted_label == gold_label if gold_label else None,
+        "gold_kind": gold_kind,
+        "predicted_kind": predicted_kind,
+        "kind_correct": predicted_kind == gold_kind if gold_kind else None,
         "failure": failure,
         "extract_ms": _extract_ms(delivered) if delivered is not None else None,
         "extraction_quality": delivered.get("extraction_quality") if delivered is not None else None,

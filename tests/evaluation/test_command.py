@@ -109,3 +109,21 @@ def test_evaluate_scores_several_feeds_together_each_url_once(tmp_path):
         json.loads((tmp_path / name / "report.json").read_text("utf-8"))["summary"] for name in ("one", "two")
     ]
     assert summaries[0] == summaries[1]
+
+
+def test_evaluate_prints_the_page_kinds_confusion_when_gold_and_feed_have_kinds(tmp_path):
+    lines = (EVALUATION_FIXTURES / "feed.jsonl").read_text("utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    for record in records:
+        record["page_kind"] = "listing" if record.get("page_type") == "list" else "article"
+    feed = tmp_path / "feed.jsonl"
+    feed.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    result = _evaluate(
+        str(feed), "--gold", str(EVALUATION_FIXTURES / "gold.jsonl"), "--out", str(tmp_path / "r")
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    kinds = report["page_kinds"]
+    assert set(kinds["confusion"]["gold"]) == {"article", "listing"}
+    assert f"Page kinds: Kind accuracy {kinds['accuracy']:.3f} over {kinds['pages']} pages" in result.stdout
+    assert "| gold kind |" in result.stdout and "| recall |" in result.stdout

@@ -279,3 +279,40 @@ def test_html_report_opens_in_headless_chromium_without_errors(gold, tmp_path):
     for site in report["sites"]:
         assert site in text
     assert "readability" in text
+
+
+def test_page_kinds_get_their_accuracy_recall_and_confusion_when_the_feed_has_them(tmp_path):
+    kinds = [
+        ("1", "forum", "forum"),
+        ("2", "forum", "article"),
+        ("3", "product", "product"),
+        ("4", "listing", None),
+    ]
+    pages = [
+        GoldPage(url=f"https://a.example/{n}", text="one two three", source=f"g:{n}", page_type=gold_kind)
+        for n, gold_kind, _ in kinds
+    ]
+    pages.append(GoldPage(url="https://a.example/5", text="one two three", source="g:5"))  # no kind
+    evaluation = Evaluation(GoldSet("g", "jsonl", pages), scoring_config())
+    without = Evaluation(GoldSet("g", "jsonl", pages), scoring_config())
+    for n, _, predicted in [*kinds, ("5", None, "article")]:
+        line = {"url": f"https://a.example/{n}", "text": "one two three", "page_type": "article"}
+        evaluation.score({**line, "page_kind": predicted})
+        without.score(line)
+    assert without.report()["page_kinds"] is None  # a feed without kinds has no kind table
+    report = evaluation.report()
+    assert report["page_kinds"] == {
+        "pages": 4,
+        "accuracy": 0.5,
+        "recall": {"forum": 0.5, "listing": 0.0, "product": 1.0},
+        "confusion": {
+            "gold": ["forum", "listing", "product"],
+            "predicted": ["article", "forum", "listing", "product", "(none)"],
+            "matrix": [[1, 1, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 1, 0]],
+        },
+    }
+    paths = write_report(report, tmp_path / "out")
+    assert "page-kind-confusion" in paths.plots
+    markdown = paths.markdown.read_text("utf-8")
+    assert "## Page kinds" in markdown and "Kind accuracy 0.500 over 4 pages" in markdown
+    assert "| forum | 1 | 1 | 0 | 0 | 0 | 0.500 |" in markdown
