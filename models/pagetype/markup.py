@@ -129,10 +129,10 @@ def markup_statistics(html: str) -> np.ndarray:
         "table_rows": tags.get("tr", 0),
         "blockquotes": tags.get("blockquote", 0),
         "time_elements": tags.get("time", 0),
-        "prices": len(PRICE.findall(_visible_text(root))),
     }
-    values.update({name: math.log1p(count) for name, count in counts.items()})
     values["rel_next"] = float(bool(root.xpath("//link[@rel='next'] | //a[@rel='next']")))
+    counts["prices"] = len(PRICE.findall(_visible_text(root)))  # last: it strips the scripts
+    values.update({name: math.log1p(count) for name, count in counts.items()})
     return np.asarray([values[name] for name in MARKUP_STATISTICS], dtype=np.float32)
 
 
@@ -171,14 +171,13 @@ def _og_type(root: Any) -> str:
 
 
 def _visible_text(root: Any) -> str:
+    """The body's text without scripts and styles; strips them from ``root`` (a tree parsed
+    for these statistics alone), which is three times as fast as an XPath that skips them."""
     body = root.find("body")
     if body is None:
         return ""
-    return " ".join(
-        text
-        for text in body.xpath(".//text()[not(ancestor::script or ancestor::style or ancestor::noscript)]")
-        if text.strip()
-    )
+    etree.strip_elements(body, "script", "style", "noscript", with_tail=False)
+    return str(body.text_content())
 
 
 def _parse(html: str) -> Any:
