@@ -32,13 +32,14 @@ the test suite until page 3,350, the crawl process's private memory went from 83
 to 813.
 
 The 5,000-page soak (benchmarks/results/soak-5000.json: 5,114 pages, 2 webs, with the
-collector frozen, the browser restarted every 1,000 pages and very tall pages shot one
-screen at a time), 0 lost, 0 duplicates, was flat but for one sample: the total anonymous
-memory went from 960 MiB at page 500 to 956 at page 5,100 (+1.3 % the median of the last
-10 samples), within -3.8 to +7.8 % at 91 of 92 samples; the sample holding the second 4 MB
-page read +12.4 % (the driver +27 MiB and the crawl process +35 while it was in flight,
-both back at the next sample). The first run with the glibc and V8 settings had +15.5 %
-at most, the run before them +35.9 % (benchmarks/HISTORY.md, "Fault soak").
+collector frozen, the browser restarted every 1,000 pages, very tall pages shot one screen
+at a time and a page over the ensemble's max_words read by iawce alone), 0 lost, 0
+duplicates, is flat: the total anonymous memory went from 952 MiB at page 500 to 949 at
+page 5,100 (+1.8 % the median of the last 10 samples), within -5.7 to +8.2 % at all 92
+samples, +8.2 % at the one holding the second 4 MB page. Before the max_words change that
+sample read +12.4 % (the driver +27 MiB and the crawl process +35 while it was in flight);
+the first run with the glibc and V8 settings had +15.5 % at most, the run before them
++35.9 % (benchmarks/HISTORY.md, "Fault soak").
 
 The crawl runs with REACH_EVERY_PAGE, under which every page the demo web serves is one
 the crawl should reach. ``--setting NAME=VALUE`` (repeatable) passes a Scrapy setting to
