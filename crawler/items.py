@@ -61,6 +61,11 @@ class PageItem:
     title: str | None = None
     page_type: str | None = None
     page_type_score: float | None = None
+    #: WCXB's page kind (article, listing, collection, forum, product, documentation,
+    #: service), the most probable one of ``page_type``'s (collection and listing are
+    #: list pages, the others articles), and its calibrated probability.
+    page_kind: str | None = None
+    page_kind_score: float | None = None
     text: str | None = None
     markdown: str | None = None
     items: list[dict[str, Any]] | None = None
@@ -93,7 +98,13 @@ class PageItem:
     #: and version, each checkpoint's short hash.
     provenance: dict[str, Any] = field(default_factory=dict)
     capture: PageCapture | None = None
+    #: Every kind's probability from the kind classifier, kept until the page type is
+    #: final (:func:`pipelines.feedline.settle_page_kind`).
+    page_kind_probabilities: dict[str, float] | None = None
 
 
-#: Fields written to the feed, in order; ``capture`` (raw bytes) is never exported.
-FEED_FIELDS: list[str] = [f.name for f in fields(PageItem) if f.name != "capture"]
+#: Fields the pipelines pass along but never export: the capture's raw bytes, and the
+#: kind probabilities that ``page_kind`` and ``page_kind_score`` sum up.
+NOT_EXPORTED = frozenset({"capture", "page_kind_probabilities"})
+#: Fields written to the feed, in order.
+FEED_FIELDS: list[str] = [f.name for f in fields(PageItem) if f.name not in NOT_EXPORTED]

@@ -1,4 +1,6 @@
-"""The classification pipeline: screenshot → page_type, page_type_score."""
+"""The classification pipeline: screenshot, boxes, address and HTML → page_type,
+page_type_score, and the kind classifier's probabilities behind page_kind and
+page_kind_score (:mod:`models.pagetype.kinds`)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import BaseSettings
 
-from crawler.items import PageItem
-from models.pagetype.classifier import PageTypeClassifier
+from crawler.items import PageCapture, PageItem
+from models.common.checkpoint import CheckpointError
+from models.pagetype.classifier import SHIPPED_KIND_CHECKPOINT, PageTypeClassifier, load_classifier
+from models.pagetype.kinds import KindLabelsError, check_kind_labels
 from pipelines.extraction.metadata import page_address
+from pipelines.feedline import settle_page_kind
 from pipelines.steps import record_step_failure
 from pipelines.version import short_hash
 
@@ -29,31 +34,45 @@ class ClassifyConfig:
     enabled: bool
     forced_page_type: str
     min_score: float
+    #: The kind classifier's checkpoint; "" for none (PAGESIGHT_PAGE_KIND_ENABLED off).
+    kind_checkpoint: str
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> ClassifyConfig:
+        kinds = settings.getbool("PAGESIGHT_PAGE_KIND_ENABLED")
         return cls(
             enabled=settings.getbool("PAGESIGHT_CLASSIFY_ENABLED"),
             forced_page_type=settings.get("PAGESIGHT_PAGE_TYPE"),
             min_score=settings.getfloat("PAGESIGHT_CLASSIFIER_MIN_SCORE"),
+            kind_checkpoint=(settings.get("PAGESIGHT_PAGE_KIND_CHECKPOINT") or str(SHIPPED_KIND_CHECKPOINT))
+            if kinds
+            else "",
         )
 
 
 class ClassifyPipeline:
-    """Loads the page-type model once per crawl and classifies every captured page in a
-    worker thread. A missing or broken checkpoint stops the crawl at start-up
-    (CheckpointError), never mid-crawl. Items without a screenshot pass through; a
-    failure on one page is a warning on its line. A page whose probability is below
+    """Loads the page-type model (and the kind model) once per crawl and classifies every
+    captured page in a worker thread. A missing or broken checkpoint stops the crawl at
+    start-up (CheckpointError), never mid-crawl. Items without a screenshot pass through;
+    a failure on one page is a warning on its line. A page whose probability is below
     PAGESIGHT_CLASSIFIER_MIN_SCORE keeps no page type: the extractor's HTML fallback
-    decides it."""
+    decides it, and the page kind follows the type then
+    (:func:`pipelines.feedline.settle_page_kind`)."""
 
     def __init__(
-        self, crawler: Crawler, classifier: PageTypeClassifier, checkpoint_hash: str, min_score: float
+        self,
+        crawler: Crawler,
+        classifier: PageTypeClassifier,
+        checkpoint_hash: str,
+        min_score: float,
+        kind_classifier: PageTypeClassifier | None = None,
     ):
         self.crawler = crawler
         self.classifier = classifier
         self.checkpoint_hash = checkpoint_hash
         self.min_score = min_score
+        self.kind_classifier = kind_classifier
+        self.kind_hash = short_hash(kind_classifier.checkpoint) if kind_classifier is not None else None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ClassifyPipeline:
@@ -63,35 +82,59 @@ class ClassifyPipeline:
         if config.forced_page_type:
             raise NotConfigured("PAGESIGHT_PAGE_TYPE forces the page type")
         classifier = PageTypeClassifier.from_settings(crawler.settings)
-        logger.info(
-            "Page-type classifier: %s %s from %s",
-            classifier.model_name,
-            classifier.labels,
-            classifier.checkpoint,
+        kind_classifier = None
+        if config.kind_checkpoint:
+            kind_classifier = load_classifier(
+                config.kind_checkpoint, classifier.device.type, "PAGESIGHT_PAGE_KIND_CHECKPOINT"
+            )
+            try:
+                check_kind_labels(kind_classifier.labels, config.kind_checkpoint)
+            except KindLabelsError as error:
+                raise CheckpointError(str(error)) from None
+        for role, model in (("Page-type", classifier), ("Page-kind", kind_classifier)):
+            if model is not None:
+                logger.info(
+                    "%s classifier: %s %s from %s", role, model.model_name, model.labels, model.checkpoint
+                )
+        return cls(crawler, classifier, short_hash(classifier.checkpoint), config.min_score, kind_classifier)
+
+    def _classify(self, capture: PageCapture, url: str) -> tuple[str, float, dict[str, float] | None]:
+        """The page type, its probability and every kind's probability (None without the
+        kind classifier), in one worker thread."""
+        address = page_address(capture.html, capture.final_url or url)
+        label, score = self.classifier.predict_page(
+            capture.screenshot_png, capture.boxes, address, capture.html
         )
-        return cls(crawler, classifier, short_hash(classifier.checkpoint), config.min_score)
+        kinds = None
+        if self.kind_classifier is not None:
+            kinds = self.kind_classifier.page_probabilities(
+                capture.screenshot_png, capture.boxes, address, capture.html
+            )
+        return label, score, kinds
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.capture is None:
             return item
         started = time.perf_counter()
         try:
-            label, score = await asyncio.to_thread(
-                self.classifier.predict_page,
-                item.capture.screenshot_png,
-                item.capture.boxes,
-                page_address(item.capture.html, item.capture.final_url or item.url),
-            )
+            label, score, kinds = await asyncio.to_thread(self._classify, item.capture, item.url)
         except Exception as error:  # one page's failure must not lose its line
             record_step_failure(item, "classify", error, self.crawler.stats)
             return item
         item.timings_ms["classify"] = round((time.perf_counter() - started) * 1000, 1)
-        item.provenance.setdefault("checkpoints", {})["classifier"] = self.checkpoint_hash
+        checkpoints = item.provenance.setdefault("checkpoints", {})
+        checkpoints["classifier"] = self.checkpoint_hash
+        if kinds is not None:
+            checkpoints["page_kind"] = self.kind_hash
+        item.page_kind_probabilities = kinds
         if score < self.min_score:
             logger.debug("Page type left to the HTML: %s is %s at %.3f only", item.url, label, score)
             self.crawler.stats.inc_value("pagesight/classify/unsure")
-            return item
-        item.page_type = label
-        item.page_type_score = round(score, 4)
-        self.crawler.stats.inc_value(f"pagesight/classify/{label}")
+        else:
+            item.page_type = label
+            item.page_type_score = round(score, 4)
+            self.crawler.stats.inc_value(f"pagesight/classify/{label}")
+        settle_page_kind(item)
+        if item.page_kind is not None:
+            self.crawler.stats.inc_value(f"pagesight/classify/kind/{item.page_kind}")
         return item

@@ -22,7 +22,7 @@ from pipelines.extraction.encoding import decode_html
 from pipelines.extraction.page import PAGE_TYPES, Extraction, Extractor, Page
 from pipelines.extraction.partial import RenderShortfall, render_shortfall
 from pipelines.extraction.registry import build_extractor
-from pipelines.feedline import add_extractor_provenance, apply_extraction
+from pipelines.feedline import add_extractor_provenance, apply_extraction, settle_page_kind
 from pipelines.steps import record_step_failure
 
 logger = logging.getLogger(__name__)
@@ -91,6 +91,8 @@ class ExtractPipeline:
             if not self.config.forced_page_type and item.page_type is not None:
                 # The classifier saw the cut-off render: its type says nothing of the bytes.
                 page_type, item.page_type, item.page_type_score = None, None, None
+                item.page_kind_probabilities = None  # read off the same cut-off render
+                settle_page_kind(item)
                 reason += ", page type from their HTML"
             item.warnings.append(reason)
             stats.inc_value("pagesight/extract/from_sent_bytes")

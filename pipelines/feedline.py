@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from crawler.items import PageItem
+from models.pagetype.kinds import kind_of_type
 from pipelines.extraction.page import Extraction, Extractor
 from pipelines.version import PAGESIGHT_VERSION
 
@@ -25,6 +26,18 @@ def apply_extraction(item: PageItem, extraction: Extraction) -> None:
     item.extraction_quality = None if extraction.quality is None else round(extraction.quality, 4)
     if item.page_type is None:
         item.page_type = extraction.page_type
+        settle_page_kind(item)
+
+
+def settle_page_kind(item: PageItem) -> None:
+    """``page_kind`` and ``page_kind_score``: the most probable kind of the line's page type
+    (:func:`models.pagetype.kinds.kind_of_type`), none without the kind classifier's
+    probabilities."""
+    if item.page_kind_probabilities is None:
+        item.page_kind, item.page_kind_score = None, None
+        return
+    kind, score = kind_of_type(item.page_kind_probabilities, item.page_type)
+    item.page_kind, item.page_kind_score = kind, round(score, 4)
 
 
 def add_extractor_provenance(provenance: dict[str, Any], extractor: Extractor) -> None:

@@ -240,6 +240,15 @@ PAGESIGHT_CLASSIFIER_THREADS = 1
 # (screenshot + statistics, late fusion) is 0.843 with every type kept (0.843 with none),
 # 0.845 at 0.75, 0.843 at 0.90 (re-chosen 2026-11-24); 0 keeps all.
 PAGESIGHT_CLASSIFIER_MIN_SCORE = 0.75
+# The page kind (WCXB's seven: article, listing, collection, forum, product,
+# documentation, service) in the feed's page_kind and page_kind_score: the most probable
+# kind of the line's page type. The checkpoint is a page-type checkpoint with those seven
+# labels; empty: the shipped models/checkpoints/pagenet-page-kind.pt
+# (docs/models/pagetype.md, "Page kinds"). It runs on the classifier's device and threads,
+# and only beside it: no kind when PAGESIGHT_CLASSIFY_ENABLED is off or PAGESIGHT_PAGE_TYPE
+# forces the type.
+PAGESIGHT_PAGE_KIND_ENABLED = True
+PAGESIGHT_PAGE_KIND_CHECKPOINT = ""
 
 # Which page types are lists: a label mapping in models/label_maps/ (by name) or a JSON
 # file. The extraction pipeline maps the classifier's label through it (article/list),

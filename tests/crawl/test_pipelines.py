@@ -15,9 +15,10 @@ from scrapy.utils.test import get_crawler as scrapy_get_crawler
 
 from crawler import signals as pagesight_signals
 from crawler.extensions import ReportExtension
-from crawler.items import PARTIAL_LOAD_WARNING, PageCapture, PageItem
+from crawler.items import FEED_FIELDS, PARTIAL_LOAD_WARNING, PageCapture, PageItem
 from models.common.checkpoint import CheckpointError
 from models.pagetype.classifier import save_checkpoint
+from models.pagetype.kinds import TYPE_OF_KIND, page_kinds
 from models.pagetype.model import LeNet5
 from pipelines.classify import ClassifyPipeline
 from pipelines.evaluation.gold import GoldFormatError
@@ -76,27 +77,72 @@ def checkpoint(tmp_path):
     return save_checkpoint(tmp_path / "tiny.pt", LeNet5(input_size=INPUT_SIZE).eval(), lenet_meta())
 
 
+@pytest.fixture()
+def kind_checkpoint(tmp_path):
+    """An untrained seven-kind model (LeNet-5: no boxes needed)."""
+    torch.manual_seed(1)
+    kinds = list(page_kinds())
+    meta = lenet_meta(
+        labels=kinds, args={"num_classes": len(kinds), "input_size": INPUT_SIZE, "in_channels": 1}
+    )
+    return save_checkpoint(tmp_path / "kinds.pt", LeNet5(len(kinds), input_size=INPUT_SIZE).eval(), meta)
+
+
+def classifier_settings(checkpoint, kind_checkpoint=None, min_score=0.0):
+    """The classifier's settings; the kind model off unless given (min score 0: the
+    untrained network is never sure)."""
+    settings = {
+        "PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint),
+        "PAGESIGHT_CLASSIFIER_MIN_SCORE": min_score,
+    }
+    if kind_checkpoint is None:
+        return settings | {"PAGESIGHT_PAGE_KIND_ENABLED": False}
+    return settings | {"PAGESIGHT_PAGE_KIND_CHECKPOINT": str(kind_checkpoint)}
+
+
 def test_classifier_labels_captured_pages(checkpoint):
-    # min score 0: the untrained network is never sure
-    settings = {"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint), "PAGESIGHT_CLASSIFIER_MIN_SCORE": 0}
-    crawler = get_crawler(settings_dict=settings)
+    crawler = get_crawler(settings_dict=classifier_settings(checkpoint))
     item = run(ClassifyPipeline.from_crawler(crawler), captured_item())
     assert item.page_type in ("article", "list")
     assert 0.5 <= item.page_type_score <= 1.0
     assert crawler.stats.get_value(f"pagesight/classify/{item.page_type}") == 1
     assert item.provenance["checkpoints"] == {"classifier": short_hash(checkpoint)}
     assert len(item.provenance["checkpoints"]["classifier"]) == 12
+    assert (item.page_kind, item.page_kind_score, item.page_kind_probabilities) == (None, None, None)
 
 
-def test_an_unsure_page_type_is_left_to_the_extractor(checkpoint):
-    settings = {"PAGESIGHT_CLASSIFIER_CHECKPOINT": str(checkpoint), "PAGESIGHT_CLASSIFIER_MIN_SCORE": 1.01}
-    crawler = get_crawler(settings_dict=settings)
+def test_the_page_kind_is_the_most_probable_kind_of_the_page_type(checkpoint, kind_checkpoint):
+    crawler = get_crawler(settings_dict=classifier_settings(checkpoint, kind_checkpoint))
+    item = run(ClassifyPipeline.from_crawler(crawler), captured_item())
+    probabilities = item.page_kind_probabilities
+    assert set(probabilities) == set(page_kinds()) and sum(probabilities.values()) == pytest.approx(1)
+    of_type = {k: p for k, p in probabilities.items() if TYPE_OF_KIND.label_of(k) == item.page_type}
+    assert item.page_kind == max(of_type, key=of_type.get)
+    assert item.page_kind_score == round(of_type[item.page_kind], 4)
+    assert item.provenance["checkpoints"] == {
+        "classifier": short_hash(checkpoint),
+        "page_kind": short_hash(kind_checkpoint),
+    }
+    assert crawler.stats.get_value(f"pagesight/classify/kind/{item.page_kind}") == 1
+    line = {name: getattr(item, name) for name in FEED_FIELDS}
+    assert "page_kind_probabilities" not in line and line["page_kind"] == item.page_kind
+
+
+def test_an_unsure_page_type_is_left_to_the_extractor_and_the_kind_follows_it(checkpoint, kind_checkpoint):
+    crawler = get_crawler(settings_dict=classifier_settings(checkpoint, kind_checkpoint, min_score=1.01))
     item = run(ClassifyPipeline.from_crawler(crawler), captured_item())
     assert (item.page_type, item.page_type_score) == (None, None)
     assert crawler.stats.get_value("pagesight/classify/unsure") == 1
-    assert item.provenance["checkpoints"] == {"classifier": short_hash(checkpoint)}
+    assert item.page_kind == max(item.page_kind_probabilities, key=item.page_kind_probabilities.get)
     item = run(ExtractPipeline.from_crawler(crawler), item)
     assert item.page_type in ("article", "list")  # the extractor's own guess
+    assert TYPE_OF_KIND.label_of(item.page_kind) == item.page_type
+
+
+def test_a_kind_checkpoint_without_kinds_stops_at_start_up(checkpoint):
+    settings = classifier_settings(checkpoint, kind_checkpoint=checkpoint)  # article/list labels
+    with pytest.raises(CheckpointError, match=r"labels \['list'\] are not page kinds"):
+        ClassifyPipeline.from_crawler(get_crawler(settings_dict=settings))
 
 
 def test_classifier_passes_uncaptured_items_through(checkpoint):
@@ -234,9 +280,12 @@ def test_the_classifiers_type_of_a_cut_off_render_gives_way_to_the_bytes_html():
     item.capture.raw_html = ARTICLE.encode()
     item.capture.warnings.append(PARTIAL_LOAD_WARNING)
     item.page_type, item.page_type_score = "list", 0.91
+    item.page_kind_probabilities = dict.fromkeys(page_kinds(), 1 / 7)
+    item.page_kind, item.page_kind_score = "listing", 0.1429
     crawler = get_crawler()
     item = run(ExtractPipeline.from_crawler(crawler), item)
     assert item.page_type == "article" and item.page_type_score is None
+    assert (item.page_kind, item.page_kind_score) == (None, None)  # read off the same render
     assert "Paragraph 7 about the storm" in item.text
     assert item.warnings == [
         "extract: render cut off (0 of 118 words), extracted from the server's bytes, "

@@ -72,6 +72,8 @@ SCHEMA_1_FIELDS = [
     "title",
     "page_type",
     "page_type_score",
+    "page_kind",
+    "page_kind_score",
     "text",
     "markdown",
     "items",

@@ -8,6 +8,7 @@ from statistics import mean
 
 import pytest
 
+from models.pagetype.kinds import TYPE_OF_KIND, page_kinds
 from pipelines.evaluation.metrics import word_prf
 from pipelines.evaluation.text import tokens
 from settings import PAGESIGHT_CLASSIFIER_MIN_SCORE
@@ -43,6 +44,22 @@ def test_shipped_classifier_gets_the_demo_page_types_right(demo_crawl):
         score = record["page_type_score"]
         assert score is None or PAGESIGHT_CLASSIFIER_MIN_SCORE <= score <= 1.0
         assert record["timings_ms"]["classify"] > 0
+
+
+def test_every_classified_page_has_a_kind_of_its_page_type(demo_crawl):
+    """page_kind is the shipped kind model's most probable kind of the line's page type,
+    whoever decided the type (the classifier, or the HTML fallback when it was unsure)."""
+    classified = [r for r in demo_crawl.run.records if r["status"] == "ok" and "classify" in r["timings_ms"]]
+    cut_off = [r for r in classified if any("page type from their HTML" in w for w in r["warnings"])]
+    assert classified and len(cut_off) < len(classified)
+    for record in cut_off:  # the classifier saw a cut-off render: no kind from it
+        assert (record["page_kind"], record["page_kind_score"]) == (None, None)
+    for record in (r for r in classified if r not in cut_off):
+        assert record["page_kind"] in page_kinds(), record["url"]
+        assert TYPE_OF_KIND.label_of(record["page_kind"]) == record["page_type"], record["url"]
+        assert 0.0 < record["page_kind_score"] <= 1.0
+        assert len(record["provenance"]["checkpoints"]["page_kind"]) == 12
+        assert "page_kind_probabilities" not in record
 
 
 def test_extracted_text_matches_the_demo_gold_on_every_site(demo_crawl):

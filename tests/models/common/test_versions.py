@@ -32,6 +32,7 @@ STALE_REASON = "stale: re-measure on WCXB dev with the current code, then re-sta
 SHIPPED = {
     "boilernet.pt": (BOILERNET_FEATURES, "denoiser"),
     "pagenet-article-list.pt": (PAGE_TYPE_FEATURES, None),
+    "pagenet-page-kind.pt": (PAGE_TYPE_FEATURES, None),
     "lenet5-article-list.pt": (PAGE_TYPE_FEATURES, None),
     "element-classifier.npz": (ELEMENT_FEATURES, "denoiser"),
     "vision-element.pt": (ELEMENT_FEATURES, "denoiser"),
