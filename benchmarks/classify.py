@@ -46,6 +46,7 @@ from models.pagetype.data import (
     ManifestRecord,
     read_boxes,
     read_manifests,
+    record_address,
     record_html,
     record_roles,
 )
@@ -118,9 +119,7 @@ def score(
         if classifier.needs_boxes:
             boxes = [read_boxes(record.boxes) for record in chunk]
             htmls = [record_html(record) for record in chunk]
-            urls = [
-                page_address(html, r.url) if html else r.url for html, r in zip(htmls, chunk, strict=True)
-            ]
+            urls = [record_address(r, html) for html, r in zip(htmls, chunk, strict=True)]
         predicted += classifier.predict(images, CHUNK, boxes, urls, htmls)
     indices = [classifier.labels.index(label) for label, _ in predicted]
     return classification_metrics(true, indices, classifier.labels), predicted

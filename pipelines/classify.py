@@ -85,7 +85,7 @@ class ClassifyPipeline:
         kind_classifier = None
         if config.kind_checkpoint:
             kind_classifier = load_classifier(
-                config.kind_checkpoint, classifier.device.type, "PAGESIGHT_PAGE_KIND_CHECKPOINT"
+                config.kind_checkpoint, str(classifier.device), "PAGESIGHT_PAGE_KIND_CHECKPOINT"
             )
             try:
                 check_kind_labels(kind_classifier.labels, config.kind_checkpoint)
@@ -98,35 +98,39 @@ class ClassifyPipeline:
                 )
         return cls(crawler, classifier, short_hash(classifier.checkpoint), config.min_score, kind_classifier)
 
-    def _classify(self, capture: PageCapture, url: str) -> tuple[str, float, dict[str, float] | None]:
-        """The page type, its probability and every kind's probability (None without the
-        kind classifier), in one worker thread."""
+    def _classify(self, capture: PageCapture, url: str) -> tuple[str, float]:
+        """The page type and its probability."""
         address = page_address(capture.html, capture.final_url or url)
-        label, score = self.classifier.predict_page(
+        return self.classifier.predict_page(capture.screenshot_png, capture.boxes, address, capture.html)
+
+    def _kinds(self, kind_classifier: PageTypeClassifier, capture: PageCapture, url: str) -> dict[str, float]:
+        """Every kind's probability."""
+        address = page_address(capture.html, capture.final_url or url)
+        return kind_classifier.page_probabilities(
             capture.screenshot_png, capture.boxes, address, capture.html
         )
-        kinds = None
-        if self.kind_classifier is not None:
-            kinds = self.kind_classifier.page_probabilities(
-                capture.screenshot_png, capture.boxes, address, capture.html
-            )
-        return label, score, kinds
 
     async def process_item(self, item: PageItem, spider: Spider | None = None) -> PageItem:
         if item.capture is None:
             return item
         started = time.perf_counter()
         try:
-            label, score, kinds = await asyncio.to_thread(self._classify, item.capture, item.url)
+            label, score = await asyncio.to_thread(self._classify, item.capture, item.url)
         except Exception as error:  # one page's failure must not lose its line
             record_step_failure(item, "classify", error, self.crawler.stats)
             return item
+        if self.kind_classifier is not None:
+            try:  # a kind model's failure costs the line its kind, not its type
+                item.page_kind_probabilities = await asyncio.to_thread(
+                    self._kinds, self.kind_classifier, item.capture, item.url
+                )
+            except Exception as error:
+                record_step_failure(item, "page_kind", error, self.crawler.stats)
         item.timings_ms["classify"] = round((time.perf_counter() - started) * 1000, 1)
         checkpoints = item.provenance.setdefault("checkpoints", {})
         checkpoints["classifier"] = self.checkpoint_hash
-        if kinds is not None:
+        if item.page_kind_probabilities is not None:
             checkpoints["page_kind"] = self.kind_hash
-        item.page_kind_probabilities = kinds
         if score < self.min_score:
             logger.debug("Page type left to the HTML: %s is %s at %.3f only", item.url, label, score)
             self.crawler.stats.inc_value("pagesight/classify/unsure")

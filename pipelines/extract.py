@@ -91,9 +91,9 @@ class ExtractPipeline:
             if not self.config.forced_page_type and item.page_type is not None:
                 # The classifier saw the cut-off render: its type says nothing of the bytes.
                 page_type, item.page_type, item.page_type_score = None, None, None
-                item.page_kind_probabilities = None  # read off the same cut-off render
-                settle_page_kind(item)
                 reason += ", page type from their HTML"
+            item.page_kind_probabilities = None  # read off the same cut-off render
+            settle_page_kind(item)
             item.warnings.append(reason)
             stats.inc_value("pagesight/extract/from_sent_bytes")
         page = Page(

@@ -150,6 +150,8 @@ class PageTypeClassifier:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
         if self.needs_boxes and (boxes is None or urls is None or not len(boxes) == len(urls) == len(images)):
             raise ValueError(f"{self.model_name} reads element boxes and addresses: give one per image")
+        if "statistics" in self.inputs and "markup" in self.statistics_groups and htmls is None:
+            raise ValueError(f"{self.model_name} reads the markup statistics: give each page's HTML")
         batches = []
         with torch.inference_mode():
             for start in range(0, len(images), batch_size):

@@ -259,9 +259,7 @@ def encode_page(
             torch.save(page, cached)
     html = record_html(record)
     page["statistics"] = torch.from_numpy(
-        page_statistics(
-            boxes, width, page_address(html, record.url) if html else record.url, statistics, html
-        )
+        page_statistics(boxes, width, record_address(record, html), statistics, html)
     )
     return page
 
@@ -276,10 +274,9 @@ def record_html(record: ManifestRecord) -> str:
         raise ManifestError(f"{record.html}: unreadable HTML: {exc}") from exc
 
 
-def record_address(record: ManifestRecord) -> str:
-    """The page's own address (canonical link or ``og:url`` in its captured HTML), else
-    the URL it was captured from."""
-    html = record_html(record)
+def record_address(record: ManifestRecord, html: str) -> str:
+    """The page's own address (canonical link or ``og:url`` in its captured ``html``),
+    else the URL it was captured from."""
     return page_address(html, record.url) if html else record.url
 
 

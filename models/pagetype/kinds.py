@@ -11,6 +11,7 @@ was unsure), and ``page_kind_score`` is that kind's probability.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from models.pagetype.labels import LabelMapping, default_label_mapping, load_label_mapping
 
@@ -24,8 +25,9 @@ class KindLabelsError(ValueError):
     """A kind checkpoint whose labels are not page kinds."""
 
 
+@lru_cache(maxsize=1)
 def page_kinds() -> tuple[str, ...]:
-    """WCXB's seven kinds (:data:`KINDS_MAPPING`)."""
+    """WCXB's seven kinds (:data:`KINDS_MAPPING`), read once."""
     return load_label_mapping(KINDS_MAPPING).labels
 
 
@@ -42,8 +44,11 @@ def check_kind_labels(labels: Sequence[str], where: str) -> None:
 def kind_of_type(probabilities: Mapping[str, float], page_type: str | None) -> tuple[str, float]:
     """The most probable kind whose page type is ``page_type`` (any kind when None, or a
     type that is neither article nor list) and its probability; ``probabilities`` holds
-    every kind's."""
+    every kind's. A page type that is itself a kind but not a page type (a seven-kind
+    page-type model's ``product``) is the kind."""
     known = page_type in TYPE_OF_KIND.labels
+    if not known and page_type is not None and page_type in probabilities:
+        return page_type, probabilities[page_type]
     eligible = {
         kind: p for kind, p in probabilities.items() if not known or TYPE_OF_KIND.label_of(kind) == page_type
     }

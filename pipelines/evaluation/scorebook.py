@@ -331,9 +331,13 @@ def confusion_matrix(
 
 def kind_results(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The page kinds' accuracy, recall per gold kind and confusion matrix, over pages
-    whose gold names a WCXB kind; None when the feed predicts no kind on any of them."""
+    whose gold names a WCXB kind; None when the feed predicts no kind on any of them, or
+    when the gold names no kind but ``article``, which is also an article/list gold's
+    type (the demo web's)."""
     kinded = [row for row in rows if row["gold_kind"]]
-    if not any(row["predicted_kind"] for row in kinded):
+    if not any(row["predicted_kind"] for row in kinded) or all(
+        row["gold_kind"] == "article" for row in kinded
+    ):
         return None
     by_kind: dict[str, list[bool]] = defaultdict(list)
     for row in kinded:

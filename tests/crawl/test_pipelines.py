@@ -139,6 +139,22 @@ def test_an_unsure_page_type_is_left_to_the_extractor_and_the_kind_follows_it(ch
     assert TYPE_OF_KIND.label_of(item.page_kind) == item.page_type
 
 
+def test_a_failing_kind_model_costs_the_line_its_kind_not_its_type(checkpoint, kind_checkpoint):
+    crawler = get_crawler(settings_dict=classifier_settings(checkpoint, kind_checkpoint))
+    pipeline = ClassifyPipeline.from_crawler(crawler)
+
+    def broken(*args):
+        raise RuntimeError("kind model exploded")
+
+    pipeline.kind_classifier.page_probabilities = broken
+    item = run(pipeline, captured_item())
+    assert item.page_type in ("article", "list") and item.page_type_score is not None
+    assert (item.page_kind, item.page_kind_score) == (None, None)
+    assert item.warnings == ["page_kind: RuntimeError: kind model exploded"]
+    assert crawler.stats.get_value("pagesight/page_kind/failed") == 1
+    assert "page_kind" not in item.provenance["checkpoints"]
+
+
 def test_a_kind_checkpoint_without_kinds_stops_at_start_up(checkpoint):
     settings = classifier_settings(checkpoint, kind_checkpoint=checkpoint)  # article/list labels
     with pytest.raises(CheckpointError, match=r"labels \['list'\] are not page kinds"):
@@ -291,6 +307,16 @@ def test_the_classifiers_type_of_a_cut_off_render_gives_way_to_the_bytes_html():
         "extract: render cut off (0 of 118 words), extracted from the server's bytes, "
         "page type from their HTML"
     ]
+
+
+def test_a_cut_off_render_gives_no_kind_when_the_classifier_was_unsure_too():
+    item = captured_item(CUT_OFF_RENDER)
+    item.capture.raw_html = ARTICLE.encode()
+    item.capture.warnings.append(PARTIAL_LOAD_WARNING)
+    item.page_kind_probabilities = dict.fromkeys(page_kinds(), 1 / 7)  # no type: unsure
+    item = run(ExtractPipeline.from_crawler(get_crawler()), item)
+    assert item.page_type == "article" and "Paragraph 7 about the storm" in item.text
+    assert (item.page_kind, item.page_kind_score, item.page_kind_probabilities) == (None, None, None)
 
 
 def test_extraction_uses_the_classifiers_type():

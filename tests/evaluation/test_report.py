@@ -316,3 +316,14 @@ def test_page_kinds_get_their_accuracy_recall_and_confusion_when_the_feed_has_th
     markdown = paths.markdown.read_text("utf-8")
     assert "## Page kinds" in markdown and "Kind accuracy 0.500 over 4 pages" in markdown
     assert "| forum | 1 | 1 | 0 | 0 | 0 | 0.500 |" in markdown
+
+
+def test_an_article_list_gold_has_no_kind_table(report):
+    # the fixture gold types pages article and listing (a kind), but a demo-web gold only
+    # article and list: its articles alone are no kind gold
+    pages = [GoldPage(url="https://a.example/1", text="one two", source="g:1", page_type="article")]
+    pages.append(GoldPage(url="https://a.example/2", text="three four", source="g:2", page_type="list"))
+    evaluation = Evaluation(GoldSet("g", "jsonl", pages), scoring_config())
+    for n, kind in (("1", "forum"), ("2", "listing")):
+        evaluation.score({"url": f"https://a.example/{n}", "text": "one two", "page_kind": kind})
+    assert evaluation.report()["page_kinds"] is None

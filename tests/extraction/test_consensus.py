@@ -227,3 +227,7 @@ def test_a_page_over_max_words_is_its_leads_extraction_alone(caplog):
     ensemble.options = replace(ensemble.options, max_words=10_000)
     ensemble.extract(Page(THREAD_PAGE, URL, "article"))
     assert "trafilatura" in ran  # within the budget the consensus asks the peers
+    ran.clear()
+    ensemble.options = replace(ensemble.options, max_words=100)
+    ensemble.candidates[lead] = Refusing(lead)  # a lead that finds nothing: no one else runs
+    assert ensemble.extract(Page(THREAD_PAGE, URL, "article")) is None and ran == [lead]

@@ -49,3 +49,8 @@ def test_kind_labels_must_be_kinds_and_cover_both_page_types():
         check_kind_labels(["article", "list"], "k.pt")
     with pytest.raises(KindLabelsError, match=r"k\.pt: no kind of page type \['list'\]"):
         check_kind_labels(["article", "forum"], "k.pt")
+
+
+def test_a_page_type_that_is_a_kind_is_the_kind():
+    # a page-type model with the seven kinds as its labels
+    assert kind_of_type(PROBABILITIES, "product") == ("product", 0.15)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from argparse import Namespace
 from pathlib import Path
 
@@ -267,3 +268,15 @@ def _load_command():
     from importlib import import_module
 
     return import_module("crawler.commands.train-classifier").Command()
+
+
+@pytest.mark.parametrize(
+    "argv", [["scrapy", "--data", "D x"], ["scrapy", "train-classifier", "--data", "D x"]]
+)
+def test_the_card_records_the_command_as_typed(monkeypatch, argv):
+    """Scrapy pops the command's name off sys.argv before running it: the card puts it back."""
+    from importlib import import_module
+
+    monkeypatch.setattr(sys, "argv", argv)
+    command_line = import_module("crawler.commands.train-classifier")._command_line
+    assert command_line() == "scrapy train-classifier --data 'D x'"
