@@ -98,14 +98,18 @@ class ClassifyPipeline:
                 )
         return cls(crawler, classifier, short_hash(classifier.checkpoint), config.min_score, kind_classifier)
 
-    def _classify(self, capture: PageCapture, url: str) -> tuple[str, float]:
-        """The page type and its probability."""
+    def _classify(self, capture: PageCapture, url: str) -> tuple[str, float, str]:
+        """The page type, its probability and the page's address (which the kind model
+        reads too: one scan of the HTML's head)."""
         address = page_address(capture.html, capture.final_url or url)
-        return self.classifier.predict_page(capture.screenshot_png, capture.boxes, address, capture.html)
+        label, score = self.classifier.predict_page(
+            capture.screenshot_png, capture.boxes, address, capture.html
+        )
+        return label, score, address
 
-    def _kinds(self, kind_classifier: PageTypeClassifier, capture: PageCapture, url: str) -> dict[str, float]:
+    @staticmethod
+    def _kinds(kind_classifier: PageTypeClassifier, capture: PageCapture, address: str) -> dict[str, float]:
         """Every kind's probability."""
-        address = page_address(capture.html, capture.final_url or url)
         return kind_classifier.page_probabilities(
             capture.screenshot_png, capture.boxes, address, capture.html
         )
@@ -115,14 +119,14 @@ class ClassifyPipeline:
             return item
         started = time.perf_counter()
         try:
-            label, score = await asyncio.to_thread(self._classify, item.capture, item.url)
+            label, score, address = await asyncio.to_thread(self._classify, item.capture, item.url)
         except Exception as error:  # one page's failure must not lose its line
             record_step_failure(item, "classify", error, self.crawler.stats)
             return item
         if self.kind_classifier is not None:
             try:  # a kind model's failure costs the line its kind, not its type
                 item.page_kind_probabilities = await asyncio.to_thread(
-                    self._kinds, self.kind_classifier, item.capture, item.url
+                    self._kinds, self.kind_classifier, item.capture, address
                 )
             except Exception as error:
                 record_step_failure(item, "page_kind", error, self.crawler.stats)
